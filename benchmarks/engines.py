@@ -1,0 +1,40 @@
+"""Engine speed, side by side with the named peers when they are importable.
+
+    python benchmarks/engines.py GAME|all [--repeats N] [--json OUT.json]
+
+Each game's cases live in ``benchmarks/engine_<game>.py`` as ``bench(report, args)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+
+from harness import Report
+
+GAMES = ("blackjack", "onecard", "uno", "gostop", "rummikub")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=(*GAMES, "all"))
+    parser.add_argument("--repeats", type=int, default=5, help="runs per case; the median is kept")
+    parser.add_argument("--json", metavar="OUT.json", help="also write the report as JSON")
+    args = parser.parse_args()
+    games = GAMES if args.game == "all" else (args.game,)
+    report = Report(benchmark="engines" if args.game == "all" else f"engines.{args.game}")
+    for game in games:
+        importlib.import_module(f"engine_{game}").bench(report, args)
+    report.print_table()
+    if args.json:
+        report.write_json(args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,83 @@
+"""The ``deckhand`` command: run the bot, play a seed's console game, or use an engine tool.
+
+Each subcommand lives in its own module exposing ``add_arguments(parser)`` and
+``run(args) -> int``; this file only wires them together, importing a module when its
+subcommand is chosen so ``deckhand run`` never pays for the solvers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Protocol
+
+__all__ = ["USAGE_ERROR", "main"]
+
+USAGE_ERROR = 2
+
+# name -> (module, one-line help)
+PLAY_GAMES: dict[str, tuple[str, str]] = {
+    "blackjack": ("bot.console.blackjack", "the Blackjack seed program: SEED PLAYERS"),
+    "onecard": ("bot.console.onecard", "the One Card seed program"),
+    "uno": ("bot.console.uno", "the Uno judge protocol: PLAYERS"),
+}
+TOOLS: dict[str, tuple[str, str]] = {
+    "gostop": ("bot.tools.gostop", "Go-Stop tools (score sheets)"),
+    "rummikub": ("bot.tools.rummikub", "Rummikub tools (check, solve)"),
+}
+
+
+class Subcommand(Protocol):
+    """What a subcommand module provides."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(
+            USAGE_ERROR, f"{self.prog}: {message} (usage: {self.format_usage().strip()[7:]})\n"
+        )
+
+
+def _load(module_name: str) -> Subcommand:
+    module: Subcommand = importlib.import_module(module_name)  # type: ignore[assignment]
+    return module
+
+
+def _build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    parser = _Parser(prog="deckhand", description="Deckhand: card games in Discord channels.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    run = commands.add_parser("run", help="start the Discord bot (reads .env)")
+    run.set_defaults(module="bot.app")
+
+    play = commands.add_parser("play", help="play a seed's console game")
+    games = play.add_subparsers(dest="game", required=True, parser_class=_Parser)
+    wanted = list(argv)
+    for name, (module, help_text) in PLAY_GAMES.items():
+        sub = games.add_parser(name, help=help_text)
+        sub.set_defaults(module=module)
+        if wanted[:2] == ["play", name]:
+            _load(module).add_arguments(sub)
+    for name, (module, help_text) in TOOLS.items():
+        sub = commands.add_parser(name, help=help_text)
+        sub.set_defaults(module=module)
+        if wanted[:1] == [name]:
+            _load(module).add_arguments(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``deckhand`` and ``python -m bot``."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    args = _build_parser(args_list).parse_args(args_list)
+    try:
+        return _load(args.module).run(args)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,1 @@
+"""Seed-faithful console programs (``deckhand play <game>``)."""

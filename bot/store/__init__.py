@@ -1,0 +1,1 @@
+"""Persistence: the GameStore contract and its SQLite and PostgreSQL implementations."""

@@ -1,0 +1,122 @@
+"""The persistence contract: what sessions need from a database (DESIGN.md section 3).
+
+Two implementations follow it, SQLite (aiosqlite) and PostgreSQL (asyncpg), and the same
+tests run on both. Every write of an active game names the version it expects to replace,
+so two processes can never both write one game: the loser gets :class:`VersionConflict`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+__all__ = [
+    "ActiveGame",
+    "GameStore",
+    "GuildSettings",
+    "LeaderboardRow",
+    "MemberStats",
+    "SeatResult",
+    "VersionConflict",
+]
+
+
+class VersionConflict(RuntimeError):
+    """The stored game is not at the version the writer expected (or is gone, or exists)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveGame:
+    """A lobby or running game as stored: ``data`` is the session's JSON-safe snapshot."""
+
+    channel_id: int
+    guild_id: int | None
+    game: str
+    version: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """How one seat ended; ``member_id`` is ``None`` for a computer seat."""
+
+    seat: int
+    member_id: int | None
+    outcome: str  # "win" | "lose" | "draw" (rules.engine.Outcome values)
+    score: int
+    rank: int  # 1 = best
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-guild configuration set with ``/game settings``."""
+
+    guild_id: int
+    turn_seconds: int | None = None  # None: each game's default
+    language: str | None = None  # None: follow each member's locale
+    moderator_role_id: int | None = None
+    allowed_games: tuple[str, ...] | None = None  # None: all games
+
+
+@dataclass(frozen=True, slots=True)
+class MemberStats:
+    """One member's record in one guild, per game."""
+
+    member_id: int
+    games: dict[str, dict[str, int]] = field(default_factory=dict)  # game -> played/win/lose/draw
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    member_id: int
+    wins: int
+    played: int
+
+
+class GameStore(Protocol):
+    """Where sessions live between restarts and where results are counted."""
+
+    async def open(self) -> None:
+        """Connect and apply pending migrations."""
+
+    async def close(self) -> None:
+        """Release connections."""
+
+    async def load_active(self) -> list[ActiveGame]:
+        """Every lobby and running game, for restoring after a restart."""
+
+    async def create(self, game: ActiveGame) -> None:
+        """Store a new session; :class:`VersionConflict` if the channel already has one."""
+
+    async def save(self, game: ActiveGame, *, expected_version: int) -> None:
+        """Replace the stored session at ``expected_version`` with ``game`` (a newer version)."""
+
+    async def delete(self, channel_id: int, *, expected_version: int) -> None:
+        """Drop a session without a result (a cancelled lobby)."""
+
+    async def finish(
+        self,
+        channel_id: int,
+        *,
+        expected_version: int,
+        game: str,
+        guild_id: int | None,
+        seats: Sequence[SeatResult],
+        ended_by: int | None = None,
+    ) -> None:
+        """Atomically drop the active session and record its result (``ended_by``: a moderator)."""
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings (defaults when never set)."""
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        """Insert or replace the guild's settings."""
+
+    async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
+        """Played/won/lost/drawn per game for one member in one guild."""
+
+    async def leaderboard(
+        self, guild_id: int, game: str | None = None, *, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """Members with the most wins in the guild (in one game, or in all)."""

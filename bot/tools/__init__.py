@@ -1,0 +1,1 @@
+"""Engine tools on the command line (``deckhand gostop ...``, ``deckhand rummikub ...``)."""

@@ -1,0 +1,17 @@
+"""The ``deckhand`` command line: usage mistakes are one line on stderr and exit code 2."""
+
+import pytest
+
+from bot.cli import USAGE_ERROR, main
+
+
+@pytest.mark.parametrize("argv", [[], ["dance"], ["play"], ["play", "poker"]])
+def test_usage_mistakes_exit_2_with_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == USAGE_ERROR
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("deckhand")
