@@ -1,1 +1,44 @@
-"""Persistence: the GameStore contract and its SQLite and PostgreSQL implementations."""
+"""Persistence: the GameStore contract and its SQLite and PostgreSQL implementations.
+
+:func:`open_store` picks the implementation from ``DATABASE_URL``'s scheme; a driver is
+imported only when its scheme is chosen.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from bot.store.base import GameStore
+
+__all__ = ["UnsupportedDatabaseURL", "open_store"]
+
+# scheme -> (module, class); each class has ``from_url(url)``.
+STORES: dict[str, tuple[str, str]] = {
+    "memory": ("bot.store.memory", "MemoryStore"),
+    "sqlite": ("bot.store.sqlite", "SQLiteStore"),
+    "postgresql": ("bot.store.postgres", "PostgresStore"),
+    "postgres": ("bot.store.postgres", "PostgresStore"),
+}
+
+
+class UnsupportedDatabaseURL(ValueError):
+    """``DATABASE_URL`` names no store Deckhand has."""
+
+
+def open_store(url: str) -> GameStore:
+    """The store for ``url``, not yet opened (``await store.open()`` connects and migrates).
+
+    ``sqlite:///relative/path.db`` or ``sqlite:////absolute/path.db``; ``postgresql://...``
+    or ``postgres://...``; ``memory://`` for a store that lives only as long as the process.
+    """
+    scheme, separator, _ = url.partition("://")
+    where = STORES.get(scheme.lower()) if separator else None
+    if where is None:
+        # Only the scheme is echoed: the rest of the URL may hold a password.
+        shown = f"{scheme}://" if separator else "no scheme"
+        raise UnsupportedDatabaseURL(
+            f"DATABASE_URL must start with sqlite:///, postgresql:// or memory:// (got {shown})"
+        )
+    module, name = where
+    store: GameStore = getattr(importlib.import_module(module), name).from_url(url)
+    return store

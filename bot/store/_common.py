@@ -1,0 +1,57 @@
+"""Pieces every store shares: argument checks, JSON encoding and folding result rows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.store.base import ActiveGame, MemberStats, SeatResult
+
+__all__ = [
+    "OUTCOMES",
+    "check_finish",
+    "check_save",
+    "decode",
+    "encode",
+    "fold_stats",
+]
+
+OUTCOMES = ("win", "lose", "draw")
+
+
+def encode(data: dict[str, Any]) -> str:
+    """The session snapshot as compact JSON; refuses what is not JSON-safe, like every store."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def decode(text: str) -> dict[str, Any]:
+    """The inverse of :func:`encode`."""
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def check_save(game: ActiveGame, expected_version: int) -> None:
+    """A save must move the version forward; anything else is a bug in the caller."""
+    if game.version <= expected_version:
+        raise ValueError(
+            f"channel {game.channel_id}: saving version {game.version} over "
+            f"{expected_version} does not move the version forward"
+        )
+
+
+def check_finish(seats: Sequence[SeatResult]) -> None:
+    """Outcomes are the ``rules.engine.Outcome`` values; anything else would corrupt stats."""
+    for seat in seats:
+        if seat.outcome not in OUTCOMES:
+            raise ValueError(f"seat {seat.seat}: unknown outcome {seat.outcome!r}")
+
+
+def fold_stats(member_id: int, rows: Iterable[tuple[str, str, int]]) -> MemberStats:
+    """``(game, outcome, count)`` rows into per-game played/win/lose/draw counts."""
+    games: dict[str, dict[str, int]] = {}
+    for game, outcome, count in rows:
+        record = games.setdefault(game, {"played": 0, "win": 0, "lose": 0, "draw": 0})
+        record[outcome] += count
+        record["played"] += count
+    return MemberStats(member_id=member_id, games=dict(sorted(games.items())))

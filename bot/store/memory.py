@@ -1,0 +1,148 @@
+"""A store in process memory, for tests and ``DATABASE_URL=memory://``.
+
+It behaves like the database stores where callers can tell: data is copied through JSON on
+the way in and out (so a caller can neither keep a live reference nor store something a
+database would refuse), versions are checked the same way, and closing keeps the data, so a
+test can "restart" a bot on the same instance and see its games again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from bot.store._common import check_finish, check_save, decode, encode, fold_stats
+from bot.store.base import (
+    ActiveGame,
+    GuildSettings,
+    LeaderboardRow,
+    MemberStats,
+    SeatResult,
+    VersionConflict,
+)
+
+__all__ = ["FinishedGame", "MemoryStore"]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A recorded result, kept in order so tests can inspect what was written."""
+
+    channel_id: int
+    guild_id: int | None
+    game: str
+    seats: tuple[SeatResult, ...]
+    ended_by: int | None
+
+
+class MemoryStore:
+    """:class:`bot.store.base.GameStore` in dictionaries."""
+
+    def __init__(self) -> None:
+        self._active: dict[int, tuple[ActiveGame, str]] = {}
+        self._guilds: dict[int, GuildSettings] = {}
+        self.finished: list[FinishedGame] = []
+        self.is_open = False
+
+    @classmethod
+    def from_url(cls, url: str) -> MemoryStore:
+        """``memory://``: a new, empty store."""
+        return cls()
+
+    async def open(self) -> None:
+        """Nothing to connect; marks the store open."""
+        self.is_open = True
+
+    async def close(self) -> None:
+        """Marks the store closed; the data stays for the next :meth:`open`."""
+        self.is_open = False
+
+    async def load_active(self) -> list[ActiveGame]:
+        """Every stored session, by channel id."""
+        return [self._copy(stored) for _, stored in sorted(self._active.items())]
+
+    async def create(self, game: ActiveGame) -> None:
+        """Store a new session; :class:`VersionConflict` if the channel has one."""
+        if game.channel_id in self._active:
+            raise VersionConflict(f"channel {game.channel_id} already has a game")
+        self._active[game.channel_id] = (game, encode(game.data))
+
+    async def save(self, game: ActiveGame, *, expected_version: int) -> None:
+        """Replace the session stored at ``expected_version``."""
+        check_save(game, expected_version)
+        self._expect(game.channel_id, expected_version)
+        self._active[game.channel_id] = (game, encode(game.data))
+
+    async def delete(self, channel_id: int, *, expected_version: int) -> None:
+        """Drop the session stored at ``expected_version``."""
+        self._expect(channel_id, expected_version)
+        del self._active[channel_id]
+
+    async def finish(
+        self,
+        channel_id: int,
+        *,
+        expected_version: int,
+        game: str,
+        guild_id: int | None,
+        seats: Sequence[SeatResult],
+        ended_by: int | None = None,
+    ) -> None:
+        """Drop the session and record its result, both or neither."""
+        check_finish(seats)
+        self._expect(channel_id, expected_version)
+        del self._active[channel_id]
+        self.finished.append(FinishedGame(channel_id, guild_id, game, tuple(seats), ended_by))
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, or the defaults."""
+        return self._guilds.get(guild_id, GuildSettings(guild_id=guild_id))
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        """Insert or replace the guild's settings."""
+        allowed = None if settings.allowed_games is None else tuple(settings.allowed_games)
+        self._guilds[settings.guild_id] = replace(settings, allowed_games=allowed)
+
+    async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
+        """Played/won/lost/drawn per game for one member in one guild."""
+        counts = Counter(
+            (finished.game, seat.outcome)
+            for finished in self.finished
+            if finished.guild_id == guild_id
+            for seat in finished.seats
+            if seat.member_id == member_id
+        )
+        return fold_stats(member_id, ((g, o, n) for (g, o), n in counts.items()))
+
+    async def leaderboard(
+        self, guild_id: int, game: str | None = None, *, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """Most wins first; ties by fewer games played, then by member id."""
+        wins: Counter[int] = Counter()
+        played: Counter[int] = Counter()
+        for finished in self.finished:
+            if finished.guild_id != guild_id or game not in (None, finished.game):
+                continue
+            for seat in finished.seats:
+                if seat.member_id is None:
+                    continue
+                played[seat.member_id] += 1
+                wins[seat.member_id] += seat.outcome == "win"
+        rows = [LeaderboardRow(member, wins[member], played[member]) for member in played]
+        rows.sort(key=lambda row: (-row.wins, row.played, row.member_id))
+        return rows[:limit]
+
+    def _expect(self, channel_id: int, expected_version: int) -> None:
+        stored = self._active.get(channel_id)
+        if stored is None:
+            raise VersionConflict(f"channel {channel_id} has no game")
+        if stored[0].version != expected_version:
+            raise VersionConflict(
+                f"channel {channel_id} is at version {stored[0].version}, not {expected_version}"
+            )
+
+    @staticmethod
+    def _copy(stored: tuple[ActiveGame, str]) -> ActiveGame:
+        game, text = stored
+        return replace(game, data=decode(text))

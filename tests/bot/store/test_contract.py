@@ -1,0 +1,234 @@
+"""The GameStore contract, run on every backend (see conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.store.base import ActiveGame, GameStore, GuildSettings, SeatResult, VersionConflict
+from tests.bot.store.conftest import Opener
+
+GUILD = 111
+OTHER_GUILD = 222
+ALICE, BOB, CAROL = 1001, 1002, 1003
+
+
+def game(channel: int = 10, version: int = 1, **data: Any) -> ActiveGame:
+    return ActiveGame(
+        channel_id=channel,
+        guild_id=GUILD,
+        game="onecard",
+        version=version,
+        data={"seats": [ALICE, None], "hand": ["♠A", "JKB"], "deadline": 1.5, **data},
+    )
+
+
+def seats(*outcomes: tuple[int | None, str]) -> list[SeatResult]:
+    return [
+        SeatResult(seat=i, member_id=member, outcome=outcome, score=10 * i, rank=i + 1)
+        for i, (member, outcome) in enumerate(outcomes)
+    ]
+
+
+async def test_create_then_load_active_returns_an_equal_game(store: GameStore) -> None:
+    assert await store.load_active() == []
+    await store.create(game(10))
+    await store.create(game(20, turn=3))
+    loaded = await store.load_active()
+    assert sorted(loaded, key=lambda g: g.channel_id) == [game(10), game(20, turn=3)]
+
+
+async def test_create_refuses_a_channel_that_has_a_game(store: GameStore) -> None:
+    await store.create(game(10, version=1))
+    with pytest.raises(VersionConflict):
+        await store.create(game(10, version=5))
+    assert [g.version for g in await store.load_active()] == [1]
+
+
+async def test_save_replaces_at_the_expected_version(store: GameStore) -> None:
+    await store.create(game(10, version=1))
+    await store.save(game(10, version=2, turn=1), expected_version=1)
+    await store.save(game(10, version=3, turn=2), expected_version=2)
+    assert await store.load_active() == [game(10, version=3, turn=2)]
+
+
+async def test_save_at_a_stale_version_conflicts_and_changes_nothing(store: GameStore) -> None:
+    await store.create(game(10, version=1))
+    await store.save(game(10, version=2, turn=1), expected_version=1)
+    with pytest.raises(VersionConflict):
+        await store.save(game(10, version=2, turn=99), expected_version=1)
+    assert await store.load_active() == [game(10, version=2, turn=1)]
+
+
+async def test_save_of_a_missing_game_conflicts(store: GameStore) -> None:
+    with pytest.raises(VersionConflict):
+        await store.save(game(10, version=2), expected_version=1)
+    assert await store.load_active() == []
+
+
+async def test_save_must_move_the_version_forward(store: GameStore) -> None:
+    await store.create(game(10, version=4))
+    with pytest.raises(ValueError, match="forward"):
+        await store.save(game(10, version=4), expected_version=4)
+
+
+async def test_two_writers_of_one_version_only_one_wins(store: GameStore) -> None:
+    await store.create(game(10, version=1))
+    outcomes = await asyncio.gather(
+        store.save(game(10, version=2, writer="a"), expected_version=1),
+        store.save(game(10, version=2, writer="b"), expected_version=1),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(o, VersionConflict) for o in outcomes) == 1
+    assert sum(o is None for o in outcomes) == 1
+    (stored,) = await store.load_active()
+    assert stored.data["writer"] in {"a", "b"}
+
+
+async def test_data_that_is_not_json_safe_is_refused(store: GameStore) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        await store.create(game(10, bad=object()))
+
+
+async def test_loaded_data_is_a_copy(store: GameStore) -> None:
+    original = game(10)
+    await store.create(original)
+    (loaded,) = await store.load_active()
+    loaded.data["hand"].append("♥2")
+    original.data["hand"].append("♥3")
+    (again,) = await store.load_active()
+    assert again.data["hand"] == ["♠A", "JKB"]
+
+
+async def test_delete_at_the_expected_version(store: GameStore) -> None:
+    await store.create(game(10, version=3))
+    with pytest.raises(VersionConflict):
+        await store.delete(10, expected_version=2)
+    assert len(await store.load_active()) == 1
+    await store.delete(10, expected_version=3)
+    assert await store.load_active() == []
+    with pytest.raises(VersionConflict):
+        await store.delete(10, expected_version=3)
+
+
+async def test_finish_drops_the_game_and_counts_the_result(store: GameStore) -> None:
+    await store.create(game(10, version=7))
+    await store.finish(
+        10,
+        expected_version=7,
+        game="onecard",
+        guild_id=GUILD,
+        seats=seats((ALICE, "win"), (BOB, "lose"), (None, "lose")),
+    )
+    assert await store.load_active() == []
+    alice = await store.member_stats(GUILD, ALICE)
+    assert alice.member_id == ALICE
+    assert alice.games == {"onecard": {"played": 1, "win": 1, "lose": 0, "draw": 0}}
+    bob = await store.member_stats(GUILD, BOB)
+    assert bob.games == {"onecard": {"played": 1, "win": 0, "lose": 1, "draw": 0}}
+
+
+async def test_finish_at_a_stale_version_records_nothing(store: GameStore) -> None:
+    await store.create(game(10, version=7))
+    with pytest.raises(VersionConflict):
+        await store.finish(
+            10, expected_version=6, game="onecard", guild_id=GUILD, seats=seats((ALICE, "win"))
+        )
+    assert len(await store.load_active()) == 1
+    assert (await store.member_stats(GUILD, ALICE)).games == {}
+    assert await store.leaderboard(GUILD) == []
+
+
+async def test_finish_refuses_an_unknown_outcome(store: GameStore) -> None:
+    await store.create(game(10, version=1))
+    with pytest.raises(ValueError, match="outcome"):
+        await store.finish(
+            10, expected_version=1, game="onecard", guild_id=GUILD, seats=seats((ALICE, "won"))
+        )
+    assert len(await store.load_active()) == 1
+
+
+async def _play(
+    store: GameStore, channel: int, name: str, guild: int, *outcomes: tuple[int | None, str]
+) -> None:
+    await store.create(ActiveGame(channel, guild, name, 1, {}))
+    await store.finish(
+        channel, expected_version=1, game=name, guild_id=guild, seats=seats(*outcomes)
+    )
+
+
+async def test_stats_count_per_game_and_per_guild(store: GameStore) -> None:
+    await _play(store, 1, "onecard", GUILD, (ALICE, "win"), (BOB, "lose"))
+    await _play(store, 1, "onecard", GUILD, (ALICE, "lose"), (BOB, "win"))
+    await _play(store, 2, "blackjack", GUILD, (ALICE, "draw"), (CAROL, "win"))
+    await _play(store, 3, "uno", OTHER_GUILD, (ALICE, "win"), (BOB, "lose"))
+    stats = await store.member_stats(GUILD, ALICE)
+    assert stats.games == {
+        "blackjack": {"played": 1, "win": 0, "lose": 0, "draw": 1},
+        "onecard": {"played": 2, "win": 1, "lose": 1, "draw": 0},
+    }
+    other = await store.member_stats(OTHER_GUILD, ALICE)
+    assert other.games == {"uno": {"played": 1, "win": 1, "lose": 0, "draw": 0}}
+    assert (await store.member_stats(GUILD, 9999)).games == {}
+
+
+async def test_leaderboard_orders_by_wins_then_fewer_games(store: GameStore) -> None:
+    await _play(store, 1, "onecard", GUILD, (ALICE, "win"), (BOB, "lose"), (None, "lose"))
+    await _play(store, 1, "onecard", GUILD, (ALICE, "win"), (BOB, "lose"), (None, "lose"))
+    await _play(store, 2, "blackjack", GUILD, (CAROL, "win"), (None, "lose"))
+    await _play(store, 2, "blackjack", GUILD, (BOB, "win"), (None, "lose"))
+    await _play(store, 3, "uno", OTHER_GUILD, (CAROL, "win"), (CAROL, "win"))
+
+    board = await store.leaderboard(GUILD)
+    assert [(r.member_id, r.wins, r.played) for r in board] == [
+        (ALICE, 2, 2),
+        (CAROL, 1, 1),
+        (BOB, 1, 3),
+    ]
+    onecard = await store.leaderboard(GUILD, "onecard")
+    assert [(r.member_id, r.wins, r.played) for r in onecard] == [(ALICE, 2, 2), (BOB, 0, 2)]
+    assert [r.member_id for r in await store.leaderboard(GUILD, limit=1)] == [ALICE]
+    assert await store.leaderboard(GUILD, "gostop") == []
+
+
+async def test_guild_settings_default_then_saved(store: GameStore) -> None:
+    assert await store.guild_settings(GUILD) == GuildSettings(guild_id=GUILD)
+    chosen = GuildSettings(
+        guild_id=GUILD,
+        turn_seconds=60,
+        language="ko",
+        moderator_role_id=555,
+        allowed_games=("onecard", "uno"),
+    )
+    await store.save_guild_settings(chosen)
+    assert await store.guild_settings(GUILD) == chosen
+    assert await store.guild_settings(OTHER_GUILD) == GuildSettings(guild_id=OTHER_GUILD)
+    cleared = GuildSettings(guild_id=GUILD, allowed_games=())
+    await store.save_guild_settings(cleared)
+    assert await store.guild_settings(GUILD) == cleared
+
+
+async def test_data_survives_a_restart(reopen: Opener) -> None:
+    first = await reopen()
+    await first.create(game(10, version=1))
+    await first.save(game(10, version=2, turn=1), expected_version=1)
+    await first.save_guild_settings(GuildSettings(guild_id=GUILD, turn_seconds=30))
+    await _play(first, 20, "uno", GUILD, (ALICE, "win"))
+    await first.close()
+
+    second = await reopen()
+    assert await second.load_active() == [game(10, version=2, turn=1)]
+    assert (await second.guild_settings(GUILD)).turn_seconds == 30
+    assert (await second.member_stats(GUILD, ALICE)).games["uno"]["win"] == 1
+    await second.save(game(10, version=3), expected_version=2)
+
+
+async def test_reopening_applies_migrations_once(reopen: Opener) -> None:
+    for _ in range(3):
+        store = await reopen()
+        await store.close()
+    store = await reopen()
+    await store.create(game(10))
+    assert len(await store.load_active()) == 1
