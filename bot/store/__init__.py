@@ -10,7 +10,7 @@ import importlib
 
 from bot.store.base import GameStore
 
-__all__ = ["UnsupportedDatabaseURL", "open_store"]
+__all__ = ["StoreUnavailable", "UnsupportedDatabaseURL", "open_store"]
 
 # scheme -> (module, class); each class has ``from_url(url)``.
 STORES: dict[str, tuple[str, str]] = {
@@ -23,6 +23,10 @@ STORES: dict[str, tuple[str, str]] = {
 
 class UnsupportedDatabaseURL(ValueError):
     """``DATABASE_URL`` names no store Deckhand has."""
+
+
+class StoreUnavailable(RuntimeError):
+    """The database cannot be reached or used; the message says which and why, no password."""
 
 
 def open_store(url: str) -> GameStore:

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.store.base import ActiveGame, MemberStats, SeatResult
+from bot.store.base import ActiveGame, MemberStats, SeatResult, VersionConflict
 
 __all__ = [
     "OUTCOMES",
@@ -14,6 +14,7 @@ __all__ = [
     "check_save",
     "decode",
     "encode",
+    "expect_one",
     "fold_stats",
 ]
 
@@ -55,3 +56,9 @@ def fold_stats(member_id: int, rows: Iterable[tuple[str, str, int]]) -> MemberSt
         record[outcome] += count
         record["played"] += count
     return MemberStats(member_id=member_id, games=dict(sorted(games.items())))
+
+
+def expect_one(rowcount: int, channel_id: int, expected_version: int) -> None:
+    """A versioned write touched no row: the game moved on or is gone."""
+    if rowcount != 1:
+        raise VersionConflict(f"channel {channel_id} has no game at version {expected_version}")

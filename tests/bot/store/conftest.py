@@ -20,7 +20,7 @@ from bot.store.memory import MemoryStore
 Opener = Callable[[], Awaitable[GameStore]]
 
 
-@pytest.fixture(params=["memory"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 async def reopen(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Opener]:
     """Opens a store on this test's storage; calling it again "restarts" onto the same data."""
     backend: str = request.param

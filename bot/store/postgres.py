@@ -1,0 +1,257 @@
+"""The scale-out store: PostgreSQL through an asyncpg pool.
+
+Several bot processes (one per group of shards) may share one database. Migrations take an
+advisory lock so two processes starting together apply each step once; every write of a
+game names the version it replaces, so a second writer of one channel fails loudly.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+import asyncpg  # type: ignore[import-untyped]
+
+from bot.store import StoreUnavailable
+from bot.store._common import (
+    check_finish,
+    check_save,
+    decode,
+    encode,
+    expect_one,
+    fold_stats,
+)
+from bot.store.base import (
+    ActiveGame,
+    GuildSettings,
+    LeaderboardRow,
+    MemberStats,
+    SeatResult,
+    VersionConflict,
+)
+from bot.store.migrations import migrations
+
+__all__ = ["PostgresStore"]
+
+log = logging.getLogger(__name__)
+
+# pg_advisory_xact_lock key for migrations: any constant shared by every Deckhand process.
+_MIGRATION_LOCK = 0x0DEC_4A4D
+_CONNECT_TIMEOUT = 10.0
+
+
+class PostgresStore:
+    """:class:`bot.store.base.GameStore` on PostgreSQL."""
+
+    def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10) -> None:
+        self._dsn = dsn
+        self._sizes = (min_size, max_size)
+        self._pool: asyncpg.Pool | None = None
+
+    @classmethod
+    def from_url(cls, url: str) -> PostgresStore:
+        """``postgresql://user:password@host:port/database`` (``postgres://`` too)."""
+        return cls(url)
+
+    @property
+    def where(self) -> str:
+        """``host:port/database`` without credentials, for messages and logs."""
+        try:
+            parts = urlsplit(self._dsn)
+            return f"{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path}"
+        except ValueError:
+            return "(unparsable DATABASE_URL)"
+
+    async def open(self) -> None:
+        """Connect the pool and apply pending migrations."""
+        min_size, max_size = self._sizes
+        try:
+            self._pool = await asyncpg.create_pool(
+                self._dsn, min_size=min_size, max_size=max_size, timeout=_CONNECT_TIMEOUT
+            )
+            await self._migrate()
+        except (
+            OSError,
+            TimeoutError,
+            ValueError,
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+        ) as error:
+            await self.close()
+            raise StoreUnavailable(f"cannot use PostgreSQL at {self.where}: {error}") from error
+
+    async def close(self) -> None:
+        """Close the pool (safe to call twice)."""
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+    @property
+    def _p(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("the PostgreSQL store is not open")
+        return self._pool
+
+    async def _migrate(self) -> None:
+        async with self._p.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
+            done = {row[0] for row in await conn.fetch("SELECT version FROM schema_migrations")}
+            for step in migrations("postgres"):
+                if step.version in done:
+                    continue
+                async with conn.transaction():  # a savepoint: one step, whole or not at all
+                    await conn.execute(step.sql)
+                    await conn.execute(
+                        "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                        step.version,
+                        step.name,
+                    )
+                log.info("applied PostgreSQL migration %s at %s", step.name, self.where)
+
+    async def load_active(self) -> list[ActiveGame]:
+        """Every stored session, by channel id."""
+        rows = await self._p.fetch(
+            "SELECT channel_id, guild_id, game, version, data::text FROM active_games"
+            " ORDER BY channel_id"
+        )
+        return [ActiveGame(row[0], row[1], row[2], row[3], decode(row[4])) for row in rows]
+
+    async def create(self, game: ActiveGame) -> None:
+        """Store a new session; :class:`VersionConflict` if the channel has one."""
+        status = await self._p.execute(
+            "INSERT INTO active_games (channel_id, guild_id, game, version, data)"
+            " VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (channel_id) DO NOTHING",
+            game.channel_id,
+            game.guild_id,
+            game.game,
+            game.version,
+            encode(game.data),
+        )
+        if _count(status) != 1:
+            raise VersionConflict(f"channel {game.channel_id} already has a game")
+
+    async def save(self, game: ActiveGame, *, expected_version: int) -> None:
+        """Replace the session stored at ``expected_version``."""
+        check_save(game, expected_version)
+        status = await self._p.execute(
+            "UPDATE active_games SET guild_id = $1, game = $2, version = $3, data = $4::jsonb,"
+            " updated_at = now() WHERE channel_id = $5 AND version = $6",
+            game.guild_id,
+            game.game,
+            game.version,
+            encode(game.data),
+            game.channel_id,
+            expected_version,
+        )
+        expect_one(_count(status), game.channel_id, expected_version)
+
+    async def delete(self, channel_id: int, *, expected_version: int) -> None:
+        """Drop the session stored at ``expected_version``."""
+        status = await self._p.execute(
+            "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
+            channel_id,
+            expected_version,
+        )
+        expect_one(_count(status), channel_id, expected_version)
+
+    async def finish(
+        self,
+        channel_id: int,
+        *,
+        expected_version: int,
+        game: str,
+        guild_id: int | None,
+        seats: Sequence[SeatResult],
+        ended_by: int | None = None,
+    ) -> None:
+        """Drop the session and record its result in one transaction."""
+        check_finish(seats)
+        async with self._p.acquire() as conn, conn.transaction():
+            status = await conn.execute(
+                "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
+                channel_id,
+                expected_version,
+            )
+            expect_one(_count(status), channel_id, expected_version)
+            finished_id = await conn.fetchval(
+                "INSERT INTO finished_games (channel_id, guild_id, game, ended_by)"
+                " VALUES ($1, $2, $3, $4) RETURNING id",
+                channel_id,
+                guild_id,
+                game,
+                ended_by,
+            )
+            await conn.executemany(
+                "INSERT INTO seat_results (finished_id, seat, member_id, outcome, score, rank)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                [(finished_id, s.seat, s.member_id, s.outcome, s.score, s.rank) for s in seats],
+            )
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, or the defaults."""
+        row = await self._p.fetchrow(
+            "SELECT turn_seconds, language, moderator_role_id, allowed_games"
+            " FROM guild_settings WHERE guild_id = $1",
+            guild_id,
+        )
+        if row is None:
+            return GuildSettings(guild_id=guild_id)
+        allowed = None if row[3] is None else tuple(row[3])
+        return GuildSettings(guild_id, row[0], row[1], row[2], allowed)
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        """Insert or replace the guild's settings."""
+        allowed = None if settings.allowed_games is None else list(settings.allowed_games)
+        await self._p.execute(
+            "INSERT INTO guild_settings"
+            " (guild_id, turn_seconds, language, moderator_role_id, allowed_games)"
+            " VALUES ($1, $2, $3, $4, $5)"
+            " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
+            " language = excluded.language, moderator_role_id = excluded.moderator_role_id,"
+            " allowed_games = excluded.allowed_games",
+            settings.guild_id,
+            settings.turn_seconds,
+            settings.language,
+            settings.moderator_role_id,
+            allowed,
+        )
+
+    async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
+        """Played/won/lost/drawn per game for one member in one guild."""
+        rows = await self._p.fetch(
+            "SELECT f.game, s.outcome, count(*) FROM seat_results s"
+            " JOIN finished_games f ON f.id = s.finished_id"
+            " WHERE f.guild_id = $1 AND s.member_id = $2"
+            " GROUP BY f.game, s.outcome",
+            guild_id,
+            member_id,
+        )
+        return fold_stats(member_id, ((row[0], row[1], row[2]) for row in rows))
+
+    async def leaderboard(
+        self, guild_id: int, game: str | None = None, *, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """Most wins first; ties by fewer games played, then by member id."""
+        rows = await self._p.fetch(
+            "SELECT s.member_id, count(*) FILTER (WHERE s.outcome = 'win') AS wins,"
+            " count(*) AS played"
+            " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
+            " WHERE f.guild_id = $1 AND ($2::text IS NULL OR f.game = $2)"
+            " AND s.member_id IS NOT NULL"
+            " GROUP BY s.member_id ORDER BY wins DESC, played ASC, s.member_id ASC LIMIT $3",
+            guild_id,
+            game,
+            limit,
+        )
+        return [LeaderboardRow(row[0], row[1], row[2]) for row in rows]
+
+
+def _count(status: str) -> int:
+    """The row count at the end of a command tag such as ``UPDATE 1`` or ``INSERT 0 1``."""
+    return int(status.rsplit(" ", 1)[-1])

@@ -1,0 +1,263 @@
+"""The default store: one SQLite file through aiosqlite, in WAL mode.
+
+All statements go through one connection, so a lock keeps one coroutine's transaction from
+interleaving with another's. Other processes on the same file wait on SQLite's own lock
+(``busy_timeout``); the version checks still make a second writer fail instead of winning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+import aiosqlite
+
+from bot.store import StoreUnavailable
+from bot.store._common import (
+    check_finish,
+    check_save,
+    decode,
+    encode,
+    expect_one,
+    fold_stats,
+)
+from bot.store.base import (
+    ActiveGame,
+    GuildSettings,
+    LeaderboardRow,
+    MemberStats,
+    SeatResult,
+    VersionConflict,
+)
+from bot.store.migrations import migrations
+
+__all__ = ["SQLiteStore"]
+
+log = logging.getLogger(__name__)
+
+_BUSY_TIMEOUT_MS = 5000
+
+
+class SQLiteStore:
+    """:class:`bot.store.base.GameStore` on a SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    def from_url(cls, url: str) -> SQLiteStore:
+        """``sqlite:///relative/file.db``, ``sqlite:////absolute/file.db`` or ``sqlite:///:memory:``."""
+        path = url.partition("://")[2].split("?", 1)[0]
+        path = path.removeprefix("/")
+        if not path:
+            raise StoreUnavailable("DATABASE_URL names no SQLite file (sqlite:///data/deckhand.db)")
+        return cls(path)
+
+    async def open(self) -> None:
+        """Create the file's directory, connect, switch to WAL and apply migrations."""
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = await aiosqlite.connect(self.path, isolation_level=None)
+            await self._db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            await self._db.execute("PRAGMA journal_mode = WAL")
+            await self._db.execute("PRAGMA foreign_keys = ON")
+            await self._migrate()
+        except (OSError, sqlite3.Error) as error:
+            await self.close()
+            raise StoreUnavailable(f"cannot use SQLite database {self.path}: {error}") from error
+
+    async def close(self) -> None:
+        """Close the connection (safe to call twice)."""
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
+
+    async def _migrate(self) -> None:
+        db = self._conn
+        await db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))"
+        )
+        async with db.execute("SELECT version FROM schema_migrations") as cursor:
+            done = {row[0] for row in await cursor.fetchall()}
+        for step in migrations("sqlite"):
+            if step.version in done:
+                continue
+            # executescript commits whatever is open first, so the step and its record are
+            # one explicit transaction inside the script. Names are checked by migrations().
+            await db.executescript(
+                f"BEGIN IMMEDIATE;\n{step.sql}\n"
+                f"INSERT INTO schema_migrations (version, name) "
+                f"VALUES ({step.version}, '{step.name}');\nCOMMIT;"
+            )
+            log.info("applied SQLite migration %s to %s", step.name, self.path)
+
+    @property
+    def _conn(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("the SQLite store is not open")
+        return self._db
+
+    async def load_active(self) -> list[ActiveGame]:
+        """Every stored session, by channel id."""
+        async with (
+            self._lock,
+            self._conn.execute(
+                "SELECT channel_id, guild_id, game, version, data FROM active_games"
+                " ORDER BY channel_id"
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [ActiveGame(row[0], row[1], row[2], row[3], decode(row[4])) for row in rows]
+
+    async def create(self, game: ActiveGame) -> None:
+        """Store a new session; :class:`VersionConflict` if the channel has one."""
+        data = encode(game.data)
+        async with self._lock:
+            try:
+                await self._conn.execute(
+                    "INSERT INTO active_games (channel_id, guild_id, game, version, data)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game.channel_id, game.guild_id, game.game, game.version, data),
+                )
+            except sqlite3.IntegrityError as error:
+                raise VersionConflict(f"channel {game.channel_id} already has a game") from error
+
+    async def save(self, game: ActiveGame, *, expected_version: int) -> None:
+        """Replace the session stored at ``expected_version``."""
+        check_save(game, expected_version)
+        data = encode(game.data)
+        async with self._lock:
+            cursor = await self._conn.execute(
+                "UPDATE active_games SET guild_id = ?, game = ?, version = ?, data = ?,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE channel_id = ? AND version = ?",
+                (game.guild_id, game.game, game.version, data, game.channel_id, expected_version),
+            )
+            expect_one(cursor.rowcount, game.channel_id, expected_version)
+
+    async def delete(self, channel_id: int, *, expected_version: int) -> None:
+        """Drop the session stored at ``expected_version``."""
+        async with self._lock:
+            cursor = await self._conn.execute(
+                "DELETE FROM active_games WHERE channel_id = ? AND version = ?",
+                (channel_id, expected_version),
+            )
+            expect_one(cursor.rowcount, channel_id, expected_version)
+
+    async def finish(
+        self,
+        channel_id: int,
+        *,
+        expected_version: int,
+        game: str,
+        guild_id: int | None,
+        seats: Sequence[SeatResult],
+        ended_by: int | None = None,
+    ) -> None:
+        """Drop the session and record its result in one transaction."""
+        check_finish(seats)
+        db = self._conn
+        async with self._lock:
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await db.execute(
+                    "DELETE FROM active_games WHERE channel_id = ? AND version = ?",
+                    (channel_id, expected_version),
+                )
+                expect_one(cursor.rowcount, channel_id, expected_version)
+                cursor = await db.execute(
+                    "INSERT INTO finished_games (channel_id, guild_id, game, ended_by)"
+                    " VALUES (?, ?, ?, ?)",
+                    (channel_id, guild_id, game, ended_by),
+                )
+                finished_id = cursor.lastrowid
+                await db.executemany(
+                    "INSERT INTO seat_results"
+                    " (finished_id, seat, member_id, outcome, score, rank)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    [(finished_id, s.seat, s.member_id, s.outcome, s.score, s.rank) for s in seats],
+                )
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            await db.execute("COMMIT")
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, or the defaults."""
+        async with (
+            self._lock,
+            self._conn.execute(
+                "SELECT turn_seconds, language, moderator_role_id, allowed_games"
+                " FROM guild_settings WHERE guild_id = ?",
+                (guild_id,),
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        if row is None:
+            return GuildSettings(guild_id=guild_id)
+        allowed = None if row[3] is None else tuple(json.loads(row[3]))
+        return GuildSettings(guild_id, row[0], row[1], row[2], allowed)
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        """Insert or replace the guild's settings."""
+        allowed = None if settings.allowed_games is None else json.dumps(settings.allowed_games)
+        async with self._lock:
+            await self._conn.execute(
+                "INSERT INTO guild_settings"
+                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games)"
+                " VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
+                " language = excluded.language,"
+                " moderator_role_id = excluded.moderator_role_id,"
+                " allowed_games = excluded.allowed_games",
+                (
+                    settings.guild_id,
+                    settings.turn_seconds,
+                    settings.language,
+                    settings.moderator_role_id,
+                    allowed,
+                ),
+            )
+
+    async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
+        """Played/won/lost/drawn per game for one member in one guild."""
+        async with (
+            self._lock,
+            self._conn.execute(
+                "SELECT f.game, s.outcome, count(*) FROM seat_results s"
+                " JOIN finished_games f ON f.id = s.finished_id"
+                " WHERE f.guild_id = ? AND s.member_id = ?"
+                " GROUP BY f.game, s.outcome",
+                (guild_id, member_id),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return fold_stats(member_id, ((row[0], row[1], row[2]) for row in rows))
+
+    async def leaderboard(
+        self, guild_id: int, game: str | None = None, *, limit: int = 10
+    ) -> list[LeaderboardRow]:
+        """Most wins first; ties by fewer games played, then by member id."""
+        async with (
+            self._lock,
+            self._conn.execute(
+                "SELECT s.member_id, sum(s.outcome = 'win') AS wins, count(*) AS played"
+                " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
+                " WHERE f.guild_id = ? AND (? IS NULL OR f.game = ?)"
+                " AND s.member_id IS NOT NULL"
+                " GROUP BY s.member_id ORDER BY wins DESC, played ASC, s.member_id ASC"
+                " LIMIT ?",
+                (guild_id, game, game, limit),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [LeaderboardRow(row[0], row[1], row[2]) for row in rows]
