@@ -1,0 +1,34 @@
+"""Go-Stop, two-player Matgo (맞고): the engine of ``rules/gostop.md``.
+
+``new(2, seed=..., options=...)`` deals; ``restore(snapshot)`` rebuilds a saved game. Cards and
+their codes are in :mod:`rules.gostop.cards`, scoring in :mod:`rules.gostop.scoring`, the turn
+machine in :mod:`rules.gostop.state` and the computer player in :mod:`rules.gostop.ai`.
+"""
+
+from rules.gostop.state import (
+    Bomb,
+    ChongtongChoice,
+    Go,
+    GostopState,
+    GostopView,
+    Phase,
+    Play,
+    Stop,
+    TakeFlip,
+    new,
+    restore,
+)
+
+__all__ = [
+    "Bomb",
+    "ChongtongChoice",
+    "Go",
+    "GostopState",
+    "GostopView",
+    "Phase",
+    "Play",
+    "Stop",
+    "TakeFlip",
+    "new",
+    "restore",
+]

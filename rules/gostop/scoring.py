@@ -1,0 +1,318 @@
+"""Go-Stop scoring (gostop.md rules 17–26): the breakdown of a capture pile and the settlement.
+
+Everything works on card indices (see :mod:`rules.gostop.cards`). The 국진 (September animal)
+counts where it serves its owner best (rule 21): during play that is the higher base score; in
+the settlement the winner's higher total and the loser's lower payment; a tie keeps it an animal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rules.gostop.cards import BIRDS, CARDS, DANS, GUKJIN, RAIN_BRIGHT, Kind
+
+__all__ = [
+    "DELTAS",
+    "TALLY_SIZE",
+    "WINNING_SCORE",
+    "Breakdown",
+    "Settlement",
+    "best_breakdown",
+    "best_points",
+    "breakdown",
+    "go_terms",
+    "settle",
+    "steal_order",
+    "tally",
+    "tally_points",
+]
+
+WINNING_SCORE = 7
+PI_BAK_MAX = 7  # a loser whose pi value is 1..7 pays double
+MEONG_TTA_ANIMALS = 7
+
+# Per index: 0 bright, 1 animal, 2 ribbon, 3 junk-like (junk, 쌍피, bonus).
+_BRIGHT, _ANIMAL, _RIBBON, _JUNK = 0, 1, 2, 3
+_KIND_CODE: tuple[int, ...] = tuple(
+    _BRIGHT
+    if c.kind is Kind.BRIGHT
+    else _ANIMAL
+    if c.kind is Kind.ANIMAL
+    else _RIBBON
+    if c.kind is Kind.RIBBON
+    else _JUNK
+    for c in CARDS
+)
+_PI_VALUE: tuple[int, ...] = tuple(c.pi_value for c in CARDS)
+_DAN_SETS = tuple(DANS.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """Points of one capture pile by category, and the counts they come from."""
+
+    bright: int
+    animal: int
+    ribbon: int
+    pi: int
+    godori: int
+    dan: int
+    brights: int  # number of bright cards
+    animals: int  # number of animals, 국진 included when it counts as one
+    ribbons: int
+    pi_value: int  # total junk value, 국진 included (as 2) when it counts as 쌍피
+    gukjin_as_double: bool
+
+    @property
+    def total(self) -> int:
+        """The base score: the sum of the six categories."""
+        return self.bright + self.animal + self.ribbon + self.pi + self.godori + self.dan
+
+    def as_dict(self) -> dict[str, int]:
+        """The score-sheet ``breakdown`` object (rule 27)."""
+        return {
+            "bright": self.bright,
+            "animal": self.animal,
+            "ribbon": self.ribbon,
+            "pi": self.pi,
+            "godori": self.godori,
+            "dan": self.dan,
+        }
+
+
+# A tally: counts one pile keeps up to date card by card (the engine adds and removes cards
+# as they move), so a score is a few integer operations instead of a pass over the pile.
+T_BRIGHT, T_RAIN, T_ANIMAL, T_GUKJIN, T_BIRD, T_RIBBON, T_HONG, T_CHEONG, T_CHO, T_PI = range(10)
+TALLY_SIZE = 10
+
+
+def _deltas(i: int) -> tuple[tuple[int, int], ...]:
+    kind = _KIND_CODE[i]
+    if kind == _JUNK:
+        return ((T_PI, _PI_VALUE[i]),)
+    if kind == _BRIGHT:
+        return ((T_BRIGHT, 1), (T_RAIN, 1)) if i == RAIN_BRIGHT else ((T_BRIGHT, 1),)
+    if kind == _ANIMAL:
+        if i == GUKJIN:
+            return ((T_GUKJIN, 1),)
+        return ((T_ANIMAL, 1), (T_BIRD, 1)) if i in BIRDS else ((T_ANIMAL, 1),)
+    dan_slots = tuple(
+        (slot, 1)
+        for slot, cards in zip((T_HONG, T_CHEONG, T_CHO), _DAN_SETS, strict=True)
+        if i in cards
+    )
+    return ((T_RIBBON, 1), *dan_slots)
+
+
+DELTAS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_deltas(c.index) for c in CARDS)
+
+
+def tally(captured: Iterable[int]) -> list[int]:
+    """The counts of a pile (see ``DELTAS``)."""
+    counts = [0] * TALLY_SIZE
+    for i in captured:
+        for slot, amount in DELTAS[i]:
+            counts[slot] += amount
+    return counts
+
+
+def tally_points(t: list[int], gukjin_as_double: bool) -> int:
+    """The base score of a tally with the 국진 placed as told (same sums as ``Breakdown``)."""
+    b = t[T_BRIGHT]
+    points = 15 if b == 5 else 4 if b == 4 else (3 - t[T_RAIN]) if b == 3 else 0
+    if gukjin_as_double:
+        animals = t[T_ANIMAL]
+        pi_value = t[T_PI] + 2 * t[T_GUKJIN]
+    else:
+        animals = t[T_ANIMAL] + t[T_GUKJIN]
+        pi_value = t[T_PI]
+    if animals >= 5:
+        points += animals - 4
+    if t[T_RIBBON] >= 5:
+        points += t[T_RIBBON] - 4
+    if pi_value >= 10:
+        points += pi_value - 9
+    if t[T_BIRD] == 3:
+        points += 5
+    return points + 3 * ((t[T_HONG] == 3) + (t[T_CHEONG] == 3) + (t[T_CHO] == 3))
+
+
+def best_points(t: list[int]) -> tuple[int, bool]:
+    """(base score, 국진 counted as 쌍피) with the 국진 where it scores higher; tie: animal."""
+    as_animal = tally_points(t, False)
+    if t[T_GUKJIN]:
+        as_double = tally_points(t, True)
+        if as_double > as_animal:
+            return as_double, True
+    return as_animal, False
+
+
+def breakdown(captured: Iterable[int], *, gukjin_as_double: bool = False) -> Breakdown:
+    """Score a capture pile with the 국진 placed as told (rules 17–20)."""
+    t = tally(captured)
+    brights = t[T_BRIGHT]
+    held_gukjin = t[T_GUKJIN] > 0
+    as_double = gukjin_as_double and held_gukjin
+    animals = t[T_ANIMAL] + (0 if as_double else t[T_GUKJIN])
+    pi_value = t[T_PI] + (2 if as_double else 0)
+    ribbons = t[T_RIBBON]
+    if brights == 5:
+        bright = 15
+    elif brights == 4:
+        bright = 4
+    elif brights == 3:
+        bright = 3 - t[T_RAIN]  # the rain bright makes three worth 2
+    else:
+        bright = 0
+    return Breakdown(
+        bright=bright,
+        animal=animals - 4 if animals >= 5 else 0,
+        ribbon=ribbons - 4 if ribbons >= 5 else 0,
+        pi=pi_value - 9 if pi_value >= 10 else 0,
+        godori=5 if t[T_BIRD] == 3 else 0,
+        dan=3 * ((t[T_HONG] == 3) + (t[T_CHEONG] == 3) + (t[T_CHO] == 3)),
+        brights=brights,
+        animals=animals,
+        ribbons=ribbons,
+        pi_value=pi_value,
+        gukjin_as_double=as_double,
+    )
+
+
+def best_breakdown(captured: Iterable[int]) -> Breakdown:
+    """The breakdown with the 국진 where it gives the higher base score (tie: animal)."""
+    cards = list(captured)
+    as_animal = breakdown(cards)
+    if GUKJIN not in cards:
+        return as_animal
+    as_double = breakdown(cards, gukjin_as_double=True)
+    return as_double if as_double.total > as_animal.total else as_animal
+
+
+def steal_order(captured: Iterable[int], *, gukjin_as_double: bool) -> list[int]:
+    """Pi the opponent would take, lowest value first (rule 15).
+
+    Plain pi, then 쌍피 (the 국진 too when it counts as one), then bonus cards (2 before 3).
+    An animal 국진 is never stolen.
+    """
+    plain: list[int] = []
+    doubles: list[int] = []
+    bonus: list[int] = []
+    gukjin = False
+    for i in captured:
+        card = CARDS[i]
+        if card.kind is Kind.JUNK:
+            plain.append(i)
+        elif card.kind is Kind.DOUBLE:
+            doubles.append(i)
+        elif card.kind is Kind.BONUS:
+            bonus.append(i)
+        elif i == GUKJIN:
+            gukjin = gukjin_as_double
+    plain.sort()
+    doubles.sort()
+    if gukjin:
+        doubles.append(GUKJIN)
+    bonus.sort(key=lambda i: (_PI_VALUE[i], i))
+    return plain + doubles + bonus
+
+
+def go_terms(goes: int) -> tuple[int, int]:
+    """(go bonus points, go multiplier) for ``goes`` Go calls (rule 23)."""
+    return goes, (1 << (goes - 2)) if goes >= 3 else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The winner's score sheet (rules 23–27)."""
+
+    base: int
+    go_bonus: int
+    multiplier: int
+    total: int
+    breakdown: Breakdown
+    baks: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON object of rule 27."""
+        return {
+            "base": self.base,
+            "go_bonus": self.go_bonus,
+            "multiplier": self.multiplier,
+            "total": self.total,
+            "breakdown": self.breakdown.as_dict(),
+            "baks": list(self.baks),
+        }
+
+
+def _settle_fixed(
+    winner: Breakdown,
+    loser: Breakdown,
+    *,
+    winner_go: int,
+    shakes: int,
+    bombs: int,
+    loser_go: int,
+    nagari_carry: int,
+) -> Settlement:
+    go_bonus, go_multiplier = go_terms(winner_go)
+    baks: list[str] = []
+    if winner.pi > 0 and 1 <= loser.pi_value <= PI_BAK_MAX:
+        baks.append("pi-bak")
+    if winner.bright > 0 and loser.brights == 0:
+        baks.append("gwang-bak")
+    if winner.animals >= MEONG_TTA_ANIMALS:
+        baks.append("meong-tta")
+    if loser_go > 0:
+        baks.append("go-bak")
+    multiplier = go_multiplier << (shakes + bombs + len(baks) + nagari_carry)
+    base = winner.total
+    return Settlement(
+        base=base,
+        go_bonus=go_bonus,
+        multiplier=multiplier,
+        total=(base + go_bonus) * multiplier,
+        breakdown=winner,
+        baks=tuple(baks),
+    )
+
+
+def settle(
+    winner_captured: Iterable[int],
+    loser_captured: Iterable[int],
+    *,
+    winner_go: int = 0,
+    shakes: int = 0,
+    bombs: int = 0,
+    loser_go: int = 0,
+    nagari_carry: int = 0,
+) -> Settlement:
+    """The winner's final points before instant points: (base + go bonus) × multipliers.
+
+    Multipliers (×2 each, rule 24): each shake and bomb, pi-bak, gwang-bak, meong-tta, go-bak,
+    each carried nagari; three or more Go's add ×2^(n−2) (rule 23). Whoever holds the 국진
+    places it for their own best (rule 21): the winner for the higher total, the loser for the
+    lower one; on a tie it stays an animal.
+    """
+    won = list(winner_captured)
+    lost = list(loser_captured)
+    terms = {
+        "winner_go": winner_go,
+        "shakes": shakes,
+        "bombs": bombs,
+        "loser_go": loser_go,
+        "nagari_carry": nagari_carry,
+    }
+    loser_plain = breakdown(lost)
+    winner_plain = breakdown(won)
+    best = _settle_fixed(winner_plain, loser_plain, **terms)
+    if GUKJIN in won:
+        other = _settle_fixed(breakdown(won, gukjin_as_double=True), loser_plain, **terms)
+        if other.total > best.total:
+            best = other
+    elif GUKJIN in lost:
+        other = _settle_fixed(winner_plain, breakdown(lost, gukjin_as_double=True), **terms)
+        if other.total < best.total:
+            best = other
+    return best

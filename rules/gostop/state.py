@@ -1,0 +1,1171 @@
+"""The Go-Stop (2-player Matgo) engine: deal, turns as a small state machine, settlement.
+
+A turn (gostop.md 6–16): the player's decision (:class:`Play` a card — naming which of two
+different floor cards it takes, and whether to shake — or :class:`Bomb` a month), then the
+automatic part: the flip, matching, ppuk/jjok/ttadak/sweep, steals and instant points. The
+turn stops for a decision only when the flipped card could take either of two different floor
+cards (:class:`TakeFlip`) and when the player's score asks for :class:`Go` or :class:`Stop`.
+Flip-only turns owed after a bomb run by themselves. Cards are indices (see ``cards``) inside;
+actions, events and views carry :class:`HwatuCard` instances.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine import (
+    Action,
+    Event,
+    GameOver,
+    IllegalAction,
+    Outcome,
+    Result,
+    SnapshotError,
+    check_snapshot,
+)
+from rules.gostop.cards import BONUS_SETS, CARDS, DECK, HwatuCard, Kind
+from rules.gostop.scoring import (
+    DELTAS,
+    TALLY_SIZE,
+    WINNING_SCORE,
+    Breakdown,
+    Settlement,
+    best_breakdown,
+    best_points,
+    settle,
+    steal_order,
+)
+from rules.rng import GameRandom
+
+__all__ = [
+    "GAME",
+    "SCHEMA",
+    "Bomb",
+    "Bombed",
+    "Captured",
+    "CardPlayed",
+    "ChongtongChoice",
+    "ChongtongWin",
+    "Flipped",
+    "Go",
+    "GoCalled",
+    "GostopState",
+    "GostopView",
+    "InstantPoints",
+    "Phase",
+    "PileView",
+    "Play",
+    "Shook",
+    "Special",
+    "Stolen",
+    "Stop",
+    "Stopped",
+    "TakeFlip",
+    "new",
+    "restore",
+]
+
+GAME = "gostop"
+SCHEMA = 1
+HAND_SIZE = 10
+FLOOR_SIZE = 8
+CHONGTONG_POINTS = 10
+THREE_PPUK_POINTS = 7
+INSTANT_PER_OPENING_PPUK = 7  # first turn 7, first two turns 14, first three 21 (rule 16)
+FIRST_TURN_TTADAK = 7
+FLIPS_PER_BOMB = 2
+
+
+class Phase:
+    """What the state waits for (plain ints so snapshots stay small)."""
+
+    CHONGTONG = 0
+    PLAY = 1
+    FLIP_CHOICE = 2
+    GO_STOP = 3
+    OVER = 4
+
+
+_NO_SPECIAL, _PPUK, _JJOK, _TTADAK = 0, 1, 2, 3
+_MONTH: tuple[int, ...] = tuple(c.month for c in CARDS)
+_KIND: tuple[Kind, ...] = tuple(c.kind for c in CARDS)
+_BONUS = tuple(c.kind is Kind.BONUS for c in CARDS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Actions
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Play ``card`` from hand (rule 6).
+
+    ``target``: which floor card it takes when two floor cards of its month differ in kind.
+    ``shake``: show the three of a month held when the floor has none (rule 14).
+    """
+
+    card: HwatuCard
+    target: HwatuCard | None = None
+    shake: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Bomb(Action):
+    """Play the three cards of ``month`` held onto the fourth on the floor (rule 13)."""
+
+    month: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeFlip(Action):
+    """Which of two different floor cards the flipped card takes (rule 7)."""
+
+    target: HwatuCard
+
+
+@dataclass(frozen=True, slots=True)
+class Go(Action):
+    """Play on for more points (rule 22)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(Action):
+    """End the game and win (rule 22)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChongtongChoice(Action):
+    """A player dealt all four of a month: ``end`` takes 10 points now, else play on (rule 5)."""
+
+    end: bool
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """``seat`` played ``card``; ``bomb`` holds the other two cards of a bomb."""
+
+    seat: int
+    card: HwatuCard
+
+
+@dataclass(frozen=True, slots=True)
+class Shook(Event):
+    """``seat`` showed three cards of ``month`` (rule 14)."""
+
+    seat: int
+    month: int
+    cards: tuple[HwatuCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Bombed(Event):
+    """``seat`` bombed with ``cards`` (rule 13)."""
+
+    seat: int
+    month: int
+    cards: tuple[HwatuCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Flipped(Event):
+    """The top card of the pile was turned over during ``seat``'s turn."""
+
+    seat: int
+    card: HwatuCard
+
+
+@dataclass(frozen=True, slots=True)
+class Captured(Event):
+    """``seat`` took ``cards`` into their capture pile."""
+
+    seat: int
+    cards: tuple[HwatuCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Special(Event):
+    """A named happening: ``ppuk``, ``jjok``, ``ttadak``, ``sweep``, ``stack`` (took a stack)."""
+
+    seat: int
+    name: str
+    month: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Stolen(Event):
+    """``seat`` took ``card`` out of the other player's pile (rule 15)."""
+
+    seat: int
+    card: HwatuCard
+
+
+@dataclass(frozen=True, slots=True)
+class InstantPoints(Event):
+    """Points paid at once (rule 16); ``total`` is the seat's instant points so far."""
+
+    seat: int
+    points: int
+    total: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GoCalled(Event):
+    """``seat`` called their ``count``-th Go at ``score`` points."""
+
+    seat: int
+    count: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped(Event):
+    """``seat`` stopped (or was stopped on their last card) with ``score`` points."""
+
+    seat: int
+    score: int
+    automatic: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChongtongWin(Event):
+    """``seat`` ended the game with a chongtong of ``month``."""
+
+    seat: int
+    month: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Views
+
+
+@dataclass(frozen=True, slots=True)
+class PileView:
+    """One capture pile, grouped by kind, with its current score."""
+
+    brights: tuple[HwatuCard, ...]
+    animals: tuple[HwatuCard, ...]
+    ribbons: tuple[HwatuCard, ...]
+    pi: tuple[HwatuCard, ...]
+    pi_value: int
+    score: int
+    breakdown: Breakdown
+
+
+@dataclass(frozen=True, slots=True)
+class GostopView:
+    """What one seat may see (``seat`` None: a spectator).
+
+    Never the opponent's hand nor the pile order: those are counts. ``multipliers[s]`` lists
+    what would multiply seat ``s``'s score if they won now; ``potential[s]`` is that total.
+    """
+
+    seat: int | None
+    phase: int
+    current_seat: int | None
+    dealer: int
+    hand: tuple[HwatuCard, ...] | None
+    hand_sizes: tuple[int, int]
+    floor: tuple[tuple[int, tuple[HwatuCard, ...], int | None], ...]  # month, cards, stack owner
+    pile_size: int
+    piles: tuple[PileView, PileView]
+    goes: tuple[int, int]
+    go_scores: tuple[int, int]
+    shakes: tuple[int, int]
+    bombs: tuple[int, int]
+    ppuks: tuple[int, int]
+    flip_turns: tuple[int, int]
+    instant: tuple[int, int]
+    nagari_carry: int
+    multipliers: tuple[tuple[str, ...], tuple[str, ...]]
+    potential: tuple[int, int]
+    flipped: HwatuCard | None
+    in_play: tuple[HwatuCard, ...]  # taken this turn, not yet in a pile (while a choice waits)
+    flip_choices: tuple[HwatuCard, ...]
+    legal: tuple[Action, ...]
+    result: Result | None
+
+
+# What each phase accepts, and what to tell a player who sent something else.
+_EXPECTED: dict[int, tuple[tuple[type[Action], ...], str]] = {
+    Phase.CHONGTONG: ((ChongtongChoice,), "Choose whether to end with your chongtong."),
+    Phase.PLAY: ((Play, Bomb), "Play a card from your hand."),
+    Phase.FLIP_CHOICE: ((TakeFlip,), "Choose which floor card the flipped card takes."),
+    Phase.GO_STOP: ((Go, Stop), "Choose Go or Stop."),
+}
+
+# Shared plain plays: most legal actions are these, so listing them allocates nothing.
+_PLAIN: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
+
+
+def _tally_add(t: list[int], card: int) -> None:
+    for slot, amount in DELTAS[card]:
+        t[slot] += amount
+
+
+def _tally_remove(t: list[int], card: int) -> None:
+    for slot, amount in DELTAS[card]:
+        t[slot] -= amount
+
+
+class GostopState:
+    """One game of Matgo between seats 0 and 1. Build with :func:`new` or :func:`restore`."""
+
+    __slots__ = (
+        "_bombs",
+        "_captured",
+        "_carry",
+        "_choices",
+        "_dealer",
+        "_flip",
+        "_flip_turns",
+        "_floor",
+        "_go_score",
+        "_goes",
+        "_hands",
+        "_instant",
+        "_log",
+        "_opening",
+        "_options",
+        "_pending",
+        "_phase",
+        "_pile",
+        "_played",
+        "_played_n",
+        "_ppuks",
+        "_redeals",
+        "_result",
+        "_rng",
+        "_score",
+        "_seat",
+        "_settlement",
+        "_shakes",
+        "_special",
+        "_stacks",
+        "_steal_exempt",
+        "_steal_firm",
+        "_tallies",
+        "_turns",
+        "_win_reason",
+    )
+
+    def __init__(self) -> None:
+        self._rng = GameRandom(0)
+        self._options: dict[str, int] = {}
+        self._dealer = 0
+        self._carry = 0
+        self._redeals = 0
+        self._hands: list[list[int]] = [[], []]
+        self._floor: list[int] = []
+        self._pile: list[int] = []
+        self._captured: list[list[int]] = [[], []]
+        self._tallies: list[list[int]] = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
+        self._score = [0, 0]
+        self._stacks: dict[int, int] = {}  # month -> owner seat, -1 for a stack dealt
+        self._goes = [0, 0]
+        self._go_score = [0, 0]
+        self._shakes = [0, 0]
+        self._bombs = [0, 0]
+        self._ppuks = [0, 0]
+        self._opening = [0, 0]
+        self._flip_turns = [0, 0]
+        self._turns = [0, 0]
+        self._instant = [0, 0]
+        self._phase = Phase.PLAY
+        self._seat = 0
+        self._played = -1
+        self._played_n = 0
+        self._pending: list[int] = []
+        self._flip = -1
+        self._choices: list[int] = []
+        self._special = _NO_SPECIAL
+        self._steal_exempt = 0
+        self._steal_firm = 0
+        self._result: Result | None = None
+        self._settlement: Settlement | None = None
+        self._win_reason = ""
+        self._log: list[list[Any]] = []
+
+    # -- the contract ---------------------------------------------------------------------
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or ``None`` once the game is over."""
+        return None if self._phase == Phase.OVER else self._seat
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (a win or nagari)."""
+        return self._phase == Phase.OVER
+
+    @property
+    def result(self) -> Result | None:
+        """Outcomes and points (rule 26) once over; a nagari is a draw."""
+        return self._result
+
+    @property
+    def settlement(self) -> Settlement | None:
+        """The winner's score sheet after a Stop (None for nagari, chongtong, three ppuks)."""
+        return self._settlement
+
+    @property
+    def win_reason(self) -> str:
+        """``stop``, ``chongtong``, ``three-ppuk`` or ``nagari`` once over; else empty."""
+        return self._win_reason
+
+    @property
+    def phase(self) -> int:
+        """The :class:`Phase` the game is in."""
+        return self._phase
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt and moved first."""
+        return self._dealer
+
+    @property
+    def nagari_carry(self) -> int:
+        """Nagaris in a row before this deal, deal-time redeals included (each ×2)."""
+        return self._carry
+
+    def next_options(self) -> dict[str, int]:
+        """Options for the next game (rule 3): the winner deals; after a nagari the dealer
+        stays and the carry grows by one."""
+        if self._result is None:
+            raise ValueError("the game is not over")
+        winners = self._result.winners
+        return {
+            "bonus_cards": self._options["bonus_cards"],
+            "dealer": winners[0] if winners else self._dealer,
+            "nagari_carry": 0 if winners else self._carry + 1,
+        }
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """What ``seat`` may do now; the first is the safe default a timer would take."""
+        if seat != self._seat or self._phase == Phase.OVER:
+            return []
+        phase = self._phase
+        if phase == Phase.GO_STOP:
+            return [Stop(), Go()]
+        if phase == Phase.FLIP_CHOICE:
+            return [TakeFlip(CARDS[c]) for c in self._choices]
+        if phase == Phase.CHONGTONG:
+            return [ChongtongChoice(end=False), ChongtongChoice(end=True)]
+        hand = self._hands[seat]
+        floor = self._floor
+        floor_months = [0] * 13
+        for f in floor:
+            floor_months[_MONTH[f]] += 1
+        held = [0] * 13
+        for c in hand:
+            held[_MONTH[c]] += 1
+        actions: list[Action] = []
+        extra: list[Action] = []
+        for c in hand:
+            m = _MONTH[c]
+            n = floor_months[m] if m else 0
+            if n == 2:
+                a, b = (f for f in floor if _MONTH[f] == m)
+                if _KIND[a] is not _KIND[b]:
+                    card = CARDS[c]
+                    actions.append(Play(card, CARDS[a]))
+                    actions.append(Play(card, CARDS[b]))
+                    continue
+            actions.append(_PLAIN[c])
+            if m and n == 0 and held[m] >= 3:
+                extra.append(Play(CARDS[c], shake=True))
+        for m in range(1, 13):
+            if held[m] == 3 and floor_months[m] == 1:
+                extra.append(Bomb(m))
+        actions.extend(extra)
+        return actions
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Verify, then apply; refused actions raise :class:`IllegalAction` and change nothing."""
+        self._verify(seat, action)
+        events: list[Event] = []
+        if isinstance(action, Play):
+            self._log.append(
+                [
+                    "play",
+                    action.card.index,
+                    -1 if action.target is None else action.target.index,
+                    action.shake,
+                ]
+            )
+            self._play(action.card.index, action.target, action.shake, events)
+        elif isinstance(action, Bomb):
+            self._log.append(["bomb", action.month])
+            self._bomb(action.month, events)
+        elif isinstance(action, TakeFlip):
+            self._log.append(["take", action.target.index])
+            self._take_flip(action.target.index, events)
+        elif isinstance(action, Go):
+            self._log.append(["go"])
+            self._go(events)
+        elif isinstance(action, Stop):
+            self._log.append(["stop"])
+            events.append(Stopped(seat, self._score[seat], automatic=False))
+            self._finish_stop(seat, events)
+        else:
+            assert isinstance(action, ChongtongChoice)
+            self._log.append(["chongtong", action.end])
+            if action.end:
+                self._finish_chongtong(seat, events)
+            else:
+                self._phase = Phase.PLAY
+                self._seat = self._dealer
+                self._begin_turn(events)
+        return events
+
+    # -- verification ---------------------------------------------------------------------
+
+    def _verify(self, seat: int, action: Action) -> None:
+        if self._phase == Phase.OVER:
+            raise IllegalAction("The game is over.", code="game_over")
+        if seat != self._seat:
+            raise IllegalAction("It is not your turn.", code="not_your_turn")
+        phase = self._phase
+        kinds, reason = _EXPECTED[phase]
+        if not isinstance(action, kinds):
+            raise IllegalAction(reason, code="wrong_phase")
+        if isinstance(action, TakeFlip):
+            if action.target.index not in self._choices:
+                options = " or ".join(CARDS[c].code for c in self._choices)
+                raise IllegalAction(
+                    f"The flipped card can take {options}.", code="bad_target", options=options
+                )
+        elif isinstance(action, Play):
+            self._verify_play(seat, action)
+        elif isinstance(action, Bomb):
+            m = action.month
+            held = sum(1 for c in self._hands[seat] if _MONTH[c] == m)
+            on_floor = sum(1 for f in self._floor if _MONTH[f] == m)
+            if not 1 <= m <= 12 or held != 3 or on_floor != 1:
+                raise IllegalAction(
+                    "A bomb needs three cards of a month in your hand and the fourth on the floor.",
+                    code="no_bomb",
+                    month=m,
+                )
+
+    def _verify_play(self, seat: int, action: Play) -> None:
+        c = action.card.index
+        if c not in self._hands[seat]:
+            raise IllegalAction(
+                f"You don't have {action.card.code}.", code="not_in_hand", card=action.card.code
+            )
+        m = _MONTH[c]
+        same = [f for f in self._floor if _MONTH[f] == m] if m else []
+        target = action.target
+        if len(same) == 2 and _KIND[same[0]] is not _KIND[same[1]]:
+            if target is None or target.index not in same:
+                options = " or ".join(CARDS[f].code for f in same)
+                raise IllegalAction(
+                    f"Choose which card {action.card.code} takes: {options}.",
+                    code="choose_target",
+                    options=options,
+                )
+        elif target is not None:
+            raise IllegalAction(
+                f"{action.card.code} has no choice of floor card.", code="no_choice"
+            )
+        if action.shake:
+            held = sum(1 for h in self._hands[seat] if _MONTH[h] == m)
+            if not m or held < 3 or same:
+                raise IllegalAction(
+                    "You may shake only when you hold three cards of that month and the floor "
+                    "has none.",
+                    code="no_shake",
+                )
+
+    # -- the turn machine -----------------------------------------------------------------
+
+    def _begin_turn(self, events: list[Event]) -> None:
+        """Start ``self._seat``'s turn: a decision, or a flip-only turn owed after a bomb."""
+        s = self._seat
+        self._played = -1
+        self._played_n = 0
+        self._pending = []
+        self._special = _NO_SPECIAL
+        self._steal_exempt = 0
+        self._steal_firm = 0
+        if self._flip_turns[s] > 0 or not self._hands[s]:
+            if self._flip_turns[s] > 0:
+                self._flip_turns[s] -= 1
+            self._phase = Phase.PLAY
+            self._flip_step(events)
+        else:
+            self._phase = Phase.PLAY
+
+    def _play(self, c: int, target: HwatuCard | None, shake: bool, events: list[Event]) -> None:
+        s = self._seat
+        hand = self._hands[s]
+        hand.remove(c)
+        events.append(CardPlayed(s, CARDS[c]))
+        if _BONUS[c]:
+            # Rule 2: taken at once, steals one pi, a replacement is drawn and play goes on.
+            self._capture(s, [c], events)
+            self._steal(s, 1, events)
+            if self._pile:
+                hand.append(self._pile.pop())
+                hand.sort()
+            if not hand:
+                self._flip_step(events)
+            return
+        m = _MONTH[c]
+        floor = self._floor
+        same = [f for f in floor if _MONTH[f] == m]
+        n = len(same)
+        if shake:
+            self._shakes[s] += 1
+            shown = tuple(CARDS[h] for h in sorted([c, *(h for h in hand if _MONTH[h] == m)]))
+            events.append(Shook(s, m, shown))
+        if n == 0:
+            floor.append(c)
+        elif n == 3:
+            for f in same:
+                floor.remove(f)
+            self._pending = [c, *same]
+            self._take_stack(s, m, events)
+        else:
+            t = same[0] if target is None else target.index
+            floor.remove(t)
+            self._pending = [c, t]
+        self._played = c
+        self._played_n = n
+        self._flip_step(events)
+
+    def _bomb(self, m: int, events: list[Event]) -> None:
+        s = self._seat
+        hand = self._hands[s]
+        three = [c for c in hand if _MONTH[c] == m]
+        for c in three:
+            hand.remove(c)
+        fourth = next(f for f in self._floor if _MONTH[f] == m)
+        self._floor.remove(fourth)
+        events.append(Bombed(s, m, tuple(CARDS[c] for c in three)))
+        self._bombs[s] += 1
+        self._flip_turns[s] += FLIPS_PER_BOMB
+        self._steal_firm += 1
+        self._pending = [*three, fourth]
+        self._played = three[0]
+        self._played_n = 4
+        self._flip_step(events)
+
+    def _take_stack(self, s: int, m: int, events: list[Event]) -> None:
+        owner = self._stacks.pop(m)
+        events.append(Special(s, "stack", m))
+        if owner == -1:
+            self._steal_firm += 1  # a stack dealt (rule 4)
+        else:
+            self._steal_exempt += 2 if owner == s else 1  # a ppuk stack (rule 8)
+
+    def _flip_step(self, events: list[Event]) -> None:
+        s = self._seat
+        pile = self._pile
+        f = -1
+        while pile:
+            f = pile.pop()
+            events.append(Flipped(s, CARDS[f]))
+            if not _BONUS[f]:
+                break
+            self._capture(s, [f], events)  # a flipped bonus is taken; flip again (rule 2)
+            f = -1
+        self._flip = f
+        if f < 0:
+            self._resolve(events)
+            return
+        fm = _MONTH[f]
+        played = self._played
+        pm = _MONTH[played] if played >= 0 and self._played_n < 4 else -1
+        floor = self._floor
+        if fm == pm and self._played_n == 1:
+            self._special = _PPUK
+            self._pending.append(f)
+        elif fm == pm and self._played_n == 2:
+            self._special = _TTADAK
+            other = next(x for x in floor if _MONTH[x] == fm)
+            floor.remove(other)
+            self._pending += [other, f]
+        elif fm == pm and self._played_n == 0:
+            self._special = _JJOK
+            floor.remove(played)
+            self._pending += [played, f]
+        else:
+            same = [x for x in floor if _MONTH[x] == fm]
+            k = len(same)
+            if k == 0:
+                floor.append(f)
+            elif k == 1:
+                floor.remove(same[0])
+                self._pending += [f, same[0]]
+            elif k == 2:
+                if _KIND[same[0]] is not _KIND[same[1]]:
+                    self._choices = same
+                    self._phase = Phase.FLIP_CHOICE
+                    return
+                floor.remove(same[0])
+                self._pending += [f, same[0]]
+            else:
+                for x in same:
+                    floor.remove(x)
+                self._pending += [f, *same]
+                self._take_stack(s, fm, events)
+        self._resolve(events)
+
+    def _take_flip(self, t: int, events: list[Event]) -> None:
+        self._floor.remove(t)
+        self._pending += [self._flip, t]
+        self._choices = []
+        self._phase = Phase.PLAY
+        self._resolve(events)
+
+    def _resolve(self, events: list[Event]) -> None:
+        """The end of a turn: captures, specials, steals, instant points, the score check."""
+        s = self._seat
+        last = (not self._hands[s] and self._flip_turns[s] == 0) or not self._pile
+        first_turn = self._turns[s]
+        special = self._special
+        pending = self._pending
+        steals = self._steal_firm
+        if special == _PPUK and not last:
+            self._floor.extend(pending)
+            month = _MONTH[pending[0]]
+            self._stacks[month] = s
+            self._ppuks[s] += 1
+            events.append(Special(s, "ppuk", month))
+            pending = []
+            if first_turn == self._opening[s] and first_turn < 3:
+                self._opening[s] += 1
+                self._pay_instant(s, INSTANT_PER_OPENING_PPUK, "ppuk", events)
+        if pending:
+            self._capture(s, pending, events)
+        self._pending = []
+        if not last:
+            steals += self._steal_exempt
+            if special == _JJOK:
+                events.append(Special(s, "jjok"))
+                steals += 1
+            elif special == _TTADAK:
+                events.append(Special(s, "ttadak"))
+                steals += 1
+                if first_turn == 0:
+                    self._pay_instant(s, FIRST_TURN_TTADAK, "ttadak", events)
+            if not self._floor:
+                events.append(Special(s, "sweep"))
+                steals += 1
+        if steals:
+            self._steal(s, steals, events)
+        self._turns[s] += 1
+        if self._ppuks[s] == 3:
+            self._finish_three_ppuk(s, events)
+            return
+        score = self._score[s]
+        if score >= WINNING_SCORE and (self._goes[s] == 0 or score > self._go_score[s]):
+            if last:
+                events.append(Stopped(s, score, automatic=True))
+                self._finish_stop(s, events)
+            else:
+                self._phase = Phase.GO_STOP
+            return
+        self._end_turn(events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        nxt = 1 - self._seat
+        self._seat = nxt
+        if not self._pile or (not self._hands[nxt] and self._flip_turns[nxt] == 0):
+            self._finish_nagari(events)
+            return
+        self._begin_turn(events)
+
+    def _go(self, events: list[Event]) -> None:
+        s = self._seat
+        self._goes[s] += 1
+        self._go_score[s] = self._score[s]
+        events.append(GoCalled(s, self._goes[s], self._score[s]))
+        self._phase = Phase.PLAY
+        self._end_turn(events)
+
+    # -- piles ----------------------------------------------------------------------------
+
+    def _capture(self, s: int, cards: list[int], events: list[Event]) -> None:
+        pile = self._captured[s]
+        t = self._tallies[s]
+        for c in cards:
+            pile.append(c)
+            _tally_add(t, c)
+        self._score[s] = best_points(t)[0]
+        events.append(Captured(s, tuple(CARDS[c] for c in cards)))
+
+    def _steal(self, s: int, count: int, events: list[Event]) -> None:
+        o = 1 - s
+        victim = self._captured[o]
+        vt = self._tallies[o]
+        for _ in range(count):
+            order = steal_order(victim, gukjin_as_double=best_points(vt)[1])
+            if not order:
+                break
+            card = order[0]
+            victim.remove(card)
+            _tally_remove(vt, card)
+            self._captured[s].append(card)
+            _tally_add(self._tallies[s], card)
+            events.append(Stolen(s, CARDS[card]))
+        self._score[o] = best_points(vt)[0]
+        self._score[s] = best_points(self._tallies[s])[0]
+
+    def _pay_instant(self, s: int, points: int, reason: str, events: list[Event]) -> None:
+        self._instant[s] += points
+        events.append(InstantPoints(s, points, self._instant[s], reason))
+
+    # -- endings --------------------------------------------------------------------------
+
+    def _over(
+        self, outcomes: tuple[Outcome, Outcome], scores: tuple[int, int], reason: str
+    ) -> None:
+        # The winner first; in a nagari the seat with more instant points.
+        first = (
+            1
+            if outcomes[1] is Outcome.WIN
+            or (outcomes[0] is not Outcome.WIN and scores[1] > scores[0])
+            else 0
+        )
+        ranking = (first, 1 - first)
+        self._result = Result(outcomes, scores, ranking)
+        self._phase = Phase.OVER
+        self._win_reason = reason
+
+    def _win(self, w: int, points: int, reason: str, events: list[Event]) -> None:
+        scores = [self._instant[0], self._instant[1]]
+        scores[w] += points
+        outcomes = (Outcome.WIN, Outcome.LOSE) if w == 0 else (Outcome.LOSE, Outcome.WIN)
+        self._over(outcomes, (scores[0], scores[1]), reason)
+        assert self._result is not None
+        events.append(GameOver(self._result))
+
+    def _settle(self, w: int) -> Settlement:
+        """Seat ``w``'s score sheet if they won now."""
+        lo = 1 - w
+        return settle(
+            self._captured[w],
+            self._captured[lo],
+            winner_go=self._goes[w],
+            shakes=self._shakes[w],
+            bombs=self._bombs[w],
+            loser_go=self._goes[lo],
+            nagari_carry=self._carry,
+        )
+
+    def _finish_stop(self, w: int, events: list[Event]) -> None:
+        self._settlement = self._settle(w)
+        self._win(w, self._settlement.total, "stop", events)
+
+    def _finish_three_ppuk(self, w: int, events: list[Event]) -> None:
+        self._win(w, THREE_PPUK_POINTS << self._carry, "three-ppuk", events)
+
+    def _finish_chongtong(self, w: int, events: list[Event]) -> None:
+        month = _chongtong_months(self._hands[w])[0]
+        events.append(ChongtongWin(w, month))
+        self._win(w, CHONGTONG_POINTS << self._carry, "chongtong", events)
+
+    def _finish_nagari(self, events: list[Event]) -> None:
+        self._over((Outcome.DRAW, Outcome.DRAW), (self._instant[0], self._instant[1]), "nagari")
+        assert self._result is not None
+        events.append(GameOver(self._result))
+
+    # -- views ----------------------------------------------------------------------------
+
+    def _pile_view(self, s: int) -> PileView:
+        cards = sorted(self._captured[s])
+        b = best_breakdown(cards)
+        brights = tuple(CARDS[c] for c in cards if _KIND[c] is Kind.BRIGHT)
+        animals = tuple(
+            CARDS[c]
+            for c in cards
+            if _KIND[c] is Kind.ANIMAL and not (b.gukjin_as_double and c == 32)
+        )
+        ribbons = tuple(CARDS[c] for c in cards if _KIND[c] is Kind.RIBBON)
+        pi = tuple(
+            CARDS[c]
+            for c in cards
+            if _KIND[c] in (Kind.JUNK, Kind.DOUBLE, Kind.BONUS) or (b.gukjin_as_double and c == 32)
+        )
+        return PileView(brights, animals, ribbons, pi, b.pi_value, b.total, b)
+
+    def _multiplier_names(self, s: int, potential: Settlement) -> tuple[str, ...]:
+        names = [f"shake×{self._shakes[s]}"] if self._shakes[s] else []
+        if self._bombs[s]:
+            names.append(f"bomb×{self._bombs[s]}")
+        if self._goes[s] >= 3:
+            names.append(f"go×{1 << (self._goes[s] - 2)}")
+        names.extend(potential.baks)
+        if self._carry:
+            names.append(f"nagari×{1 << self._carry}")
+        return tuple(names)
+
+    def view(self, seat: int | None) -> GostopView:
+        """What ``seat`` may see; ``None`` for a spectator (no hand at all)."""
+        months: dict[int, list[HwatuCard]] = {}
+        for f in sorted(self._floor):
+            months.setdefault(_MONTH[f], []).append(CARDS[f])
+        floor = tuple((m, tuple(cs), self._stacks.get(m)) for m, cs in sorted(months.items()))
+        potentials = (self._settle(0), self._settle(1))
+        flipped = CARDS[self._flip] if self._phase == Phase.FLIP_CHOICE else None
+        legal: tuple[Action, ...] = ()
+        if seat is not None and seat == self.current_seat:
+            legal = tuple(self.legal_actions(seat))
+        return GostopView(
+            seat=seat,
+            phase=self._phase,
+            current_seat=self.current_seat,
+            dealer=self._dealer,
+            hand=None if seat is None else tuple(CARDS[c] for c in sorted(self._hands[seat])),
+            hand_sizes=(len(self._hands[0]), len(self._hands[1])),
+            floor=floor,
+            pile_size=len(self._pile),
+            piles=(self._pile_view(0), self._pile_view(1)),
+            goes=(self._goes[0], self._goes[1]),
+            go_scores=(self._go_score[0], self._go_score[1]),
+            shakes=(self._shakes[0], self._shakes[1]),
+            bombs=(self._bombs[0], self._bombs[1]),
+            ppuks=(self._ppuks[0], self._ppuks[1]),
+            flip_turns=(self._flip_turns[0], self._flip_turns[1]),
+            instant=(self._instant[0], self._instant[1]),
+            nagari_carry=self._carry,
+            multipliers=(
+                self._multiplier_names(0, potentials[0]),
+                self._multiplier_names(1, potentials[1]),
+            ),
+            potential=(potentials[0].total, potentials[1].total),
+            flipped=flipped,
+            in_play=tuple(CARDS[c] for c in self._pending)
+            + ((flipped,) if flipped is not None else ()),
+            flip_choices=tuple(CARDS[c] for c in self._choices),
+            legal=legal,
+            result=self._result,
+        )
+
+    # -- snapshots ------------------------------------------------------------------------
+
+    _LIST_FIELDS = (
+        "_goes",
+        "_go_score",
+        "_shakes",
+        "_bombs",
+        "_ppuks",
+        "_opening",
+        "_flip_turns",
+        "_turns",
+        "_instant",
+    )
+    _INT_FIELDS = (
+        "_dealer",
+        "_carry",
+        "_redeals",
+        "_phase",
+        "_seat",
+        "_played",
+        "_played_n",
+        "_flip",
+        "_special",
+        "_steal_exempt",
+        "_steal_firm",
+    )
+
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON-safe dict; :func:`restore` rebuilds an identical state from it."""
+        data: dict[str, Any] = {
+            "game": GAME,
+            "schema": SCHEMA,
+            "rng": self._rng.getstate(),
+            "options": dict(self._options),
+            "hands": [list(h) for h in self._hands],
+            "floor": list(self._floor),
+            "pile": list(self._pile),
+            "captured": [list(p) for p in self._captured],
+            "stacks": [[m, o] for m, o in self._stacks.items()],
+            "pending": list(self._pending),
+            "choices": list(self._choices),
+            "win_reason": self._win_reason,
+            "log": [list(entry) for entry in self._log],
+            "result": None
+            if self._result is None
+            else {
+                "outcomes": [o.value for o in self._result.outcomes],
+                "scores": list(self._result.scores),
+                "ranking": list(self._result.ranking),
+            },
+        }
+        for name in self._LIST_FIELDS:
+            data[name[1:]] = list(getattr(self, name))
+        for name in self._INT_FIELDS:
+            data[name[1:]] = getattr(self, name)
+        return data
+
+    @classmethod
+    def _from_snapshot(cls, data: Mapping[str, Any]) -> GostopState:
+        check_snapshot(data, GAME, SCHEMA)
+        state = cls()
+        try:
+            state._rng = GameRandom.from_state(data["rng"])
+            state._options = {str(k): int(v) for k, v in data["options"].items()}
+            state._hands = [[int(c) for c in h] for h in data["hands"]]
+            state._floor = [int(c) for c in data["floor"]]
+            state._pile = [int(c) for c in data["pile"]]
+            state._captured = [[int(c) for c in p] for p in data["captured"]]
+            state._stacks = {int(m): int(o) for m, o in data["stacks"]}
+            state._pending = [int(c) for c in data["pending"]]
+            state._choices = [int(c) for c in data["choices"]]
+            state._win_reason = str(data["win_reason"])
+            state._log = [list(entry) for entry in data["log"]]
+            for name in cls._LIST_FIELDS:
+                setattr(state, name, [int(v) for v in data[name[1:]]])
+            for name in cls._INT_FIELDS:
+                setattr(state, name, int(data[name[1:]]))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise SnapshotError(f"damaged gostop snapshot: {exc}") from exc
+        everything = [
+            *state._hands[0],
+            *state._hands[1],
+            *state._floor,
+            *state._pile,
+            *state._captured[0],
+            *state._captured[1],
+            *state._pending,
+        ]
+        if len(set(everything)) != len(everything) or not all(0 <= c < 51 for c in everything):
+            raise SnapshotError("damaged gostop snapshot: cards repeated or unknown")
+        state._tallies = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
+        for s in (0, 1):
+            for c in state._captured[s]:
+                _tally_add(state._tallies[s], c)
+            state._score[s] = best_points(state._tallies[s])[0]
+        result = data.get("result")
+        if result is not None:
+            try:
+                state._result = Result(
+                    tuple(Outcome(o) for o in result["outcomes"]),
+                    tuple(int(v) for v in result["scores"]),
+                    tuple(int(v) for v in result["ranking"]),
+                )
+            except (KeyError, TypeError, ValueError) as exc:
+                raise SnapshotError(f"damaged gostop snapshot: {exc}") from exc
+            if state._win_reason == "stop":
+                state._settlement = state._settle(state._result.winners[0])
+        return state
+
+
+def _chongtong_months(hand: list[int]) -> list[int]:
+    counts = [0] * 13
+    for c in hand:
+        counts[_MONTH[c]] += 1
+    return [m for m in range(1, 13) if counts[m] == 4]
+
+
+def _check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, int]:
+    if players != 2:
+        raise ValueError("Go-Stop (Matgo) is for exactly 2 players")
+    opts = dict(options or {})
+    unknown = set(opts) - {"bonus_cards", "dealer", "nagari_carry"}
+    if unknown:
+        raise ValueError(f"unknown gostop option(s): {', '.join(sorted(unknown))}")
+    bonus = int(opts.get("bonus_cards", 0))
+    if bonus not in BONUS_SETS:
+        raise ValueError("bonus_cards must be 0, 2 or 3")
+    carry = int(opts.get("nagari_carry", 0))
+    if carry < 0:
+        raise ValueError("nagari_carry must be 0 or more")
+    dealer = opts.get("dealer")
+    if dealer is not None and int(dealer) not in (0, 1):
+        raise ValueError("dealer must be seat 0 or 1")
+    checked = {"bonus_cards": bonus, "nagari_carry": carry}
+    if dealer is not None:
+        checked["dealer"] = int(dealer)
+    return checked
+
+
+def new(
+    players: int = 2, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+) -> GostopState:
+    """Deal a game (rules 3–5).
+
+    Options: ``bonus_cards`` (0, 2 or 3), ``dealer`` (seat; random when absent: the first
+    game), ``nagari_carry`` (nagaris in a row before this game). A deal with four of a month on
+    the floor, or chongtong in both hands, is a nagari: the cards are dealt again at once with
+    the carry one higher.
+    """
+    opts = _check_options(players, options)
+    state = GostopState()
+    state._rng = rng = GameRandom(seed)
+    state._options = dict(opts)
+    state._dealer = opts["dealer"] if "dealer" in opts else rng.randbelow(2)
+    state._carry = opts["nagari_carry"]
+    deck = [c.index for c in DECK] + [c.index for c in BONUS_SETS[opts["bonus_cards"]]]
+    while True:
+        cards = list(deck)
+        rng.shuffle(cards)
+        if _deal(state, cards):
+            break
+        state._carry += 1
+        state._redeals += 1
+    return state
+
+
+def _deal(state: GostopState, cards: list[int]) -> bool:
+    """Deal ``cards`` (the pile's top is the list's end); False when the deal is a nagari."""
+    d = state._dealer
+    hands: list[list[int]] = [[], []]
+    floor: list[int] = []
+    # As the seed deals: a card to each hand and one to the floor, ten times (the floor stops
+    # at eight).
+    for i in range(HAND_SIZE):
+        hands[d].append(cards.pop())
+        hands[1 - d].append(cards.pop())
+        if i < FLOOR_SIZE:
+            floor.append(cards.pop())
+    captured: list[list[int]] = [[], []]
+    # A bonus card dealt to the floor goes to the dealer and is replaced from the pile.
+    while any(_BONUS[f] for f in floor):
+        bonus = next(f for f in floor if _BONUS[f])
+        floor.remove(bonus)
+        captured[d].append(bonus)
+        floor.append(cards.pop())
+    counts = [0] * 13
+    for f in floor:
+        counts[_MONTH[f]] += 1
+    if 4 in counts:
+        return False
+    chongtong = [bool(_chongtong_months(h)) for h in hands]
+    if all(chongtong):
+        return False
+    for h in hands:
+        h.sort()
+    state._hands = hands
+    state._floor = floor
+    state._pile = cards
+    state._captured = captured
+    state._tallies = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
+    for s in (0, 1):
+        for c in captured[s]:
+            _tally_add(state._tallies[s], c)
+        state._score[s] = best_points(state._tallies[s])[0]
+    state._stacks = {m: -1 for m in range(1, 13) if counts[m] == 3}
+    if any(chongtong):
+        state._phase = Phase.CHONGTONG
+        state._seat = chongtong.index(True)
+    else:
+        state._phase = Phase.PLAY
+        state._seat = d
+        state._begin_turn([])
+    return True
+
+
+def restore(snapshot: Mapping[str, Any]) -> GostopState:
+    """Rebuild a state saved by :meth:`GostopState.snapshot`."""
+    return GostopState._from_snapshot(snapshot)
