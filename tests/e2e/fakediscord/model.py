@@ -1,0 +1,271 @@
+"""What the fake Discord remembers: guild, members, channels, messages, interactions, violations.
+
+Every payload builder here produces the JSON shape Discord's API v10 documents and discord.py
+2.7 parses, so the client under test cannot tell the fake from the real service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import itertools
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+__all__ = [
+    "ADMINISTRATOR",
+    "EPHEMERAL",
+    "LOADING",
+    "MANAGE_MESSAGES",
+    "MEMBER_PERMISSIONS",
+    "FakeChannel",
+    "FakeMember",
+    "FakeMessage",
+    "FakeUser",
+    "Interaction",
+    "Snowflakes",
+    "Violation",
+]
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions).
+ADMINISTRATOR = 1 << 3
+MANAGE_MESSAGES = 1 << 13
+MEMBER_PERMISSIONS = (
+    (1 << 6)  # add reactions
+    | (1 << 10)  # view channel
+    | (1 << 11)  # send messages
+    | (1 << 14)  # embed links
+    | (1 << 15)  # attach files
+    | (1 << 16)  # read message history
+    | (1 << 31)  # use application commands
+    | (1 << 38)  # send messages in threads
+)
+
+
+class Snowflakes:
+    """Increasing Discord ids whose timestamp part is the current time (discord.py reads it)."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count()
+
+    def next(self) -> int:
+        millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return (millis << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+def iso_now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Something Discord would have refused or a user would have seen fail."""
+
+    kind: str  # "limit", "double-response", "late-response", "no-response", "unknown-route", ...
+    detail: str
+    route: str = ""
+    interaction_id: int | None = None
+
+    def __str__(self) -> str:
+        where = f" [{self.route}]" if self.route else ""
+        return f"{self.kind}{where}: {self.detail}"
+
+
+@dataclass(slots=True)
+class FakeUser:
+    id: int
+    name: str
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+
+@dataclass(slots=True)
+class FakeMember:
+    """A guild member the tests act as; ``moderator`` gives Manage Messages."""
+
+    user: FakeUser
+    guild_id: int
+    locale: str = "en-US"
+    role_ids: list[int] = field(default_factory=list)
+    joined_at: str = field(default_factory=iso_now)
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        return self.user.name
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.user.id}>"
+
+    def payload(self, *, with_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "roles": [str(r) for r in self.role_ids],
+            "joined_at": self.joined_at,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "premium_since": None,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user.payload()
+        if permissions is not None:
+            data["permissions"] = str(permissions)
+        return data
+
+
+@dataclass(slots=True)
+class FakeChannel:
+    id: int
+    guild_id: int
+    name: str
+    type: int = 0  # GUILD_TEXT
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "parent_id": None,
+            "flags": 0,
+        }
+
+
+@dataclass(slots=True)
+class FakeMessage:
+    """A message as Discord stores it; ``visible_to`` is the member of an ephemeral message."""
+
+    id: int
+    channel_id: int
+    guild_id: int
+    author: FakeUser
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    visible_to: int | None = None
+    interaction_id: int | None = None
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    timestamp: str = field(default_factory=iso_now)
+    edited_timestamp: str | None = None
+    edits: int = 0
+    deleted: bool = False
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.visible_to is not None
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+    @property
+    def text(self) -> str:
+        """Everything a reader sees as text: content, embed titles, descriptions and fields."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts.extend(str(embed.get(k) or "") for k in ("title", "description"))
+            for fld in embed.get("fields", []):
+                parts.extend((str(fld.get("name", "")), str(fld.get("value", ""))))
+            parts.append(str((embed.get("footer") or {}).get("text", "")))
+            parts.append(str((embed.get("author") or {}).get("name", "")))
+        return "\n".join(p for p in parts if p)
+
+    def items(self) -> list[dict[str, Any]]:
+        """Every interactive component (buttons, selects) in display order."""
+        found: list[dict[str, Any]] = []
+        stack = list(reversed(self.components))
+        while stack:
+            comp = stack.pop()
+            if comp.get("type") == 1 or "components" in comp:
+                stack.extend(reversed(comp.get("components", [])))
+            else:
+                found.append(comp)
+        return found
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in self.items() if c.get("type") == 2]
+
+    @property
+    def button_labels(self) -> list[str]:
+        return [str(c.get("label", "")) for c in self.buttons]
+
+    def snapshot(self) -> FakeMessage:
+        """A copy as seen now (a client that has not refreshed yet still shows this)."""
+        return copy.deepcopy(self)
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "guild_id": str(self.guild_id),
+            "author": self.author.payload(),
+            "content": self.content,
+            "timestamp": self.timestamp,
+            "edited_timestamp": self.edited_timestamp,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": copy.deepcopy(self.attachments),
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "pinned": False,
+            "type": 0 if self.interaction_id is None else 20,
+            "flags": self.flags,
+        }
+        if self.interaction_id is not None:
+            data["application_id"] = str(self.author.id)
+            data["webhook_id"] = str(self.author.id)
+        return data
+
+
+@dataclass(slots=True)
+class Interaction:
+    """One interaction the fake sent to the bot, and everything the bot answered to it."""
+
+    id: int
+    token: str
+    kind: int  # 2 application command, 3 component, 4 autocomplete
+    member: FakeMember
+    channel: FakeChannel
+    payload: dict[str, Any]
+    created: float  # loop.time()
+    response_type: int | None = None
+    response_data: dict[str, Any] | None = None
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    refusals: list[Violation] = field(default_factory=list)
+    responded: asyncio.Event = field(default_factory=asyncio.Event)
+    completed: asyncio.Event = field(default_factory=asyncio.Event)

@@ -1,0 +1,372 @@
+"""The fake Discord proven with a small throwaway discord.py bot.
+
+Each test runs the real discord.py client against the fake: slash commands (with a
+subcommand group), buttons, select menus, autocomplete, ephemeral replies, edits and
+deletes, refusals of what Discord refuses, injected 429/500 answers and gateway resumes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+
+from tests.e2e.fakediscord import FakeDiscord, UsageError, running_client
+
+
+class Counter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"toy:count:(?P<n>\d+)"):
+    """A button whose count lives in its custom_id, so it survives restarts."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Add ({n})", custom_id=f"toy:count:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Counter:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Counter(self.n + 1))
+        await interaction.response.edit_message(content=f"count {self.n + 1}", view=view)
+
+
+class Toy(discord.Client):
+    """The throwaway bot: one command per thing the fake has to get right."""
+
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = app_commands.CommandTree(self)
+        self.guild_id = guild_id
+        self.errors: list[discord.HTTPException] = []
+        self.seen_locales: list[str] = []
+        self.seen_permissions: list[bool] = []
+        self.slow_seconds = 0.0
+        self._define()
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Counter)
+        guild = discord.Object(self.guild_id)
+        self.tree.copy_global_to(guild=guild)
+        await self.tree.sync(guild=guild)
+
+    def _define(self) -> None:
+        tree = self.tree
+
+        @tree.command(description="Answer pong")
+        async def ping(interaction: discord.Interaction) -> None:
+            self.seen_locales.append(str(interaction.locale))
+            perms = interaction.permissions
+            self.seen_permissions.append(perms.manage_messages)
+            await interaction.response.send_message("pong")
+
+        @tree.command(description="A button that counts")
+        async def counter(interaction: discord.Interaction) -> None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(Counter(0))
+            await interaction.response.send_message("count 0", view=view)
+
+        @tree.command(description="A select menu")
+        async def pick(interaction: discord.Interaction) -> None:
+            view = discord.ui.View(timeout=None)
+            select: discord.ui.Select[Any] = discord.ui.Select(
+                custom_id="toy:pick",
+                placeholder="Choose fruit",
+                max_values=2,
+                options=[discord.SelectOption(label=f, value=f) for f in FRUIT],
+            )
+
+            async def chosen(inner: discord.Interaction) -> None:
+                picked = ", ".join(select.values)
+                await inner.response.send_message(f"picked {picked}", ephemeral=True)
+
+            select.callback = chosen  # type: ignore[method-assign,assignment]
+            view.add_item(select)
+            await interaction.response.send_message("pick", view=view)
+
+        deck = app_commands.Group(name="toy", description="Nested commands")
+        cards = app_commands.Group(name="deck", description="A subcommand group", parent=deck)
+
+        @cards.command(name="draw", description="Draw cards, privately")
+        @app_commands.describe(count="how many")
+        async def draw(
+            interaction: discord.Interaction, count: app_commands.Range[int, 1, 5]
+        ) -> None:
+            await interaction.response.send_message(f"you drew {count} cards: ♠A", ephemeral=True)
+
+        @deck.command(name="fruit", description="Autocompleted option")
+        async def fruit(interaction: discord.Interaction, name: str) -> None:
+            await interaction.response.send_message(f"fruit {name}")
+
+        @fruit.autocomplete("name")
+        async def fruit_names(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=f, value=f) for f in FRUIT if f.startswith(current)]
+
+        tree.add_command(deck)
+
+        @tree.command(description="Post, edit and delete a channel message")
+        async def temp(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True)
+            assert interaction.channel is not None
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+            message = await channel.send("draft")
+            await message.edit(content="final")
+            second = await channel.send("to delete")
+            await second.delete()
+            await interaction.followup.send("done", ephemeral=True)
+
+        @tree.command(description="Post in the channel after answering")
+        async def post(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("posting", ephemeral=True)
+            assert isinstance(interaction.channel, discord.TextChannel)
+            await interaction.channel.send("posted")
+
+        @tree.command(description="Send something Discord refuses, then recover")
+        @app_commands.choices(kind=[app_commands.Choice(name=k, value=k) for k in OVERFLOWS])
+        async def overflow(interaction: discord.Interaction, kind: str) -> None:
+            try:
+                await interaction.response.send_message(**OVERFLOWS[kind]())
+            except discord.HTTPException as exc:
+                self.errors.append(exc)
+                await interaction.response.send_message("refused", ephemeral=True)
+
+        @tree.command(description="Answer slowly")
+        async def slow(interaction: discord.Interaction) -> None:
+            await asyncio.sleep(self.slow_seconds)
+            try:
+                await interaction.response.send_message("late")
+            except discord.HTTPException as exc:
+                self.errors.append(exc)
+
+        @tree.command(description="Never answer")
+        async def ignore(interaction: discord.Interaction) -> None:
+            return
+
+
+FRUIT = ["apple", "apricot", "banana", "cherry"]
+
+
+def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def _rows(n: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for i in range(n):
+        view.add_item(discord.ui.Button(label=str(i), custom_id=f"r{i}", row=i % 5))
+    return view
+
+
+class _SixRows(discord.ui.View):
+    """discord.py itself refuses a sixth row, so this view smuggles one past it."""
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "type": 1,
+                "components": [{"type": 2, "style": 1, "label": str(i), "custom_id": f"six{i}"}],
+            }
+            for i in range(6)
+        ]
+
+
+def _select_26() -> dict[str, Any]:
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id="many", options=[discord.SelectOption(label=str(i)) for i in range(25)]
+    )
+    # discord.py refuses a 26th option itself; go around it to reach the fake.
+    select._underlying.options.append(discord.SelectOption(label="25"))
+    return {"content": "many", "view": _view(select)}
+
+
+OVERFLOWS: dict[str, Any] = {
+    "content": lambda: {"content": "x" * 2001},
+    "embed": lambda: {"embed": discord.Embed(description="y" * 4097)},
+    "rows": lambda: {"content": "rows", "view": _SixRows(timeout=None)},
+    "options": _select_26,
+    "custom_id": lambda: {
+        "content": "id",
+        "view": _view(discord.ui.Button(label="ok", custom_id="c" * 101)),
+    },
+    "label": lambda: {
+        "content": "label",
+        "view": _view(discord.ui.Button(label="l" * 81, custom_id="label")),
+    },
+}
+
+
+@pytest.fixture
+async def toy(fake_discord: FakeDiscord) -> AsyncIterator[Toy]:
+    bot = Toy(fake_discord.guild.id)
+    async with running_client(bot, fake_discord):
+        yield bot
+
+
+async def test_slash_command_answers_in_channel_with_member_locale_and_permissions(
+    fake_discord: FakeDiscord, toy: Toy
+) -> None:
+    alice = fake_discord.add_member("alice")
+    mod = fake_discord.add_member("mod", locale="ko", moderator=True)
+    result = await fake_discord.slash(alice, fake_discord.channel, "ping")
+    assert result.response_type == 4
+    assert result.message is not None and result.message.content == "pong"
+    assert not result.ephemeral
+    assert [m.content for m in fake_discord.public_messages(fake_discord.channel)] == ["pong"]
+    await fake_discord.slash(mod, fake_discord.channel, "ping")
+    assert toy.seen_locales == ["en-US", "ko"]
+    assert toy.seen_permissions == [False, True]
+
+
+async def test_subcommand_group_reply_is_ephemeral_to_its_member(
+    fake_discord: FakeDiscord, toy: Toy
+) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    result = await fake_discord.slash(alice, fake_discord.channel, "toy deck draw", count=2)
+    assert result.ephemeral and result.text == "you drew 2 cards: ♠A"
+    assert [m.text for m in fake_discord.ephemeral_messages(alice)] == [result.text]
+    assert fake_discord.ephemeral_messages(bob) == []
+    assert fake_discord.public_messages(fake_discord.channel) == []
+    with pytest.raises(UsageError):
+        await fake_discord.click(bob, result.messages[0], "anything")
+
+
+async def test_slash_refuses_what_a_discord_client_would_not_send(
+    fake_discord: FakeDiscord, toy: Toy
+) -> None:
+    alice = fake_discord.add_member("alice")
+    with pytest.raises(UsageError):
+        await fake_discord.slash(alice, fake_discord.channel, "toy deck draw", count=6)
+    with pytest.raises(UsageError):
+        await fake_discord.slash(alice, fake_discord.channel, "toy deck draw")
+    with pytest.raises(UsageError):
+        await fake_discord.slash(alice, fake_discord.channel, "nosuch")
+
+
+async def test_button_click_updates_its_message(fake_discord: FakeDiscord, toy: Toy) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    result = await fake_discord.slash(alice, fake_discord.channel, "counter")
+    message = result.message
+    assert message is not None and message.button_labels == ["Add (0)"]
+    old = message.snapshot()
+    click = await fake_discord.click(bob, message, "Add (0)")
+    assert click.response_type == 7
+    assert message.content == "count 1" and message.button_labels == ["Add (1)"]
+    with pytest.raises(UsageError):
+        await fake_discord.click(alice, message, "Add (0)")  # that button is gone now
+    stale = await fake_discord.click(alice, old, "Add (0)", stale=True)
+    assert stale.response_type == 7 and message.content == "count 1"
+
+
+async def test_select_menu_and_autocomplete(fake_discord: FakeDiscord, toy: Toy) -> None:
+    alice = fake_discord.add_member("alice")
+    menu = await fake_discord.slash(alice, fake_discord.channel, "pick")
+    assert menu.message is not None
+    picked = await fake_discord.select(alice, menu.message, "Choose fruit", ["apple", "cherry"])
+    assert picked.ephemeral and picked.text == "picked apple, cherry"
+    with pytest.raises(UsageError):
+        await fake_discord.select(alice, menu.message, "toy:pick", ["kiwi"])
+    choices = await fake_discord.autocomplete(
+        alice, fake_discord.channel, "toy fruit", "name", "ap"
+    )
+    assert [c["value"] for c in choices] == ["apple", "apricot"]
+
+
+async def test_channel_message_edit_delete_and_deferred_followup(
+    fake_discord: FakeDiscord, toy: Toy
+) -> None:
+    alice = fake_discord.add_member("alice")
+    result = await fake_discord.slash(alice, fake_discord.channel, "temp")
+    assert result.response_type == 5
+    assert result.message is not None and not result.message.loading
+    assert result.ephemeral and result.text == "done"
+    public = fake_discord.public_messages(fake_discord.channel)
+    assert [(m.content, m.edits) for m in public] == [("final", 1)]
+
+
+@pytest.mark.parametrize("kind", sorted(OVERFLOWS))
+async def test_limit_violation_is_refused_with_discord_error_and_recorded(
+    fake_discord: FakeDiscord, toy: Toy, kind: str
+) -> None:
+    alice = fake_discord.add_member("alice")
+    result = await fake_discord.slash(alice, fake_discord.channel, "overflow", kind=kind)
+    assert result.text == "refused"  # the bot recovered after the refusal
+    assert [v.kind for v in result.refusals] == ["limit"]
+    assert [e.code for e in toy.errors] == [50035]
+    assert toy.errors[0].status == 400
+    assert [v.kind for v in fake_discord.take_violations()] == ["limit"]
+
+
+async def test_second_initial_response_is_refused(fake_discord: FakeDiscord, toy: Toy) -> None:
+    alice = fake_discord.add_member("alice")
+    result = await fake_discord.slash(alice, fake_discord.channel, "ping")
+    inter = result.interaction
+    url = f"{fake_discord.base_url}/api/v10/interactions/{inter.id}/{inter.token}/callback"
+    async with aiohttp.ClientSession() as http:
+        reply = await http.post(url, json={"type": 4, "data": {"content": "again"}})
+        assert reply.status == 400
+        assert (await reply.json())["code"] == 40060
+    assert [v.kind for v in fake_discord.take_violations()] == ["double-response"]
+    assert result.refusals and result.refusals[0].kind == "double-response"
+
+
+async def test_late_and_missing_responses_fail(fake_discord: FakeDiscord, toy: Toy) -> None:
+    alice = fake_discord.add_member("alice")
+    fake_discord.deadline = 0.2
+    toy.slow_seconds = 0.3
+    late = await fake_discord.slash(alice, fake_discord.channel, "slow")
+    await fake_discord.wait_for(lambda: toy.errors)
+    assert [e.code for e in toy.errors] == [10062]
+    assert "late-response" in [v.kind for v in late.refusals]
+    ignored = await fake_discord.slash(alice, fake_discord.channel, "ignore")
+    assert ignored.response_type is None
+    assert [v.kind for v in ignored.refusals] == ["no-response"]
+    kinds = sorted(v.kind for v in fake_discord.take_violations())
+    assert kinds == ["late-response", "no-response"]
+
+
+async def test_rate_limit_429_is_retried(fake_discord: FakeDiscord, toy: Toy) -> None:
+    alice = fake_discord.add_member("alice")
+    failure = fake_discord.fail_next(429, "POST /channels/{channel_id}/messages", retry_after=0.01)
+    await fake_discord.slash(alice, fake_discord.channel, "post")
+    posted = await fake_discord.wait_for_message(
+        fake_discord.channel, lambda m: m.content == "posted"
+    )
+    assert failure.hits == 1 and posted.content == "posted"
+
+
+async def test_server_error_500_is_retried(fake_discord: FakeDiscord, toy: Toy) -> None:
+    alice = fake_discord.add_member("alice")
+    failure = fake_discord.fail_next(500, "POST /interactions/{interaction_id}/{token}/callback")
+    result = await fake_discord.slash(alice, fake_discord.channel, "ping")
+    assert failure.hits == 1
+    assert result.message is not None and result.message.content == "pong"
+
+
+@pytest.mark.parametrize("how", ["reconnect", "drop"])
+async def test_gateway_resume_replays_missed_events(
+    fake_discord: FakeDiscord, toy: Toy, how: str
+) -> None:
+    alice = fake_discord.add_member("alice")
+    await fake_discord.reconnect_gateway(how=how)
+    assert fake_discord.gateway.identifies == 1 and fake_discord.gateway.resumes == 1
+    result = await fake_discord.slash(alice, fake_discord.channel, "ping")
+    assert result.text == "pong"
+    # An interaction sent while the link is down reaches the bot when it resumes.
+    await fake_discord.gateway.drop(4000)
+    during = await fake_discord.slash(alice, fake_discord.channel, "ping")
+    assert during.text == "pong"
+    assert fake_discord.gateway.resumes == 2 and fake_discord.gateway.identifies == 1
