@@ -30,6 +30,14 @@ OP_INVALID_SESSION = 9
 OP_HELLO = 10
 OP_HEARTBEAT_ACK = 11
 
+GUILD_MESSAGES = 1 << 9
+# Events Discord only sends to a session that asked for their intent.
+EVENT_INTENTS = {
+    "MESSAGE_CREATE": GUILD_MESSAGES,
+    "MESSAGE_UPDATE": GUILD_MESSAGES,
+    "MESSAGE_DELETE": GUILD_MESSAGES,
+}
+
 
 @dataclass(eq=False)
 class GatewaySession:
@@ -85,6 +93,9 @@ class Gateway:
         session = self.session_for_guild(guild_id)
         if session is None:
             return False
+        needs = EVENT_INTENTS.get(event, 0)
+        if needs and not session.intents & needs:
+            return True  # Discord would not send it to this session
         await session.dispatch(event, data)
         return True
 

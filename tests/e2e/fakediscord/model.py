@@ -263,6 +263,7 @@ class Interaction:
     payload: dict[str, Any]
     created: float  # loop.time()
     response_type: int | None = None
+    responded_at: float | None = None  # loop.time() when the initial response arrived
     response_data: dict[str, Any] | None = None
     original: FakeMessage | None = None
     followups: list[FakeMessage] = field(default_factory=list)

@@ -445,6 +445,7 @@ class Rest:
             if errors:
                 return self.refuse(route, errors, interaction=inter, prefix="data")
         inter.response_type = rtype
+        inter.responded_at = loop_time
         inter.response_data = data
         inter.responded.set()
         if rtype in (4, 6, 7, 8, 9):
