@@ -1,0 +1,93 @@
+"""Uno engine speed: random-policy games per second, beside RLCard's raw ``UnoGame`` loop.
+
+The policy is RLCard's action space, played at random: a uniformly chosen playable card
+(each wild colour counts as one choice), drawing only when nothing is playable; after an
+official draw, or facing a pending +2/+4, a uniform pick among what the rules then allow.
+Both engines play whole games (deal included) with 2 and 4 players; each figure is the
+median of ``--repeats`` runs. RLCard is measured only when it is importable
+(``.venv/bin/pip install rlcard``); it is never a test dependency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Callable
+
+from harness import Report, median_rate
+
+from rules.uno import Draw, new
+
+CASES = (2, 4)
+GAMES_PER_BATCH = 20
+MAX_ACTIONS = 10_000  # a random game this long is abandoned (it never happens in practice)
+
+
+def play_random_game(players: int, seed: int, ruleset: str = "official") -> int:
+    """One game under the benchmark policy; returns the number of actions taken."""
+    state = new(players, seed=seed, options={"ruleset": ruleset})
+    pick = random.Random(seed).random
+    legal = state.legal_actions
+    apply = state.apply
+    actions = 0
+    while state._result is None and actions < MAX_ACTIONS:
+        seat = state.turn
+        options = legal(seat)
+        count = len(options)
+        if count > 1 and options[-1].__class__ is Draw and not state.pending:
+            count -= 1  # RLCard's action space: draw only when nothing is playable
+        apply(seat, options[int(pick() * count)])
+        actions += 1
+    return actions
+
+
+def _deckhand_batch(players: int, ruleset: str) -> Callable[[], int]:
+    seeds = iter(range(10**9))
+
+    def batch() -> int:
+        for _ in range(GAMES_PER_BATCH):
+            play_random_game(players, next(seeds), ruleset)
+        return GAMES_PER_BATCH
+
+    return batch
+
+
+def _rlcard_batch(players: int) -> Callable[[], int] | None:
+    try:
+        from rlcard.games.uno.game import UnoGame
+    except ImportError:
+        return None
+    game = UnoGame(num_players=players)
+    choice = random.Random(0).choice
+
+    def batch() -> int:
+        for _ in range(GAMES_PER_BATCH):
+            game.init_game()
+            while not game.is_over():
+                game.step(choice(game.get_legal_actions()))
+        return GAMES_PER_BATCH
+
+    return batch
+
+
+def bench(report: Report, args: argparse.Namespace) -> None:
+    """Random-policy games/s for 2 and 4 players, both rulesets, and RLCard when present."""
+    repeats = max(5, getattr(args, "repeats", 5))
+    ratios: list[float] = []
+    for players in CASES:
+        case = f"uno random game, {players} players"
+        ours = median_rate(_deckhand_batch(players, "official"), repeats=repeats)
+        report.add(case, "games/s", ours, "games/s")
+        seed_rate = median_rate(_deckhand_batch(players, "seed"), repeats=repeats)
+        report.add(f"{case}, seed ruleset", "games/s", seed_rate, "games/s")
+        rlcard = _rlcard_batch(players)
+        if rlcard is None:
+            continue
+        theirs = median_rate(rlcard, repeats=repeats)
+        report.add_baseline("rlcard", case, "games/s", theirs, "games/s")
+        ratios.append(ours / theirs)
+        report.note(f"uno {players} players: {ours / theirs:.2f}x RLCard UnoGame")
+    if ratios:
+        report.set_ratio("rlcard", min(ratios))
+    else:
+        report.note("rlcard not importable: install it to measure the peer")

@@ -1,0 +1,75 @@
+"""Uno: the official and the seed (course judge) rulesets of ``rules/uno.md``, house rules.
+
+``new(players, seed=..., options={"ruleset": "seed", "stacking": True})`` deals a game;
+``restore(snapshot)`` brings one back. Cards are ints; :mod:`rules.uno.cards` names them.
+"""
+
+from rules.uno.actions import (
+    CallUno,
+    CardPlayed,
+    CardsDrawn,
+    CatchUno,
+    Challenge,
+    ChallengeResolved,
+    ChooseColour,
+    ColourChosen,
+    DirectionChanged,
+    Draw,
+    HandsRotated,
+    HandsSwapped,
+    Pass,
+    Play,
+    Reshuffled,
+    RuleBroken,
+    Skipped,
+    TurnPassed,
+    UnoAnnounced,
+    UnoCaught,
+)
+from rules.uno.cards import CardParseError, Colour, parse_card, parse_colour, parse_play
+from rules.uno.state import (
+    HOUSE_RULES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULESETS,
+    UnoState,
+    UnoView,
+    new,
+    restore,
+)
+
+__all__ = [
+    "HOUSE_RULES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "RULESETS",
+    "CallUno",
+    "CardParseError",
+    "CardPlayed",
+    "CardsDrawn",
+    "CatchUno",
+    "Challenge",
+    "ChallengeResolved",
+    "ChooseColour",
+    "Colour",
+    "ColourChosen",
+    "DirectionChanged",
+    "Draw",
+    "HandsRotated",
+    "HandsSwapped",
+    "Pass",
+    "Play",
+    "Reshuffled",
+    "RuleBroken",
+    "Skipped",
+    "TurnPassed",
+    "UnoAnnounced",
+    "UnoCaught",
+    "UnoState",
+    "UnoView",
+    "new",
+    "parse_card",
+    "parse_colour",
+    "parse_play",
+    "restore",
+]

@@ -1,0 +1,848 @@
+"""The Uno state machine: both rulesets of ``rules/uno.md`` and its house rules.
+
+Cards are ints (see :mod:`rules.uno.cards`), hands are lists in the order the cards came
+(the seed's ``rank`` is an index into them, and drawn cards go to the end), the draw pile
+is a list drawn from its end. Nothing is copied on the hot path: :meth:`UnoState.apply`
+checks, then mutates in place.
+
+A game can block: when nobody can play and nothing is left to draw, a whole round of
+turns changes nothing. After ``players`` such turns in a row the game ends and the
+fewest hand points win (documented cap; rules/uno.md does not say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine import (
+    Action,
+    Event,
+    GameOver,
+    IllegalAction,
+    Outcome,
+    Result,
+    SnapshotError,
+    check_snapshot,
+)
+from rules.rng import GameRandom
+from rules.uno.actions import (
+    CallUno,
+    CardPlayed,
+    CardsDrawn,
+    CatchUno,
+    Challenge,
+    ChallengeResolved,
+    ChooseColour,
+    ColourChosen,
+    DirectionChanged,
+    Draw,
+    HandsRotated,
+    HandsSwapped,
+    Pass,
+    Play,
+    Reshuffled,
+    RuleBroken,
+    Skipped,
+    TurnPassed,
+    UnoAnnounced,
+    UnoCaught,
+)
+from rules.uno.cards import (
+    CARD_CODES,
+    CARD_COLOUR,
+    CARD_POINTS,
+    CARD_RANK,
+    COLOUR_NAMES,
+    DECK_SIZE,
+    DRAW_TWO,
+    NONE,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+    top_code,
+)
+
+__all__ = [
+    "GAME",
+    "HOUSE_RULES",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "RULESETS",
+    "SCHEMA",
+    "UnoState",
+    "UnoView",
+    "new",
+    "restore",
+]
+
+GAME = "uno"
+SCHEMA = 1
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+HAND_SIZE = 7
+RULESETS = ("official", "seed")
+HOUSE_RULES = ("stacking", "draw_until_playable", "jump_in", "seven_zero", "uno_call")
+
+# Phases of the player to act.
+PLAY = 0  # play a card or draw (or, with cards pending, take them / stack / challenge)
+AFTER_DRAW = 1  # official rule 6: play the card just drawn or pass
+CHOOSE_COLOUR = 2  # official rule 4: name the colour of a wild turned first
+PHASE_NAMES = ("play", "after_draw", "choose_colour")
+
+# Shared, immutable actions: legal_actions hands these out instead of building new ones.
+_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+    (Play(i), Play(i, 0), Play(i, 1), Play(i, 2), Play(i, 3)) for i in range(DECK_SIZE)
+)
+_DRAW = Draw()
+_PASS = Pass()
+_CHALLENGE = Challenge()
+_CALL_UNO = CallUno()
+_CHOOSE = tuple(ChooseColour(c) for c in range(4))
+
+
+def shuffle(rng: GameRandom, items: list[int]) -> None:
+    """Fisher-Yates over the game's own generator, several times faster than ``rng.shuffle``.
+
+    ``int(random() * k)`` is uniform up to float rounding (bias below 2**-45 for k <= 108);
+    reshuffles happen many times a game, so this is on the hot path.
+    """
+    random = rng.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(random() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
+def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    opts: dict[str, Any] = {"ruleset": "official", **dict.fromkeys(HOUSE_RULES, False)}
+    for key, value in (options or {}).items():
+        if key not in opts:
+            raise ValueError(f"unknown Uno option {key!r}")
+        opts[key] = value
+    if opts["ruleset"] not in RULESETS:
+        raise ValueError(f"unknown Uno ruleset {opts['ruleset']!r} (official or seed)")
+    for key in HOUSE_RULES:
+        opts[key] = bool(opts[key])
+    return opts
+
+
+@dataclass(frozen=True, slots=True)
+class UnoView:
+    """What one seat (or a spectator, ``seat=None``) may see; other hands only as counts."""
+
+    seat: int | None
+    ruleset: str
+    hand: tuple[str, ...] | None
+    hand_counts: tuple[int, ...]
+    top: str
+    colour: str
+    current_seat: int | None
+    direction: int
+    phase: str
+    pending: int
+    draw_pile: int
+    uno_exposed: int | None
+    revealed: tuple[int, tuple[str, ...]] | None
+    legal: tuple[Action, ...]
+    result: Result | None
+
+
+class UnoState:
+    """One game of Uno; see :func:`new` and the module docstring."""
+
+    __slots__ = (
+        "_declared",
+        "_exposed",
+        "_guilty",
+        "_idle",
+        "_offender",
+        "_result",
+        "_reveal",
+        "colour",
+        "direction",
+        "discard",
+        "draw_until",
+        "hands",
+        "jump_in",
+        "log",
+        "n",
+        "options",
+        "pending",
+        "phase",
+        "pile",
+        "rng",
+        "seed_rules",
+        "seven_zero",
+        "stacking",
+        "turn",
+        "uno_call",
+    )
+
+    def __init__(self, players: int, rng: GameRandom, options: dict[str, Any]) -> None:
+        self.n = players
+        self.rng = rng
+        self.options = options
+        self.seed_rules: bool = options["ruleset"] == "seed"
+        self.stacking: bool = options["stacking"]
+        self.draw_until: bool = options["draw_until_playable"]
+        self.jump_in: bool = options["jump_in"]
+        self.seven_zero: bool = options["seven_zero"]
+        self.uno_call: bool = options["uno_call"]
+        self.hands: list[list[int]] = []
+        self.pile: list[int] = []
+        self.discard: list[int] = []
+        self.colour = NONE
+        self.turn = 0
+        self.direction = 1
+        self.phase = PLAY
+        self.pending = 0  # cards the player to act must take (+2/+4 not yet answered)
+        self._guilty = False  # the last Wild Draw Four was played holding the old colour
+        self._offender = -1  # who played the Wild Draw Four now pending
+        self._exposed = -1  # uno_call: seat on one card who said nothing, while catchable
+        self._declared = -1  # uno_call: seat that said UNO before going down to one card
+        self._reveal: tuple[int, int, tuple[str, ...]] | None = None
+        self._idle = 0
+        self._result: Result | None = None
+        self.log: list[tuple[int, Action]] = []
+
+    # -- the contract ------------------------------------------------------------------
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or ``None`` once the game is over."""
+        return None if self._result is not None else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._result is not None
+
+    @property
+    def result(self) -> Result | None:
+        """Scores and ranking once the game is over."""
+        return self._result
+
+    @property
+    def top(self) -> int:
+        """The card on the discard pile."""
+        return self.discard[-1]
+
+    def playable(self, card: int) -> bool:
+        """Whether the player to act may play ``card`` now, ignoring pending cards."""
+        rank = CARD_RANK[card]
+        colour = self.colour
+        if rank >= WILD:
+            if rank == WILD or self.seed_rules:
+                return True
+            return colour == NONE or all(CARD_COLOUR[c] != colour for c in self.hands[self.turn])
+        return CARD_COLOUR[card] == colour or rank == CARD_RANK[self.discard[-1]] or colour == NONE
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """Every action ``seat`` may take now (wild plays once per colour)."""
+        if self._result is not None:
+            return ()
+        out: list[Action] = []
+        if seat != self.turn:
+            self._out_of_turn_actions(seat, out)
+            return out
+        hand = self.hands[seat]
+        phase = self.phase
+        if phase == CHOOSE_COLOUR:
+            return _CHOOSE
+        if phase == AFTER_DRAW:
+            self._add_play(seat, len(hand) - 1, out)
+            out.append(_PASS)
+        elif self.pending:
+            if self.stacking:
+                rank = CARD_RANK[self.discard[-1]]
+                for i, card in enumerate(hand):
+                    if CARD_RANK[card] == rank:
+                        self._add_play(seat, i, out)
+            if self._can_challenge():
+                out.append(_CHALLENGE)
+            out.append(_DRAW)
+        else:
+            self._add_playable(seat, hand, out)
+            out.append(_DRAW)
+        if self.uno_call and len(hand) == 2 and self._declared != seat:
+            out.append(_CALL_UNO)
+        if self._exposed >= 0:
+            self._out_of_turn_actions(seat, out)
+        return out
+
+    def _add_playable(self, seat: int, hand: list[int], out: list[Action]) -> None:
+        # The hot loop of every playout: rule 5/12 inlined, one pass over the hand.
+        colour = self.colour
+        top_rank = CARD_RANK[self.discard[-1]]
+        seven_zero = self.seven_zero
+        free_wilds = self.seed_rules or colour == NONE
+        held_colour = False
+        draw_fours: list[int] = []
+        for i, card in enumerate(hand):
+            rank = CARD_RANK[card]
+            if rank >= WILD:
+                if rank == WILD or free_wilds:
+                    out += _PLAYS[i][1:]
+                else:
+                    draw_fours.append(i)
+            elif CARD_COLOUR[card] == colour:
+                held_colour = True
+                if seven_zero and rank == 7:
+                    self._add_play(seat, i, out)
+                else:
+                    out.append(_PLAYS[i][0])
+            elif rank == top_rank or colour == NONE:
+                if seven_zero and rank == 7:
+                    self._add_play(seat, i, out)
+                else:
+                    out.append(_PLAYS[i][0])
+        if draw_fours and not held_colour:
+            for i in draw_fours:
+                out += _PLAYS[i][1:]
+
+    def _out_of_turn_actions(self, seat: int, out: list[Action]) -> None:
+        exposed = self._exposed
+        if exposed >= 0:
+            out.append(_CALL_UNO if exposed == seat else CatchUno(exposed))
+        if seat != self.turn and self._jump_in_open():
+            for i, card in enumerate(self.hands[seat]):
+                if self._identical(card):
+                    self._add_play(seat, i, out)
+
+    def _add_play(self, seat: int, index: int, out: list[Action]) -> None:
+        card = self.hands[seat][index]
+        if CARD_RANK[card] >= WILD:
+            out += _PLAYS[index][1:]
+        elif self.seven_zero and CARD_RANK[card] == 7:
+            out += [Play(index, None, t) for t in range(self.n) if t != seat]
+        else:
+            out.append(_PLAYS[index][0])
+
+    def _identical(self, card: int) -> bool:
+        top = self.discard[-1]
+        return (
+            CARD_RANK[card] == CARD_RANK[top]
+            and CARD_COLOUR[card] == CARD_COLOUR[top]
+            and CARD_RANK[card] < WILD
+        )
+
+    def _jump_in_open(self) -> bool:
+        return self.jump_in and self.phase == PLAY and not self.pending
+
+    def _can_challenge(self) -> bool:
+        return (
+            not self.seed_rules
+            and self.pending == 4
+            and CARD_RANK[self.discard[-1]] == WILD_DRAW_FOUR
+            and self._offender >= 0
+        )
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Check ``action`` for ``seat``, then play it; refusals change nothing."""
+        if self._result is not None:
+            raise IllegalAction("The game is over.", code="game_over")
+        if not 0 <= seat < self.n:
+            raise IllegalAction("There is no such seat.", code="no_seat")
+        cls = action.__class__
+        events: list[Event] = []
+        if cls is CallUno or cls is CatchUno:
+            self._uno_action(seat, action, events)
+        elif cls is Play:
+            self._play(seat, action, events)  # type: ignore[arg-type]
+        else:
+            if seat != self.turn:
+                raise IllegalAction("It is not your turn.", code="not_your_turn")
+            if cls is Draw:
+                self._draw_action(seat, events)
+            elif cls is Pass:
+                if self.phase != AFTER_DRAW:
+                    raise IllegalAction(
+                        "You can only pass after drawing a playable card.", code="cannot_pass"
+                    )
+                self._close_windows(seat)
+                events.append(TurnPassed(seat))
+                self.phase = PLAY
+                self._next(1)
+            elif cls is Challenge:
+                if not self._can_challenge():
+                    raise IllegalAction(
+                        "There is no Wild Draw Four to challenge.", code="cannot_challenge"
+                    )
+                self._close_windows(seat)
+                self._challenge(seat, events)
+            elif cls is ChooseColour:
+                colour = action.colour  # type: ignore[attr-defined]
+                if self.phase != CHOOSE_COLOUR:
+                    raise IllegalAction("There is no colour to name now.", code="no_colour")
+                if colour not in (0, 1, 2, 3):
+                    raise IllegalAction("Name red, green, blue or yellow.", code="bad_colour")
+                self.colour = colour
+                self.phase = PLAY
+                events.append(ColourChosen(seat, COLOUR_NAMES[colour]))
+            else:
+                raise IllegalAction("That is not an Uno action.", code="unknown_action")
+        self.log.append((seat, action))
+        if self._result is not None:
+            events.append(GameOver(self._result))
+        return events
+
+    # -- playing -----------------------------------------------------------------------
+
+    def _refuse(self, seat: int, reason: str, code: str, events: list[Event]) -> None:
+        """Official: refuse. Seed (rule 11): a penalty card and the turn passes."""
+        if not self.seed_rules:
+            raise IllegalAction(reason, code=code)
+        self._close_windows(seat)
+        events.append(RuleBroken(seat, code))
+        self._draw(seat, 1 + self.pending, events)
+        self.pending = 0
+        self._next(1)
+
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
+        hand = self.hands[seat]
+        index = action.index
+        jumping = seat != self.turn
+        if jumping:
+            if not self._jump_in_open():
+                raise IllegalAction("It is not your turn.", code="not_your_turn")
+            if not (0 <= index < len(hand) and self._identical(hand[index])):
+                raise IllegalAction(
+                    "Only a card identical to the top card may jump in.", code="no_jump_in"
+                )
+        elif self.phase == CHOOSE_COLOUR:
+            raise IllegalAction("Name the colour of the first card first.", code="name_colour")
+        elif not 0 <= index < len(hand):
+            return self._refuse(seat, "You have no card there.", "no_such_card", events)
+        elif self.phase == AFTER_DRAW and index != len(hand) - 1:
+            raise IllegalAction(
+                "After drawing you may only play the card you drew.", code="drawn_card_only"
+            )
+        elif self.pending:
+            if not (self.stacking and CARD_RANK[hand[index]] == CARD_RANK[self.discard[-1]]):
+                return self._refuse(
+                    seat,
+                    f"Take the {self.pending} cards or answer with the same card.",
+                    "take_pending",
+                    events,
+                )
+        elif not self.playable(hand[index]):
+            if CARD_RANK[hand[index]] == WILD_DRAW_FOUR:
+                reason = "A Wild Draw Four is only allowed when you hold no card of the colour."
+            else:
+                reason = "That card matches neither the colour nor the top card."
+            return self._refuse(seat, reason, "not_playable", events)
+        card = hand[index]
+        rank = CARD_RANK[card]
+        colour = action.colour
+        if rank >= WILD:
+            if colour is None or colour not in (0, 1, 2, 3):
+                if not self.seed_rules:
+                    raise IllegalAction(
+                        "Name a colour for the wild: red, green, blue or yellow.",
+                        code="bad_colour",
+                    )
+                colour = self.rng.randbelow(4)  # rule 12: a missing colour is chosen at random
+        else:
+            colour = CARD_COLOUR[card]
+        target = action.target
+        if (
+            self.seven_zero
+            and rank == 7
+            and len(hand) > 1
+            and (target is None or not 0 <= target < self.n or target == seat)
+        ):
+            if not self.seed_rules:
+                raise IllegalAction("Choose another player to swap hands with.", code="bad_target")
+            target = (seat + self.direction) % self.n  # seed: the next player
+        # Checked; from here on the play happens.
+        self._close_windows(seat)
+        self._idle = 0
+        old_colour = self.colour
+        del hand[index]
+        self.discard.append(card)
+        self.colour = colour
+        self.phase = PLAY
+        if jumping:
+            self.turn = seat
+        events.append(CardPlayed(seat, CARD_CODES[card], COLOUR_NAMES[colour], jumping))
+        if rank == WILD_DRAW_FOUR:
+            self._offender = seat
+            self._guilty = any(CARD_COLOUR[c] == old_colour for c in hand)
+        left = len(hand)
+        if left == 1:
+            if not self.uno_call or self._declared == seat:
+                events.append(UnoAnnounced(seat))
+            else:
+                self._exposed = seat
+        elif left == 0:
+            if rank < DRAW_TWO or not self.seed_rules:
+                self._effect(seat, rank, target, events)
+                self._finish(seat)
+                return None
+            # Seed rule 13: no going out on an action card.
+            self._effect(seat, rank, target, events)
+            self._draw(seat, 1, events)
+            return None
+        self._effect(seat, rank, target, events)
+        return None
+
+    def _effect(self, seat: int, rank: int, target: int | None, events: list[Event]) -> None:
+        """Rule 7 (and the house rules): what the card just played does, then whose turn."""
+        n = self.n
+        if rank < DRAW_TWO:
+            if self.seven_zero and self.hands[seat]:
+                if rank == 7 and target is not None:
+                    hands = self.hands
+                    hands[seat], hands[target] = hands[target], hands[seat]
+                    events.append(HandsSwapped(seat, target))
+                elif rank == 0:
+                    step = self.direction
+                    self.hands = [self.hands[(i - step) % n] for i in range(n)]
+                    events.append(HandsRotated(step))
+            self._next(1)
+        elif rank == SKIP:
+            self._skip(events)
+        elif rank == REVERSE:
+            if n == 2:
+                self._skip(events)
+            else:
+                self.direction = -self.direction
+                events.append(DirectionChanged(self.direction))
+                self._next(1)
+        elif rank == WILD:
+            self._next(1)
+        else:
+            amount = 2 if rank == DRAW_TWO else 4
+            finishing = not self.hands[seat] and not self.seed_rules
+            if self.stacking or (rank == WILD_DRAW_FOUR and not self.seed_rules):
+                # The next player answers: take, stack, or (official W+4) challenge.
+                self.pending += amount
+                self._next(1)
+                if finishing:  # rule 10: a final +2/+4 still makes the next player draw
+                    self._draw(self.turn, self.pending, events)
+                    self.pending = 0
+            else:
+                victim = (self.turn + self.direction) % n
+                self._draw(victim, amount, events)
+                self._skip(events)
+
+    def _skip(self, events: list[Event]) -> None:
+        n = self.n
+        victim = (self.turn + self.direction) % n
+        events.append(Skipped(victim))
+        self.turn = (victim + self.direction) % n
+
+    def _next(self, steps: int) -> None:
+        self.turn = (self.turn + self.direction * steps) % self.n
+
+    def _draw(self, seat: int, count: int, events: list[Event]) -> int:
+        """Rule 3: deal ``count`` cards to ``seat``, reshuffling the discard pile if needed."""
+        pile = self.pile
+        hand = self.hands[seat]
+        got = 0
+        while got < count:
+            if not pile and not self._reshuffle(events):
+                break
+            hand.append(pile.pop())
+            got += 1
+        events.append(CardsDrawn(seat, got))
+        return got
+
+    def _reshuffle(self, events: list[Event]) -> bool:
+        discard = self.discard
+        if len(discard) <= 1:
+            return False
+        top = discard.pop()
+        pile = self.pile
+        pile += discard
+        discard.clear()
+        discard.append(top)
+        shuffle(self.rng, pile)
+        events.append(Reshuffled(len(pile)))
+        return True
+
+    def _draw_action(self, seat: int, events: list[Event]) -> None:
+        if self.phase != PLAY:
+            raise IllegalAction(
+                "Play the card you drew or pass."
+                if self.phase == AFTER_DRAW
+                else "Name the colour of the first card first.",
+                code="cannot_draw",
+            )
+        self._close_windows(seat)
+        if self.pending:
+            self._draw(seat, self.pending, events)
+            self.pending = 0
+            events.append(Skipped(seat))
+            self._next(1)
+            return
+        pile = self.pile
+        hand = self.hands[seat]
+        got = 0
+        while True:
+            if not pile and not self._reshuffle(events):
+                break
+            hand.append(pile.pop())
+            got += 1
+            if not self.draw_until or self.playable(hand[-1]):
+                break
+        events.append(CardsDrawn(seat, got))
+        if not got and not any(map(self.playable, hand)):
+            self._idle += 1
+            if self._idle >= self.n:
+                self._block()
+                return
+        elif got:
+            self._idle = 0
+        if got and not self.seed_rules and self.playable(hand[-1]):
+            self.phase = AFTER_DRAW  # rule 6: they may play it at once
+            return
+        events.append(TurnPassed(seat))
+        self._next(1)
+
+    def _challenge(self, seat: int, events: list[Event]) -> None:
+        offender = self._offender
+        self._reveal = (seat, offender, tuple(CARD_CODES[c] for c in self.hands[offender]))
+        upheld = self._guilty
+        events.append(ChallengeResolved(seat, offender, upheld))
+        self.pending = 0
+        self._offender = -1
+        if upheld:
+            self._draw(offender, 4, events)  # and the challenger plays on
+        else:
+            self._draw(seat, 6, events)
+            events.append(Skipped(seat))
+            self._next(1)
+
+    # -- UNO! (rule 9) --------------------------------------------------------------------
+
+    def _uno_action(self, seat: int, action: Action, events: list[Event]) -> None:
+        if not self.uno_call:
+            raise IllegalAction("UNO is announced automatically here.", code="uno_automatic")
+        if isinstance(action, CallUno):
+            hand = len(self.hands[seat])
+            if seat == self._exposed:
+                self._exposed = -1
+                events.append(UnoAnnounced(seat))
+            elif seat == self.turn and hand == 2 and self.phase != CHOOSE_COLOUR:
+                self._declared = seat
+            else:
+                raise IllegalAction("You can only say UNO with one card to go.", code="no_uno")
+            return
+        assert isinstance(action, CatchUno)
+        target = action.target
+        if target == seat or target != self._exposed:
+            raise IllegalAction("Nobody is there to catch.", code="nobody_to_catch")
+        self._exposed = -1
+        events.append(UnoCaught(target, seat))
+        self._draw(target, 2, events)
+
+    def _close_windows(self, seat: int) -> None:
+        """The player to act acts: an unsaid UNO can no longer be caught; reveals end."""
+        self._reveal = None
+        if self._exposed >= 0 and seat != self._exposed:
+            self._exposed = -1
+        if self._declared != seat:
+            self._declared = -1
+
+    # -- the end (rule 10) -----------------------------------------------------------------
+
+    def _finish(self, winner: int) -> None:
+        points = [sum(CARD_POINTS[c] for c in hand) for hand in self.hands]
+        total = sum(points)
+        outcomes = tuple(Outcome.WIN if i == winner else Outcome.LOSE for i in range(self.n))
+        scores = tuple(total if i == winner else 0 for i in range(self.n))
+        ranking = (
+            winner,
+            *sorted((i for i in range(self.n) if i != winner), key=points.__getitem__),
+        )
+        self._result = Result(outcomes, scores, ranking)
+
+    def _block(self) -> None:
+        """Nobody can play or draw: the fewest hand points win (ties share a draw)."""
+        points = [sum(CARD_POINTS[c] for c in hand) for hand in self.hands]
+        best = min(points)
+        best_seats = [i for i, p in enumerate(points) if p == best]
+        tie = len(best_seats) > 1
+        total = sum(points)
+        outcomes = tuple(
+            (Outcome.DRAW if tie else Outcome.WIN) if p == best else Outcome.LOSE for p in points
+        )
+        scores = tuple(total - best * len(best_seats) if p == best else 0 for p in points)
+        ranking = tuple(sorted(range(self.n), key=points.__getitem__))
+        self._result = Result(outcomes, scores, ranking)
+
+    # -- views and snapshots ---------------------------------------------------------------
+
+    def view(self, seat: int | None) -> UnoView:
+        """What ``seat`` sees: their own hand, everyone's card counts and the table."""
+        reveal = None
+        if self._reveal is not None and seat == self._reveal[0]:
+            reveal = (self._reveal[1], self._reveal[2])
+        over = self._result is not None
+        return UnoView(
+            seat=seat,
+            ruleset=self.options["ruleset"],
+            hand=None if seat is None else tuple(CARD_CODES[c] for c in self.hands[seat]),
+            hand_counts=tuple(len(h) for h in self.hands),
+            top=top_code(self.discard[-1], self.colour),
+            colour=COLOUR_NAMES[self.colour],
+            current_seat=None if over else self.turn,
+            direction=self.direction,
+            phase=PHASE_NAMES[self.phase],
+            pending=self.pending,
+            draw_pile=len(self.pile),
+            uno_exposed=None if self._exposed < 0 else self._exposed,
+            revealed=reveal,
+            legal=() if seat is None else tuple(self.legal_actions(seat)),
+            result=self._result,
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-safe data, with the generator state and the action log."""
+        return {
+            "game": GAME,
+            "schema": SCHEMA,
+            "players": self.n,
+            "options": dict(self.options),
+            "rng": self.rng.getstate(),
+            "hands": [list(h) for h in self.hands],
+            "pile": list(self.pile),
+            "discard": list(self.discard),
+            "colour": self.colour,
+            "turn": self.turn,
+            "direction": self.direction,
+            "phase": self.phase,
+            "pending": self.pending,
+            "guilty": self._guilty,
+            "offender": self._offender,
+            "exposed": self._exposed,
+            "declared": self._declared,
+            "reveal": None
+            if self._reveal is None
+            else [self._reveal[0], self._reveal[1], list(self._reveal[2])],
+            "idle": self._idle,
+            "over": self._result is not None,
+            "log": [_encode(seat, action) for seat, action in self.log],
+        }
+
+
+def _encode(seat: int, action: Action) -> list[Any]:
+    if isinstance(action, Play):
+        return [seat, "play", action.index, action.colour, action.target]
+    if isinstance(action, ChooseColour):
+        return [seat, "colour", action.colour]
+    if isinstance(action, CatchUno):
+        return [seat, "catch", action.target]
+    return [seat, _SIMPLE_NAMES[type(action)]]
+
+
+_SIMPLE: dict[str, Action] = {
+    "draw": _DRAW,
+    "pass": _PASS,
+    "challenge": _CHALLENGE,
+    "uno": _CALL_UNO,
+}
+_SIMPLE_NAMES: dict[type, str] = {type(a): name for name, a in _SIMPLE.items()}
+
+
+def _decode(entry: Sequence[Any]) -> tuple[int, Action]:
+    seat, kind = int(entry[0]), entry[1]
+    if kind == "play":
+        return seat, Play(int(entry[2]), entry[3], entry[4])
+    if kind == "colour":
+        return seat, ChooseColour(int(entry[2]))
+    if kind == "catch":
+        return seat, CatchUno(int(entry[2]))
+    return seat, _SIMPLE[kind]
+
+
+def new(
+    players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+) -> UnoState:
+    """Deal a game (rule 2) for 2-10 players.
+
+    ``options``: ``ruleset`` (``"official"`` or ``"seed"``) and the house rules
+    ``stacking``, ``draw_until_playable``, ``jump_in``, ``seven_zero``, ``uno_call``.
+    """
+    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Uno is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    state = UnoState(players, GameRandom(seed), _options(options))
+    deck = list(range(DECK_SIZE))
+    shuffle(state.rng, deck)
+    state.hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(players)]
+    del deck[: players * HAND_SIZE]
+    state.pile = deck
+    state.turn = state.rng.randbelow(players)
+    _turn_first_card(state)
+    return state
+
+
+def _turn_first_card(state: UnoState) -> None:
+    pile = state.pile
+    card = pile.pop()
+    if not state.seed_rules:
+        while CARD_RANK[card] == WILD_DRAW_FOUR:  # rule 4: back in the deck, turn another
+            pile.append(card)
+            shuffle(state.rng, pile)
+            card = pile.pop()
+    state.discard.append(card)
+    state.colour = CARD_COLOUR[card]
+    if state.seed_rules:
+        return  # rule 14: taken as it comes
+    rank = CARD_RANK[card]
+    events: list[Event] = []
+    if rank == SKIP or (rank == REVERSE and state.n == 2):
+        state.turn = (state.turn + 1) % state.n
+    elif rank == REVERSE:
+        state.direction = -1
+    elif rank == DRAW_TWO:
+        state._draw(state.turn, 2, events)
+        state.turn = (state.turn + 1) % state.n
+    elif rank == WILD:
+        state.phase = CHOOSE_COLOUR
+
+
+def restore(snapshot: Mapping[str, Any]) -> UnoState:
+    """Rebuild a state from :meth:`UnoState.snapshot`; it plays on identically."""
+    check_snapshot(snapshot, GAME, SCHEMA)
+    try:
+        state = UnoState(
+            int(snapshot["players"]),
+            GameRandom.from_state(snapshot["rng"]),
+            _options(snapshot["options"]),
+        )
+        state.hands = [[int(c) for c in h] for h in snapshot["hands"]]
+        state.pile = [int(c) for c in snapshot["pile"]]
+        state.discard = [int(c) for c in snapshot["discard"]]
+        state.colour = int(snapshot["colour"])
+        state.turn = int(snapshot["turn"])
+        state.direction = int(snapshot["direction"])
+        state.phase = int(snapshot["phase"])
+        state.pending = int(snapshot["pending"])
+        state._guilty = bool(snapshot["guilty"])
+        state._offender = int(snapshot["offender"])
+        state._exposed = int(snapshot["exposed"])
+        state._declared = int(snapshot["declared"])
+        reveal = snapshot["reveal"]
+        state._reveal = None if reveal is None else (reveal[0], reveal[1], tuple(reveal[2]))
+        state._idle = int(snapshot["idle"])
+        state.log = [_decode(entry) for entry in snapshot["log"]]
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise SnapshotError(f"damaged uno snapshot: {error}") from error
+    cards = sorted([*state.pile, *state.discard, *(c for h in state.hands for c in h)])
+    if cards != list(range(DECK_SIZE)) or len(state.hands) != state.n:
+        raise SnapshotError("damaged uno snapshot: the cards do not add up to one deck")
+    if snapshot["over"]:
+        _rebuild_result(state)
+    return state
+
+
+def _rebuild_result(state: UnoState) -> None:
+    empty = [i for i, h in enumerate(state.hands) if not h]
+    if empty:
+        state._finish(empty[0])
+    else:
+        state._block()
