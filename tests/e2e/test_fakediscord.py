@@ -370,3 +370,16 @@ async def test_gateway_resume_replays_missed_events(
     during = await fake_discord.slash(alice, fake_discord.channel, "ping")
     assert during.text == "pong"
     assert fake_discord.gateway.resumes == 2 and fake_discord.gateway.identifies == 1
+
+
+async def test_channel_send_limit_answers_429_and_discord_py_waits(
+    fake_discord: FakeDiscord, toy: Toy
+) -> None:
+    alice = fake_discord.add_member("alice")
+    fake_discord.channel_send_limit = (2, 0.3)
+    for _ in range(3):
+        await fake_discord.slash(alice, fake_discord.channel, "post")
+    await fake_discord.wait_for(
+        lambda: len(fake_discord.public_messages(fake_discord.channel)) == 3
+    )
+    assert fake_discord.rate_limited == [fake_discord.channel.id]

@@ -62,6 +62,7 @@ class Rest:
         self.discord = discord
         self.failures: list[Failure] = []
         self.requests: list[str] = []  # "METHOD template", in order
+        self.sent_at: dict[int, list[float]] = {}  # channel id -> times of recent sends
         self.routes: list[tuple[str, str, re.Pattern[str], Handler]] = []
         add = self._add
         add("GET", "/users/@me", self.get_me)
@@ -261,12 +262,39 @@ class Rest:
         channel = self.discord.channels.get(int(p["channel_id"]))
         if channel is None:
             return error(404, 10003, "Unknown Channel")
+        limited = self._channel_rate_limit(channel.id)
+        if limited is not None:
+            return limited
         errors = check_message(body or {})
         if errors:
             return self.refuse(route, errors)
         message = self.discord.new_message(channel, body or {})
         await self.discord.announce_create(message)
         return json_response(message.payload())
+
+    def _channel_rate_limit(self, channel_id: int) -> web.Response | None:
+        """Discord's per-channel send limit, when a test turns it on (``channel_send_limit``)."""
+        limit = self.discord.channel_send_limit
+        if limit is None:
+            return None
+        count, window = limit
+        now = self.discord.loop_time()
+        sent = self.sent_at.setdefault(channel_id, [])
+        sent[:] = [t for t in sent if now - t < window]
+        if len(sent) >= count:
+            retry_after = round(window - (now - sent[0]), 3)
+            self.discord.rate_limited.append(channel_id)
+            return json_response(
+                {
+                    "message": "You are being rate limited.",
+                    "retry_after": retry_after,
+                    "global": False,
+                },
+                status=429,
+                headers={"Via": "1.1 google", "X-RateLimit-Scope": "shared"},
+            )
+        sent.append(now)
+        return None
 
     async def list_messages(
         self, request: web.Request, p: dict[str, str], body: Any

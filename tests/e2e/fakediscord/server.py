@@ -213,6 +213,9 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.violations: list[Violation] = []
         self.deadline = INTERACTION_DEADLINE  # seconds for the initial response
+        # Per-channel send limit (messages, seconds); None: off. Discord's is about 5 per 5 s.
+        self.channel_send_limit: tuple[int, float] | None = None
+        self.rate_limited: list[int] = []  # channel ids, one per 429 the limit caused
         self.gateway = Gateway(self)
         self.rest = Rest(self)
         self.port = 0
