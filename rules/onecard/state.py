@@ -604,6 +604,7 @@ def position(
     current: int = 0,
     direction: int = 1,
     out: Sequence[int] = (),
+    phase: int = 1,
     seed: int = 0,
 ) -> State:
     """A game set up at a given position, for tests and the seed's worked examples.
@@ -622,6 +623,7 @@ def position(
     state._offense = offense
     state._current = current
     state._direction = direction
+    state._phase = phase
     for seat in out:
         state._playing[seat] = False
         state._bankrupt[seat] = True

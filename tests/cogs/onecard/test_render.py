@@ -1,0 +1,152 @@
+"""One Card rendering: golden strings for the table, the hand and every event message."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules.onecard as oc
+from cogs.onecard import render
+from rules.cards import FULL_DECK, Card, Suit, parse_card
+from rules.engine import GameOver, Outcome, Result
+
+NAMES = ["Alice", "Bob", "Carol"]
+
+
+def cards(text: str) -> list[Card]:
+    return [parse_card(t) for t in text.split()]
+
+
+def attacked() -> tuple[oc.State, list[str]]:
+    state = oc.position(
+        [cards("♣2 ♦4 ♦5"), cards("♠2 ♥6"), cards("♥2 ♦8")], parse_card("♣3"), phase=13
+    )
+    events = state.apply(0, oc.PlayCard(parse_card("♣2")))
+    return state, render.event_lines(events, NAMES)
+
+
+@pytest.mark.parametrize(
+    ("card", "text"),
+    [("♠2", "[♠ 2]"), ("♥10", "[♥ 0]"), ("♦K", "[♦ K]"), ("♣A", "[♣ A]"), ("JKB", "[JK B]"),
+     ("JKC", "[JK C]")],
+)  # fmt: skip
+def test_card_format_is_the_seeds(card: str, text: str) -> None:
+    assert render.card_text(parse_card(card)) == text
+
+
+def test_public_table_golden() -> None:
+    state, log = attacked()
+    assert render.table_text(state.view(None), NAMES, log) == (
+        "Player A (Alice) put the card [♣ 2]\n"
+        "Attack Player B (Bob) with offense point 0+2!!\n"
+        "```\n"
+        "Phase 14\n"
+        "Table<48>\n"
+        "\n"
+        "C Carol(2) - // //\n"
+        "A Alice(2) - // //\n"
+        "\n"
+        "[♣ 2] ♣\n"
+        "\n"
+        "B Bob(2) - // //\n"
+        "\n"
+        "current: B Bob  next: C Carol  direction: --->  offense point: 2\n"
+        "```"
+    )
+
+
+def test_public_table_never_shows_a_hand() -> None:
+    state, log = attacked()
+    for seat in (None, 0, 1, 2):
+        text = render.table_text(state.view(seat), NAMES, log)
+        for owner in range(3):
+            for card in state.hand(owner):
+                assert render.card_text(card) not in text
+
+
+def test_private_hand_golden_with_take_label_under_attack() -> None:
+    state, _ = attacked()
+    view = state.view(1)
+    assert render.take_label(view) == "Take 2"
+    assert render.hand_text(view) == "Total 2 cards\n1:[♠ 2] 2:[♥ 6] 3: Take 2"
+
+
+def test_hand_wraps_six_per_line_like_the_seed() -> None:
+    hand = cards("♥5 ♠3 ♥6 ♦J ♥A ♣10 ♣2 ♣J ♦7")
+    rest = [c for c in FULL_DECK if c not in hand and c is not parse_card("♣3")]
+    state = oc.position([hand, rest[:5]], parse_card("♣3"))
+    assert render.hand_text(state.view(0)) == (
+        "Total 9 cards\n"
+        "1:[♥ 5] 2:[♠ 3] 3:[♥ 6] 4:[♦ J] 5:[♥ A] 6:[♣ 0]\n"
+        "7:[♣ 2] 8:[♣ J] 9:[♦ 7] 10: Take"
+    )
+    assert render.take_label(state.view(0)) == "Take"
+
+
+def test_joker_open_line_shows_both_suits() -> None:
+    state = oc.position([cards("♠3"), cards("♥4")], parse_card("JKB"))
+    assert render.open_line(state.view(None)) == "[JK B] ♠ ♣"
+
+
+def test_seven_shows_the_chosen_suit_and_reverse_arrow() -> None:
+    state = oc.position(
+        [cards("♠5 ♥9"), cards("♠6"), cards("♠7 ♥2")], parse_card("♣7"), suit=Suit.SPADES,
+        direction=-1,
+    )  # fmt: skip
+    view = state.view(None)
+    assert render.open_line(view) == "[♣ 7] ♠"
+    assert render.status_line(view) == ("current: A  next: C  direction: <---  offense point: 0")
+
+
+@pytest.mark.parametrize(
+    ("event", "line"),
+    [
+        (oc.CardPlayed(0, parse_card("♣2")), "Player A put the card [♣ 2]"),
+        (oc.Attack(1, 2, 2, 2), "Attack Player C with offense point 2+2!!"),
+        (oc.AttackTaken(2, 4, 4), "Player C couldn't defend the attack!! Takes 4 cards"),
+        (oc.CardsTaken(0, 1), "Player A takes a card"),
+        (oc.Jump(2, 0, 1), "Jump to player B"),
+        (oc.DirectionChanged(2, -1, 1), "The direction is changed. next player is B"),
+        (
+            oc.ShortDeck(0, 5, 3),
+            "There is no much cards... Return remaining cards only except first card",
+        ),
+        (oc.EmptyDeck(1), "Cannot take a card anymore... Play with the cards you have"),
+        (oc.SuitChosen(0, Suit.DIAMONDS), "The pattern is changed to ♦"),
+        (oc.PlayAgain(3), "Player D plays again"),
+        (oc.OneCard(1), "Player B has one card left!"),
+        (oc.Bankrupt(2, 22), "Player C is bankrupt!! 22 cards go back to the main deck"),
+        (oc.Forfeited(1, 4), "Player B left the game; 4 cards go back to the main deck"),
+        (
+            GameOver(Result((Outcome.LOSE, Outcome.WIN), (3, 0), (1, 0))),
+            "Player B wins!",
+        ),
+    ],
+)
+def test_event_lines_are_the_seeds_messages(event: oc.GameOver, line: str) -> None:
+    assert render.event_lines([event]) == [line]
+
+
+def test_names_and_markdown_are_escaped_in_the_log() -> None:
+    state, _ = attacked()
+    names = ["*Al*", "B`ob", "Carol"]
+    log = render.event_lines([oc.CardsTaken(0, 1)], names)
+    assert log == ["Player A (*Al*) takes a card"]
+    text = render.table_text(state.view(None), names, log)
+    assert text.startswith("Player A (\\*Al\\*) takes a card\n```")
+    assert "B`ob" not in text and "B'ob" in text
+
+
+def test_long_logs_are_trimmed_to_discords_limit() -> None:
+    state, _ = attacked()
+    log = [f"Player A takes a card ({i})" for i in range(200)]
+    text = render.table_text(state.view(None), ["x" * 30] * 3, log)
+    assert len(text) <= render.MESSAGE_LIMIT
+    assert text.startswith("…\n") and "(199)" in text and text.endswith("```")
+
+
+def test_game_over_table_names_the_winner() -> None:
+    state = oc.position([cards("♠3"), cards("♥4 ♥5")], parse_card("♠9"))
+    events = state.apply(0, oc.PlayCard(parse_card("♠3")))
+    text = render.table_text(state.view(None), None, render.event_lines(events))
+    assert text.startswith("Player A put the card [♠ 3]\nPlayer A wins!\n```")
+    assert "current: -  next: -" in text
