@@ -1,0 +1,128 @@
+"""gostop.md rule 27: ``deckhand gostop score`` — the worked totals and bad input."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from rules.gostop.cards import DECK, Kind
+
+PLAIN_PI = [c.code for c in DECK if c.kind is Kind.JUNK]
+
+
+def run_cli(
+    game: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    code = main(["gostop", "score", str(path)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def game(winner: list[str], loser: list[str], **extra: object) -> dict[str, object]:
+    win = {"captured": winner, "go": 0, "shakes": 0, "bombs": 0}
+    lose = {"captured": loser, "go": 0}
+    for key in ("go", "shakes", "bombs"):
+        if f"winner_{key}" in extra:
+            win[key] = extra.pop(f"winner_{key}")
+    if "loser_go" in extra:
+        lose["go"] = extra.pop("loser_go")
+    return {"winner": win, "loser": lose, "nagari_carry": extra.pop("nagari_carry", 0)}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (PLAIN_PI[:16], [], {}, 7, []),
+        (PLAIN_PI[:16], [*PLAIN_PI[16:21], "11쌍피"], {}, 14, ["pi-bak"]),
+        (["1광", "3광", "12광", *PLAIN_PI[:15]], [], {}, 16, ["gwang-bak"]),
+        (["2열", "4열", "8열", "5열", "6열", "7열", "10열"], [], {}, 16, ["meong-tta"]),
+        (PLAIN_PI[:16], [], {"winner_go": 3}, 20, []),
+        (PLAIN_PI[:19], [], {"winner_go": 3, "loser_go": 1}, 52, ["go-bak"]),
+        (PLAIN_PI[:16], [], {"winner_shakes": 1, "winner_bombs": 1, "nagari_carry": 1}, 56, []),
+    ],
+)
+def test_rule_27_worked_totals_through_the_cli(
+    case: tuple[list[str], list[str], dict[str, int], int, list[str]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    winner, loser, extra, total, baks = case
+    code, out, err = run_cli(game(winner, loser, **dict(extra)), tmp_path, capsys)
+    assert (code, err) == (0, "")
+    sheet = json.loads(out)
+    assert set(sheet) == {"base", "go_bonus", "multiplier", "total", "breakdown", "baks"}
+    assert set(sheet["breakdown"]) == {"bright", "animal", "ribbon", "pi", "godori", "dan"}
+    assert sheet["total"] == total
+    assert sheet["baks"] == baks
+    assert sheet["total"] == (sheet["base"] + sheet["go_bonus"]) * sheet["multiplier"]
+    assert sheet["base"] == sum(sheet["breakdown"].values())
+
+
+def test_rule_27_three_goes_sheet_in_full(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(game(PLAIN_PI[:19], [], winner_go=3, loser_go=1), tmp_path, capsys)
+    assert code == 0
+    assert json.loads(out) == {
+        "base": 10,
+        "go_bonus": 3,
+        "multiplier": 4,
+        "total": 52,
+        "breakdown": {"bright": 0, "animal": 0, "ribbon": 0, "pi": 10, "godori": 0, "dan": 0},
+        "baks": ["go-bak"],
+    }
+
+
+def test_rule_27_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = json.dumps(game(["1광", "3광", "8광"], ["11광"]), ensure_ascii=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["gostop", "score", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 3
+
+
+@pytest.mark.parametrize(
+    ("data", "needle"),
+    [
+        (game(["1광", "13광"], []), "13광"),
+        (game(["1광", "1광"], []), "twice"),
+        (game(["1광"], ["jan-bright"]), "twice"),
+        (game(["1광"], [], winner_go=-1), "go"),
+        (game(["1광"], [], winner_shakes=2, winner_bombs=2), "shakes"),
+        (game(["1광"], [], nagari_carry="x"), "nagari_carry"),
+        ({"winner": {"captured": "1광"}, "loser": {"captured": []}}, "list"),
+        ({"winner": {"captured": []}}, "loser"),
+        ([1, 2], "object"),
+        ({"winner": {"captured": []}, "loser": {"captured": []}, "extra": 1}, "extra"),
+    ],
+)
+def test_rule_27_bad_input_is_one_line_and_exit_2(
+    data: object, needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_cli(data, tmp_path, capsys)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and needle in err
+
+
+def test_rule_27_not_json_and_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{nope", encoding="utf-8")
+    assert main(["gostop", "score", str(path)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["gostop", "score", str(tmp_path / "missing.json")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_gostop_without_a_tool_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["gostop"])
+    assert info.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
