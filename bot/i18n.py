@@ -1,0 +1,106 @@
+"""Messages and languages: one catalog per language in ``bot/locales/<lang>.json``.
+
+Every sentence a member can see is a key in those files; code asks for ``t(key, locale,
+**params)``. The language is the first of (member's locale, guild's locale) Deckhand speaks,
+else English; a key missing in a language falls back to English. Slash-command names and
+descriptions are translated by :class:`DeckhandTranslator` from ``locale_str(..., key=...)``.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from rules.engine import IllegalAction
+
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "DeckhandTranslator",
+    "catalog",
+    "describe",
+    "language",
+    "placeholders",
+    "refusal",
+    "t",
+]
+
+DEFAULT = "en"
+LANGUAGES = ("en", "ko")
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The message catalog of ``lang`` (one of :data:`LANGUAGES`)."""
+    text = resources.files("bot").joinpath("locales", f"{lang}.json").read_text("utf-8")
+    data: dict[str, str] = json.loads(text)
+    return data
+
+
+def language(*locales: object) -> str:
+    """The first of ``locales`` Deckhand speaks (``ko``, ``en-US``, a ``discord.Locale``...)."""
+    for locale in locales:
+        if locale is None:
+            continue
+        code = str(locale.value if isinstance(locale, discord.Locale) else locale).lower()
+        base = code.split("-")[0]
+        if base in LANGUAGES:
+            return base
+    return DEFAULT
+
+
+def t(key: str, locale: object = DEFAULT, /, **params: Any) -> str:
+    """The message ``key`` in ``locale``'s language with ``params`` filled in.
+
+    An unknown key comes back as itself, so a typo shows up in the tests, not as a crash.
+    """
+    lang = language(locale)
+    text = catalog(lang).get(key)
+    if text is None:
+        text = catalog(DEFAULT).get(key, key)
+    return text.format_map(params) if params else text
+
+
+def describe(key: str, locale: object, /, **params: Any) -> str | None:
+    """Like :func:`t`, but ``None`` when no catalog has ``key``."""
+    if key not in catalog(DEFAULT):
+        return None
+    return t(key, locale, **params)
+
+
+def refusal(error: IllegalAction, locale: object) -> str:
+    """The engine's refusal in the member's language: ``illegal.<code>`` or its English reason."""
+    params = {name: str(value) for name, value in error.params.items()}
+    try:
+        translated = describe(f"illegal.{error.code}", locale, **params)
+    except (KeyError, IndexError, ValueError):
+        translated = None  # the engine's params do not fit the catalog; say it in English
+    return translated if translated is not None else error.reason
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` fields of a catalog message."""
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+class DeckhandTranslator(app_commands.Translator):
+    """Translates command names and descriptions that carry a catalog ``key``."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        """The catalog text for ``string.extras["key"]`` in ``locale``, if Deckhand has it."""
+        key = string.extras.get("key")
+        lang = language(locale)
+        if key is None or lang == DEFAULT:
+            return None  # the English text is the command's own
+        return catalog(lang).get(key)

@@ -1,0 +1,85 @@
+"""The message catalogs and the command translator."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.i18n import (
+    LANGUAGES,
+    DeckhandTranslator,
+    catalog,
+    language,
+    placeholders,
+    refusal,
+    t,
+)
+from rules.engine import IllegalAction
+
+
+def test_every_key_exists_in_every_language_with_the_same_placeholders() -> None:
+    english = catalog("en")
+    assert english, "the English catalog is empty"
+    for lang in LANGUAGES:
+        other = catalog(lang)
+        assert sorted(other) == sorted(english), lang
+        for key, text in english.items():
+            assert placeholders(other[key]) == placeholders(text), (lang, key)
+            assert other[key].strip(), (lang, key)
+
+
+def test_korean_is_really_translated() -> None:
+    english, korean = catalog("en"), catalog("ko")
+    same = [
+        key
+        for key in english
+        if english[key] == korean[key] and any(c.isalpha() for c in english[key])
+    ]
+    # Only names that read the same in both (none today) may be left as they are.
+    assert len(same) <= len(english) // 20, same
+
+
+@pytest.mark.parametrize(
+    ("locales", "expected"),
+    [
+        (("ko",), "ko"),
+        ((discord.Locale.korean,), "ko"),
+        ((discord.Locale.american_english,), "en"),
+        ((discord.Locale.french, discord.Locale.korean), "ko"),  # member's, then the guild's
+        ((None, "ko"), "ko"),
+        ((discord.Locale.french, None), "en"),
+        ((), "en"),
+    ],
+)
+def test_language_is_the_members_then_the_guilds_then_english(
+    locales: tuple[object, ...], expected: str
+) -> None:
+    assert language(*locales) == expected
+
+
+def test_t_fills_placeholders_in_the_chosen_language() -> None:
+    assert t("turn.ping", "en-US", member="<@1>", seconds=30) == (
+        "<@1>, it is your turn: 30 seconds left."
+    )
+    assert t("turn.ping", discord.Locale.korean, member="<@1>", seconds=30) == (
+        "<@1> 님 차례예요. 30초 남았어요."
+    )
+    assert t("no.such.key", "ko") == "no.such.key"
+
+
+def test_an_engine_refusal_is_translated_by_its_code_or_falls_back_to_its_reason() -> None:
+    known = IllegalAction("Nope.", code="illegal")
+    assert refusal(known, "ko") == catalog("ko")["illegal.illegal"]
+    unknown = IllegalAction("You don't have ♠7.", code="no_such_code", card="♠7")
+    assert refusal(unknown, "ko") == "You don't have ♠7."
+
+
+async def test_the_translator_uses_catalog_keys() -> None:
+    translator = DeckhandTranslator()
+    context = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
+    keyed = app_commands.locale_str("Your hand", key="hand.title")
+    assert await translator.translate(keyed, discord.Locale.korean, context) == "내 패"
+    assert await translator.translate(keyed, discord.Locale.american_english, context) is None
+    plain = app_commands.locale_str("hand")
+    assert await translator.translate(plain, discord.Locale.korean, context) is None

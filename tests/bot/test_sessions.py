@@ -1,0 +1,645 @@
+"""Sessions without Discord: a tiny counting game, a fake poster and a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot.games import Control, GameCatalog, Table
+from bot.sessions import (
+    MAX_MESSAGE,
+    TIMEOUTS_BEFORE_COMPUTER,
+    Player,
+    Post,
+    SessionError,
+    SessionRegistry,
+    compose,
+)
+from bot.settings import Settings
+from bot.store.base import ActiveGame, GuildSettings
+from bot.store.memory import MemoryStore
+from rules.engine import Action, Event, GameOver, IllegalAction, Outcome, Result
+
+CHANNEL = 10
+GUILD = 1
+ALICE = Player(101, "Alice")
+BOB = Player(102, "Bob")
+CAROL = Player(103, "Carol")
+
+
+# -- a tiny game: seats add 1 or 2 to a running total; reaching the target wins ----------
+
+
+@dataclass(frozen=True, slots=True)
+class Add(Action):
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Added(Event):
+    seat: int
+    n: int
+    total: int
+
+
+class CountState:
+    def __init__(self, seats: int, target: int) -> None:
+        self.seats = seats
+        self.target = target
+        self.total = 0
+        self.turn = 0
+        self.winner: int | None = None
+        self.computers: list[int] = []
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.is_over else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def result(self) -> Result | None:
+        if self.winner is None:
+            return None
+        outcomes = tuple(
+            Outcome.WIN if s == self.winner else Outcome.LOSE for s in range(self.seats)
+        )
+        ranking = (self.winner, *(s for s in range(self.seats) if s != self.winner))
+        return Result(outcomes, tuple(int(o is Outcome.WIN) for o in outcomes), ranking)
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        return [Add(1), Add(2)] if seat == self.current_seat else []
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        if seat != self.current_seat:
+            raise IllegalAction("Not your turn.", code="turn")
+        if not isinstance(action, Add) or action.n not in (1, 2):
+            raise IllegalAction("You may add 1 or 2.", code="count_add", low=1, high=2)
+        self.total += action.n
+        events: list[Event] = [Added(seat, action.n, self.total)]
+        if self.total >= self.target:
+            self.winner = seat
+            result = self.result
+            assert result is not None
+            events.append(GameOver(result))
+        else:
+            self.turn = (self.turn + 1) % self.seats
+        return events
+
+    def view(self, seat: int | None) -> tuple[int, int | None]:
+        return (self.total, self.current_seat)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "game": "count",
+            "schema": 1,
+            "seats": self.seats,
+            "target": self.target,
+            "total": self.total,
+            "turn": self.turn,
+            "winner": self.winner,
+        }
+
+
+class CountAdapter:
+    name = "count"
+    min_seats = 2
+    max_seats = 4
+
+    def turn_seconds(self, settings: Settings) -> float:
+        return settings.default_turn_seconds
+
+    def new(self, seats: int, seed: int | None, options: Mapping[str, Any]) -> CountState:
+        return CountState(seats, int(options.get("target", 10)))
+
+    def restore(self, snapshot: dict[str, Any]) -> CountState:
+        state = CountState(snapshot["seats"], snapshot["target"])
+        state.total, state.turn, state.winner = (
+            snapshot["total"],
+            snapshot["turn"],
+            snapshot["winner"],
+        )
+        return state
+
+    def seat_computers(self, state: CountState, seats: Sequence[int]) -> None:
+        state.computers = list(seats)
+
+    def timeout_action(self, state: CountState, seat: int) -> Action:
+        return Add(1)
+
+    def computer_action(self, state: CountState, seat: int) -> Action:
+        return Add(2)
+
+    def parse(self, verb: str, arg: str | None) -> Action:
+        if verb != "add" or arg is None:
+            raise IllegalAction("Unknown move.", code="unknown")
+        return Add(int(arg))
+
+    def table(
+        self,
+        view: tuple[int, int | None],
+        events: Sequence[Event],
+        names: Sequence[str],
+        locale: str,
+    ) -> Table:
+        log = tuple(f"{names[e.seat]} +{e.n}" for e in events if isinstance(e, Added))
+        controls = (Control("hand", "button.hand"),)
+        if view[1] is None:
+            controls = (Control("again", "button.again"),)
+        return Table(log, f"total {view[0]}", "", controls)
+
+    def hand(self, view: tuple[int, int | None], names: Sequence[str], locale: str) -> Table:
+        return Table((), f"hand total {view[0]}", "", (Control("add", "button.hit", arg="1"),))
+
+
+# -- fakes ---------------------------------------------------------------------------------
+
+
+class FakePoster:
+    def __init__(self) -> None:
+        self.posts: list[Post] = []
+        self.stripped: list[int] = []
+        self.pings: list[tuple[int, str]] = []
+        self.next_id = 5000
+
+    async def post(self, post: Post) -> int | None:
+        self.posts.append(post)
+        self.next_id += 1
+        return self.next_id
+
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        self.stripped.append(message_id)
+
+    async def ping(self, channel_id: int, member_id: int, text: str) -> None:
+        self.pings.append((member_id, text))
+
+
+class FakeClock:
+    """Time stands still until a test advances it; sleepers wake in deadline order."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+        self.waiters: list[tuple[float, int, asyncio.Future[None]]] = []
+        self.count = 0
+
+    def time(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.count += 1
+        self.waiters.append((self.now + seconds, self.count, future))
+        await future
+
+    async def advance(self, seconds: float) -> None:
+        target = self.now + seconds
+        while True:
+            await settle()
+            self.waiters = [w for w in self.waiters if not w[2].done()]
+            due = sorted(w for w in self.waiters if w[0] <= target)
+            if not due:
+                break
+            when, _, future = due[0]
+            self.now = max(self.now, when)
+            future.set_result(None)
+        self.now = target
+        await settle()
+
+
+async def settle() -> None:
+    for _ in range(50):
+        await asyncio.sleep(0)
+
+
+def make_settings(**overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "default_turn_seconds": 60.0,
+        "computer_delay_seconds": 1.0,
+        **overrides,
+    }
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+class Harness:
+    """A registry on a memory store with fakes, plus helpers to play like a cog."""
+
+    def __init__(self, store: MemoryStore | None = None) -> None:
+        self.store = store or MemoryStore()
+        self.poster = FakePoster()
+        self.clock = FakeClock()
+        self.games = GameCatalog()
+        self.games.register(CountAdapter())
+        self.registry = SessionRegistry(
+            store=self.store,
+            settings=make_settings(),
+            poster=self.poster,
+            games=self.games,
+            clock=self.clock.time,
+            sleep=self.clock.sleep,
+        )
+        self.message_id = 100
+
+    async def answered(self, reply_coro: Any) -> Post | None:
+        """Await a registry call, then "post" its reply as a cog would."""
+        reply = await reply_coro
+        if reply.post is not None:
+            self.message_id += 1
+            await self.registry.published(CHANNEL, reply.post.version, self.message_id)
+        return reply.post
+
+    async def stored(self) -> ActiveGame | None:
+        found = [g for g in await self.store.load_active() if g.channel_id == CHANNEL]
+        return found[0] if found else None
+
+
+@pytest.fixture
+async def table() -> Any:
+    made = Harness()
+    yield made
+    await made.registry.close()
+
+
+async def start_two(table: Harness, **options: Any) -> None:
+    await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, options=options)
+    )
+    await table.answered(table.registry.join(CHANNEL, BOB))
+
+
+# -- lobby -----------------------------------------------------------------------------------
+
+
+async def test_lobby_fills_then_starts(table: Harness) -> None:
+    post = await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3)
+    )
+    assert post is not None
+    assert [c.action for c in post.controls] == ["join", "leave", "start", "cancel"]
+    assert "Seat 1: Alice" in post.content
+    assert "Waiting for 2 more" in post.content
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.is_lobby
+    post = await table.answered(table.registry.join(CHANNEL, BOB))
+    assert post is not None and "Bob joined." in post.content
+    post = await table.answered(table.registry.join(CHANNEL, CAROL))
+    assert post is not None and "```\ntotal 0\n```" in post.content
+    assert not session.is_lobby
+    assert [s.member_id for s in session.seats] == [ALICE.id, BOB.id, CAROL.id]
+    stored = await table.stored()
+    assert stored is not None and stored.version == 3 == session.version
+    assert stored.data["state"]["total"] == 0
+
+
+async def test_bots_fill_seats_and_a_lone_host_starts_at_once(table: Harness) -> None:
+    post = await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3, bots=2)
+    )
+    session = table.registry.get(CHANNEL)
+    assert session is not None and not session.is_lobby
+    assert [s.computer for s in session.seats] == [False, True, True]
+    assert [s.name for s in session.seats] == ["Alice", "Computer 2", "Computer 3"]
+    assert post is not None and "total 0" in post.content
+
+
+async def test_host_starts_early_only_with_enough_seats(table: Harness) -> None:
+    await table.answered(table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=4))
+    with pytest.raises(SessionError) as refused:
+        await table.registry.start(CHANNEL, ALICE.id)
+    assert refused.value.key == "error.not_enough"
+    await table.answered(table.registry.join(CHANNEL, BOB))
+    with pytest.raises(SessionError) as refused:
+        await table.registry.start(CHANNEL, BOB.id)
+    assert refused.value.key == "error.host_only"
+    await table.answered(table.registry.start(CHANNEL, ALICE.id))
+    session = table.registry.get(CHANNEL)
+    assert session is not None and len(session.seats) == 2 and not session.is_lobby
+
+
+async def test_lobby_refusals(table: Harness) -> None:
+    registry = table.registry
+    with pytest.raises(SessionError) as refused:
+        await registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=9)
+    assert refused.value.key == "error.players_range"
+    assert refused.value.params == {"low": 2, "high": 4}
+    with pytest.raises(SessionError) as refused:
+        await registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=2)
+    assert refused.value.key == "error.bots_range"
+    await table.answered(registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3))
+    with pytest.raises(SessionError) as refused:
+        await registry.open_lobby(CHANNEL, GUILD, "count", BOB, players=2)
+    assert refused.value.key == "error.already_here"
+    with pytest.raises(SessionError) as refused:
+        await registry.join(CHANNEL, ALICE)
+    assert refused.value.key == "error.already_seated"
+    with pytest.raises(SessionError) as refused:
+        await registry.leave(CHANNEL, CAROL.id)
+    assert refused.value.key == "error.not_seated"
+    with pytest.raises(SessionError) as refused:
+        await registry.act(CHANNEL, ALICE.id, Add(1))
+    assert refused.value.key == "error.not_started"
+    stored = await table.stored()
+    assert stored is not None and stored.version == 1
+
+
+async def test_two_starts_at_once_open_one_lobby(table: Harness) -> None:
+    results = await asyncio.gather(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3),
+        table.registry.open_lobby(CHANNEL, GUILD, "count", BOB, players=3),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, SessionError)]
+    assert len(refused) == 1 and refused[0].key == "error.already_here"
+    assert len(await table.store.load_active()) == 1
+
+
+async def test_leaving_the_lobby_and_host_cancel(table: Harness) -> None:
+    registry = table.registry
+    await table.answered(registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3))
+    await table.answered(registry.join(CHANNEL, BOB))
+    post = await table.answered(registry.leave(CHANNEL, BOB.id))
+    assert post is not None and "Bob left." in post.content
+    with pytest.raises(SessionError) as refused:
+        await registry.end(CHANNEL, BOB.id, moderator=False)
+    assert refused.value.key == "error.host_only"
+    reply = await registry.end(CHANNEL, ALICE.id, moderator=False)
+    assert reply.post is None and reply.notice == "The lobby is closed."
+    assert registry.get(CHANNEL) is None
+    assert await table.stored() is None
+    assert table.store.finished == []
+
+
+# -- playing -----------------------------------------------------------------------------
+
+
+async def test_moves_are_checked_and_refusals_change_nothing(table: Harness) -> None:
+    await start_two(table)
+    registry = table.registry
+    stored_before = await table.stored()
+    assert stored_before is not None
+    with pytest.raises(SessionError) as refused:
+        await registry.act(CHANNEL, BOB.id, Add(1))
+    assert refused.value.key == "error.not_your_turn"
+    with pytest.raises(SessionError) as refused:
+        await registry.act(CHANNEL, CAROL.id, Add(1))
+    assert refused.value.key == "error.not_seated"
+    with pytest.raises(SessionError) as refused:
+        await registry.act(CHANNEL, ALICE.id, Add(1), version=stored_before.version - 1)
+    assert refused.value.key == "error.stale_button"
+    with pytest.raises(IllegalAction) as illegal:
+        await registry.act(CHANNEL, ALICE.id, Add(3))
+    assert illegal.value.code == "count_add"
+    assert await table.stored() == stored_before
+    post = await table.answered(
+        registry.act(CHANNEL, ALICE.id, ("add", "2"), version=stored_before.version)
+    )
+    assert post is not None and post.content.startswith("Alice +2\n```")
+    assert post.version == stored_before.version + 1
+
+
+async def test_a_move_is_saved_before_the_caller_can_answer(table: Harness) -> None:
+    await start_two(table)
+    release = asyncio.Event()
+    saved: list[int] = []
+    real_save = table.store.save
+
+    async def slow_save(game: ActiveGame, *, expected_version: int) -> None:
+        await release.wait()
+        await real_save(game, expected_version=expected_version)
+        saved.append(game.version)
+
+    table.store.save = slow_save  # type: ignore[method-assign]
+    move = asyncio.create_task(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    await settle()
+    assert not move.done()  # no reply while the save is pending
+    release.set()
+    reply = await move
+    assert reply.post is not None and saved == [reply.post.version]
+    stored = await table.stored()
+    assert stored is not None and stored.data["state"]["total"] == 1
+
+
+async def test_a_version_conflict_reloads_what_the_store_holds(table: Harness) -> None:
+    await start_two(table)
+    stored = await table.stored()
+    assert stored is not None
+    # A second writer moved the game on behind this registry's back.
+    data = dict(stored.data)
+    data["state"] = {**stored.data["state"], "total": 5, "turn": 1}
+    other = ActiveGame(CHANNEL, GUILD, "count", stored.version + 1, data)
+    await table.store.save(other, expected_version=stored.version)
+    with pytest.raises(SessionError) as refused:
+        await table.registry.act(CHANNEL, ALICE.id, Add(1))
+    assert refused.value.key == "error.conflict"
+    assert await table.stored() == other
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.version == other.version
+    assert session.state is not None and session.state.current_seat == 1
+    await table.answered(table.registry.act(CHANNEL, BOB.id, Add(2)))
+    stored = await table.stored()
+    assert stored is not None and stored.data["state"]["total"] == 7
+
+
+async def test_the_previous_table_loses_its_buttons(table: Harness) -> None:
+    await start_two(table)
+    first = table.message_id
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    assert first in table.poster.stripped
+
+
+async def test_a_finished_game_is_recorded_and_can_be_dealt_again(table: Harness) -> None:
+    await start_two(table, target=3)
+    registry = table.registry
+    await table.answered(registry.act(CHANNEL, ALICE.id, Add(2)))
+    post = await table.answered(registry.act(CHANNEL, BOB.id, Add(1)))
+    assert post is not None and [c.action for c in post.controls] == ["again"]
+    assert registry.get(CHANNEL) is None
+    assert await table.stored() is None
+    [finished] = table.store.finished
+    assert finished.ended_by is None
+    assert [(s.member_id, s.outcome, s.rank) for s in finished.seats] == [
+        (ALICE.id, "lose", 2),
+        (BOB.id, "win", 1),
+    ]
+    with pytest.raises(SessionError) as refused:
+        await registry.deal_again(CHANNEL, ALICE.id, version=post.version - 1)
+    assert refused.value.key == "error.stale_button"
+    with pytest.raises(SessionError) as refused:
+        await registry.deal_again(CHANNEL, CAROL.id, version=post.version)
+    assert refused.value.key == "error.not_seated"
+    again = await table.answered(registry.deal_again(CHANNEL, BOB.id, version=post.version))
+    assert again is not None and "total 0" in again.content
+    session = registry.get(CHANNEL)
+    assert session is not None and session.version == post.version + 1
+    assert [s.member_id for s in session.seats] == [ALICE.id, BOB.id]
+
+
+async def test_a_moderator_ends_a_game_and_is_recorded(table: Harness) -> None:
+    await start_two(table)
+    with pytest.raises(SessionError) as refused:
+        await table.registry.end(CHANNEL, ALICE.id, moderator=False)
+    assert refused.value.key == "error.moderator_only"
+    reply = await table.registry.end(CHANNEL, 999, moderator=True)
+    assert reply.notice == "The game was ended by <@999>."
+    [finished] = table.store.finished
+    assert finished.ended_by == 999 and finished.seats == ()
+    assert table.registry.get(CHANNEL) is None
+
+
+async def test_kick_and_leave_hand_the_seat_to_a_computer(table: Harness) -> None:
+    await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3, options={"target": 50})
+    )
+    await table.answered(table.registry.join(CHANNEL, BOB))
+    await table.answered(table.registry.join(CHANNEL, CAROL))
+    post = await table.answered(table.registry.kick(CHANNEL, BOB.id))
+    assert post is not None and "Bob's seat is now played by a computer." in post.content
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.seats[1].computer
+    assert session.seats[1].member_id == BOB.id  # the seat's result is still Bob's
+    state = session.state
+    assert isinstance(state, CountState) and state.computers == [1]
+    with pytest.raises(SessionError):
+        await table.registry.act(CHANNEL, BOB.id, Add(1))
+
+
+async def test_hand_shows_controls_only_on_your_turn(table: Harness) -> None:
+    await start_two(table)
+    mine = await table.registry.hand(CHANNEL, ALICE.id)
+    assert "hand total 0" in mine.content and [c.action for c in mine.controls] == ["add"]
+    theirs = await table.registry.hand(CHANNEL, BOB.id)
+    assert theirs.controls == ()
+    with pytest.raises(SessionError):
+        await table.registry.hand(CHANNEL, CAROL.id)
+
+
+# -- timers --------------------------------------------------------------------------------
+
+
+async def test_half_time_ping_then_the_safe_move(table: Harness) -> None:
+    await start_two(table)
+    await table.clock.advance(29)
+    assert table.poster.pings == []
+    await table.clock.advance(1)
+    assert table.poster.pings == [(ALICE.id, "<@101>, it is your turn: 30 seconds left.")]
+    await table.clock.advance(29)
+    assert table.poster.posts == []
+    await table.clock.advance(1)
+    [post] = table.poster.posts
+    assert "Alice ran out of time" in post.content and "Alice +1" in post.content
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.seats[0].timeouts == 1
+    assert session.state is not None and session.state.current_seat == 1
+    stored = await table.stored()
+    assert stored is not None and stored.data["state"]["total"] == 1
+
+
+async def test_a_move_in_time_cancels_the_timer(table: Harness) -> None:
+    await start_two(table)
+    await table.clock.advance(50)
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    await table.clock.advance(59)
+    assert table.poster.posts == []  # Bob's own minute is not up; Alice's timer is gone
+    await table.clock.advance(1)
+    assert len(table.poster.posts) == 1 and "Bob ran out of time" in table.poster.posts[0].content
+
+
+async def test_three_timeouts_in_a_row_hand_the_seat_to_a_computer(table: Harness) -> None:
+    await start_two(table, target=100)
+    for _ in range(TIMEOUTS_BEFORE_COMPUTER - 1):
+        await table.clock.advance(60)  # Alice times out
+        await table.clock.advance(60)  # Bob times out
+    session = table.registry.get(CHANNEL)
+    assert session is not None
+    assert [s.timeouts for s in session.seats] == [2, 2]
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))  # resets Alice
+    await table.clock.advance(60)  # Bob's third
+    assert session.seats[1].computer and not session.seats[0].computer
+    assert "Bob timed out 3 times in a row" in table.poster.posts[-1].content
+
+
+async def test_computer_moves_are_paced_and_coalesced(table: Harness) -> None:
+    await table.answered(
+        table.registry.open_lobby(
+            CHANNEL, GUILD, "count", ALICE, players=4, bots=3, options={"target": 50}
+        )
+    )
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    await table.clock.advance(0.5)
+    assert table.poster.posts == []  # the delay has not passed
+    await table.clock.advance(0.5)
+    [post] = table.poster.posts
+    assert post.content.startswith("Computer 2 +2\nComputer 3 +2\nComputer 4 +2\n```")
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.state is not None
+    assert session.state.current_seat == 0
+    stored = await table.stored()
+    assert stored is not None and stored.version == session.version
+    assert stored.data["state"]["total"] == 7
+
+
+async def test_a_table_of_computers_plays_to_the_end(table: Harness) -> None:
+    await start_two(table, target=30)
+    await table.answered(table.registry.kick(CHANNEL, ALICE.id))
+    await table.answered(table.registry.kick(CHANNEL, BOB.id))
+    await table.clock.advance(1)
+    assert table.registry.get(CHANNEL) is None
+    [finished] = table.store.finished
+    assert {s.outcome for s in finished.seats} == {"win", "lose"}
+
+
+async def test_restore_rearms_the_turn_timer(table: Harness) -> None:
+    await start_two(table)
+    await table.clock.advance(40)
+    await table.registry.close()
+    # A new process on the same store, 10 seconds later.
+    again = Harness(table.store)
+    again.clock.now = table.clock.now + 10
+    assert await again.registry.restore_all() == 1
+    session = again.registry.get(CHANNEL)
+    assert session is not None and session.state is not None
+    await again.clock.advance(9)
+    assert again.poster.posts == []
+    await again.clock.advance(1)
+    [post] = again.poster.posts
+    assert "Alice ran out of time" in post.content
+    assert again.poster.pings == []  # half-time had passed before the restart
+    await again.registry.close()
+
+
+async def test_restore_resumes_a_computer_burst(table: Harness) -> None:
+    await start_two(table, target=50)
+    await table.answered(table.registry.kick(CHANNEL, BOB.id))
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    await table.registry.close()  # crashed before Bob's computer moved
+    again = Harness(table.store)
+    assert await again.registry.restore_all() == 1
+    await again.clock.advance(1)
+    [post] = again.poster.posts
+    assert post.content.startswith("Bob +2")
+    await again.registry.close()
+
+
+async def test_guild_turn_time_overrides_the_game_default(table: Harness) -> None:
+    await table.store.save_guild_settings(GuildSettings(GUILD, turn_seconds=20))
+    await start_two(table)
+    await table.clock.advance(20)
+    assert len(table.poster.posts) == 1
+
+
+# -- composing ------------------------------------------------------------------------------
+
+
+def test_compose_drops_the_oldest_log_lines_to_fit() -> None:
+    body = "x" * 100
+    log = tuple(f"line {i} " + "y" * 50 for i in range(100))
+    text = compose(Table(log, body, "ansi"), ["notice"])
+    assert len(text) <= MAX_MESSAGE
+    assert text.endswith(f"```ansi\n{body}\n```")
+    assert "line 99" in text and "line 0 " not in text
+    assert compose(Table(("a", "b"), "t"), ["n"]) == "n\na\nb\n```\nt\n```"
