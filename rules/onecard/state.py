@@ -239,7 +239,9 @@ class State:
         self._forfeited = [False] * players
         self._out_order: list[int] = []  # seats that left, first out first
         self._result: Result | None = None
-        self._log: list[tuple[int, int, int]] = []  # (seat, kind, arg)
+        # (seat, kind, arg): kind 0 Take, 1 PlayCard with arg = card index * 4 + chosen suit,
+        # 2 forfeit. Plain ints keep apply cheap; snapshots store them as they are.
+        self._log: list[tuple[int, int, int]] = []
 
     # ----------------------------------------------------------------- properties
 
@@ -625,6 +627,8 @@ def position(
     state._direction = direction
     state._phase = phase
     for seat in out:
+        if state._hands[seat]:
+            raise ValueError("a seat that is out holds no cards")
         state._playing[seat] = False
         state._bankrupt[seat] = True
         state._out_order.append(seat)

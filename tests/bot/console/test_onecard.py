@@ -176,8 +176,8 @@ def test_figure_13_short_deck_then_empty_deck() -> None:
 def test_seven_asks_for_the_pattern_and_bad_answers_are_asked_again() -> None:
     state = oc.position([cards("♠7 ♥3 ♥4"), cards("♦4 ♣9")], parse_card("♠9"))
     output = run_console(state, "2\nx\n9\n1\n5\n2\n")
-    assert "Enter a number from 1 to 4" in output
-    assert "Enter a number from 1 to 4\n" in output
+    assert "Enter the index: x\nEnter a number from 1 to 4\n" in output
+    assert "Enter the index: 9\nEnter a number from 1 to 4\n" in output
     assert "Enter the pattern(1:♠ 2:◆ 3:♥ 4:♣): 5" in output
     assert "Player A put the card [♠ 7]\nThe pattern is changed to ♦" in output
     assert output.rstrip().endswith("Enter the index:")
