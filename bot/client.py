@@ -1,0 +1,162 @@
+"""The Discord client: builds the bot around a store and loads every game's cog.
+
+Dependencies come in through the constructor (``discord.py``'s ``advanced_startup``
+example): :func:`create_bot` takes the :class:`~bot.settings.Settings` and a not yet opened
+:class:`~bot.store.base.GameStore`; :meth:`DeckhandBot.setup_hook` opens the store, builds
+the session registry, loads the cogs, restores running games and syncs the slash commands.
+
+One process is a plain :class:`DeckhandBot` unless ``SHARD_COUNT`` is set, in which case it
+is a :class:`ShardedDeckhandBot` serving ``SHARD_IDS`` (DESIGN.md section 7).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.i18n import DeckhandTranslator
+from bot.sessions import SessionRegistry
+from bot.settings import Settings
+from bot.store.base import GameStore
+
+__all__ = ["COGS_PACKAGE", "DeckhandBot", "ShardedDeckhandBot", "create_bot", "extension_names"]
+
+log = logging.getLogger(__name__)
+
+COGS_PACKAGE = "cogs"
+
+
+def intents() -> discord.Intents:
+    """Only guild events: slash commands and buttons need no privileged intent."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+def extension_names(package: str = COGS_PACKAGE) -> list[str]:
+    """Every module or package directly in ``package`` that has a ``setup`` function.
+
+    Helper packages without one (``cogs/common``) are skipped, so adding a game is adding
+    its package; nothing else lists the cogs.
+    """
+    root = importlib.import_module(package)
+    found = []
+    for info in pkgutil.iter_modules(root.__path__, f"{package}."):
+        if info.name.rpartition(".")[2].startswith("_"):
+            continue
+        module = importlib.import_module(info.name)
+        if callable(getattr(module, "setup", None)):
+            found.append(info.name)
+    return sorted(found)
+
+
+class DeckhandBot(commands.Bot):
+    """The bot: ``settings``, ``store`` and, once set up, ``sessions``."""
+
+    sessions: SessionRegistry
+
+    def __init__(self, settings: Settings, store: GameStore, **options: Any) -> None:
+        # Deckhand never joins voice: the missing voice libraries are not worth a warning.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        super().__init__(
+            # Prefix commands are unused; a mention prefix needs no message-content intent.
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.store = store
+        self._sessions_ready = False
+
+    async def setup_hook(self) -> None:
+        """Open the store, load the cogs, restore games, then sync the commands."""
+        await self.store.open()
+        log.info("store open: %s", type(self.store).__name__)
+        self.sessions = SessionRegistry(self)
+        self._sessions_ready = True
+        await self.tree.set_translator(DeckhandTranslator())
+        for name in extension_names():
+            await self.load_extension(name)
+            log.info("loaded extension %s", name)
+        restored = await self.sessions.restore_all()
+        log.info("restored %d game(s) from the store", restored)
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            # A guild's commands update at once; global ones can take Discord a while.
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to guild %d", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d command(s) globally", len(synced))
+
+    async def on_ready(self) -> None:
+        """Log who we are once connected (again after every resume-less reconnect)."""
+        user = self.user
+        log.info(
+            "ready as %s (id %s) in %d guild(s), shard(s) %s",
+            user,
+            user.id if user else "?",
+            len(self.guilds),
+            self.describe_shards(),
+        )
+
+    def describe_shards(self) -> str:
+        """Which shards this process serves, for logs."""
+        return "none (unsharded)"
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process serves the guild's games (restore only those; DESIGN.md 7)."""
+        return True
+
+    async def close(self) -> None:
+        """Stop the sessions' timers, disconnect, then close the store."""
+        try:
+            if self._sessions_ready:
+                await self.sessions.close()
+        finally:
+            try:
+                await super().close()
+            finally:
+                await self.store.close()
+                log.info("closed")
+
+
+class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):
+    """The same bot serving several shards of one ``SHARD_COUNT`` in one process."""
+
+    def describe_shards(self) -> str:
+        """Which shards this process serves, for logs."""
+        served = "all" if self.shard_ids is None else ",".join(map(str, self.shard_ids))
+        return f"{served} of {self.shard_count}"
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Discord's rule: a guild is on shard ``(guild_id >> 22) % shard_count``.
+
+        Games outside a guild (``guild_id`` ``None``) belong to shard 0, where Discord
+        sends direct messages.
+        """
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+        return shard in self.shard_ids
+
+
+def create_bot(settings: Settings, store: GameStore) -> DeckhandBot:
+    """A sharded bot when ``SHARD_COUNT`` is set, else a plain one."""
+    if settings.shard_count is None:
+        return DeckhandBot(settings, store)
+    return ShardedDeckhandBot(
+        settings, store, shard_count=settings.shard_count, shard_ids=settings.shard_ids
+    )

@@ -1,0 +1,236 @@
+"""The client: intents, sharding, extension discovery, start-up order and shutdown."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+import cogs
+from bot.client import (
+    DeckhandBot,
+    ShardedDeckhandBot,
+    create_bot,
+    extension_names,
+    intents,
+)
+from bot.sessions import SessionRegistry
+from bot.settings import Settings
+from bot.store.memory import MemoryStore
+
+TOKEN = "MTIz.secret-token-never-logged"
+
+
+def settings(**overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "discord_token": TOKEN,
+        "database_url": "memory://",
+        "dev_guild_id": None,
+        "shard_count": None,
+        "shard_ids": None,
+        **overrides,
+    }
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+class Recorder:
+    """Stands in for the command tree's network calls and notes the order of start-up."""
+
+    def __init__(self, bot: DeckhandBot, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.events: list[str] = []
+        self.synced_guilds: list[int | None] = []
+        self.copied_to: list[int] = []
+        store_open = bot.store.open
+        restore_all = SessionRegistry.restore_all
+        copy_global_to = bot.tree.copy_global_to
+
+        async def opened() -> None:
+            self.events.append("store.open")
+            await store_open()
+
+        async def restored(registry: SessionRegistry) -> int:
+            self.events.append(f"restore after {len(bot.extensions)} extension(s)")
+            return await restore_all(registry)
+
+        async def sync(*, guild: discord.abc.Snowflake | None = None) -> list[Any]:
+            self.events.append("sync")
+            self.synced_guilds.append(None if guild is None else guild.id)
+            return []
+
+        def copy(*, guild: discord.abc.Snowflake) -> None:
+            self.copied_to.append(guild.id)
+            copy_global_to(guild=guild)
+
+        monkeypatch.setattr(bot.store, "open", opened)
+        monkeypatch.setattr(SessionRegistry, "restore_all", restored)
+        monkeypatch.setattr(bot.tree, "sync", sync)
+        monkeypatch.setattr(bot.tree, "copy_global_to", copy)
+
+
+def test_intents_are_guilds_only() -> None:
+    wanted = intents()
+    assert wanted.guilds
+    assert wanted.value == discord.Intents(guilds=True).value
+    assert not wanted.message_content
+    assert not wanted.members
+    assert not wanted.presences
+
+
+async def test_unsharded_settings_make_a_plain_bot() -> None:
+    store = MemoryStore()
+    bot = create_bot(settings(), store)
+    assert type(bot) is DeckhandBot
+    assert not isinstance(bot, discord.AutoShardedClient)
+    assert bot.store is store
+    assert bot.intents.value == intents().value
+
+
+async def test_shard_settings_make_a_sharded_bot() -> None:
+    bot = create_bot(settings(shard_count=4, shard_ids=[0, 2]), MemoryStore())
+    assert isinstance(bot, ShardedDeckhandBot)
+    assert isinstance(bot, DeckhandBot)
+    assert isinstance(bot, discord.AutoShardedClient)
+    assert bot.shard_count == 4
+    assert bot.shard_ids == [0, 2]
+    assert bot.describe_shards() == "0,2 of 4"
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_extension_names_finds_modules_and_packages_with_setup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = f"fakecogs_{uuid.uuid4().hex[:8]}"
+    root = tmp_path / package
+    setup = "async def setup(bot):\n    pass\n"
+    _write(root / "__init__.py", "")
+    _write(root / "alpha.py", setup)
+    _write(root / "beta" / "__init__.py", setup)
+    _write(root / "common" / "__init__.py", "HELPER = 1\n")
+    _write(root / "common" / "views.py", setup)  # nested: not a top-level extension
+    _write(root / "_private.py", setup)
+    _write(root / "notes.py", "setup = 'not a function'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert extension_names(package) == [f"{package}.alpha", f"{package}.beta"]
+
+
+def test_extension_names_lists_every_cog_in_the_repository() -> None:
+    """Each top-level module in cogs/ is an extension unless it is a helper without setup."""
+    found = set(extension_names())
+    for info in pkgutil.iter_modules(cogs.__path__, "cogs."):
+        module = importlib.import_module(info.name)
+        has_setup = callable(getattr(module, "setup", None))
+        private = info.name.rpartition(".")[2].startswith("_")
+        assert (info.name in found) == (has_setup and not private), info.name
+
+
+async def test_setup_hook_opens_loads_restores_then_syncs_globally(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bot = create_bot(settings(), MemoryStore())
+    recorder = Recorder(bot, monkeypatch)
+    await bot.setup_hook()
+    try:
+        loaded = len(extension_names())
+        assert recorder.events == [
+            "store.open",
+            f"restore after {loaded} extension(s)",
+            "sync",
+        ]
+        assert sorted(bot.extensions) == extension_names()
+        assert isinstance(bot.sessions, SessionRegistry)
+        assert recorder.synced_guilds == [None]
+        assert recorder.copied_to == []
+    finally:
+        await bot.close()
+
+
+async def test_a_dev_guild_gets_the_commands_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = create_bot(settings(dev_guild_id=4242), MemoryStore())
+    recorder = Recorder(bot, monkeypatch)
+    await bot.setup_hook()
+    try:
+        assert recorder.copied_to == [4242]
+        assert recorder.synced_guilds == [4242]
+    finally:
+        await bot.close()
+
+
+async def test_no_two_cogs_register_the_same_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = create_bot(settings(), MemoryStore())
+    Recorder(bot, monkeypatch)
+    await bot.setup_hook()
+    try:
+        names = Counter(
+            command.name for cog in bot.cogs.values() for command in cog.get_app_commands()
+        )
+        names.update(command.name for command in bot.tree.get_commands() if command.binding is None)
+        assert [name for name, count in names.items() if count > 1] == []
+        for command in bot.tree.walk_commands():
+            if isinstance(command, discord.app_commands.Group):
+                subcommands = Counter(sub.name for sub in command.commands)
+                assert max(subcommands.values(), default=1) == 1, command.qualified_name
+    finally:
+        await bot.close()
+
+
+async def test_close_closes_sessions_then_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    store = MemoryStore()
+    bot = create_bot(settings(), store)
+    Recorder(bot, monkeypatch)
+    closed: list[str] = []
+
+    async def sessions_closed(registry: SessionRegistry) -> None:
+        closed.append("sessions")
+
+    monkeypatch.setattr(SessionRegistry, "close", sessions_closed)
+    await bot.setup_hook()
+    assert store.is_open
+    await bot.close()
+    assert closed == ["sessions"]
+    assert not store.is_open
+
+
+async def test_close_before_setup_still_closes_the_store() -> None:
+    store = MemoryStore()
+    await store.open()
+    bot = create_bot(settings(), store)
+    await bot.close()
+    assert not store.is_open
+
+
+async def test_the_token_never_reaches_the_logs(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    bot = create_bot(settings(dev_guild_id=7), MemoryStore())
+    Recorder(bot, monkeypatch)
+    await bot.setup_hook()
+    await bot.close()
+    assert "loaded extension" in caplog.text or not extension_names()
+    assert "synced 0 command(s) to guild 7" in caplog.text
+    assert TOKEN not in caplog.text
+    assert TOKEN not in repr(bot.settings)
+
+
+async def test_each_guild_is_owned_by_exactly_one_shard_process() -> None:
+    guilds = [None, 81384788765712384, 336642139381301249, 1 << 22, 7 << 22, 123]
+    processes = [
+        create_bot(settings(shard_count=3, shard_ids=[shard]), MemoryStore()) for shard in (0, 1, 2)
+    ]
+    for guild in guilds:
+        owners = [p.shard_ids for p in processes if p.owns_guild(guild)]
+        expected = 0 if guild is None else (guild >> 22) % 3
+        assert owners == [[expected]], guild
+    assert create_bot(settings(), MemoryStore()).owns_guild(7 << 22)
+    assert create_bot(settings(shard_count=3), MemoryStore()).owns_guild(7 << 22)
