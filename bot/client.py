@@ -17,14 +17,22 @@ import pkgutil
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import DeckhandTranslator
+from bot.i18n import DeckhandTranslator, t
 from bot.sessions import SessionRegistry
 from bot.settings import Settings
 from bot.store.base import GameStore
 
-__all__ = ["COGS_PACKAGE", "DeckhandBot", "ShardedDeckhandBot", "create_bot", "extension_names"]
+__all__ = [
+    "COGS_PACKAGE",
+    "DeckhandBot",
+    "DeckhandTree",
+    "ShardedDeckhandBot",
+    "create_bot",
+    "extension_names",
+]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +63,39 @@ def extension_names(package: str = COGS_PACKAGE) -> list[str]:
     return sorted(found)
 
 
+class DeckhandTree(app_commands.CommandTree[Any]):
+    """The command tree, with a last line of defence for errors no cog answered."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Log with context and answer the member, so Discord never says "interaction failed".
+
+        The command's options are not logged: they can name a card from a hand.
+        """
+        command = interaction.command.qualified_name if interaction.command else "?"
+        if isinstance(error, app_commands.NoPrivateMessage):
+            key = "error.guild_only"
+        else:
+            key = "error.unexpected"
+            log.error(
+                "/%s failed in guild %s, channel %s, for member %s",
+                command,
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                exc_info=error,
+            )
+        text = t(key, interaction.locale)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("/%s: could not tell the member about the failure", command)
+
+
 class DeckhandBot(commands.Bot):
     """The bot: ``settings``, ``store`` and, once set up, ``sessions``."""
 
@@ -67,6 +108,7 @@ class DeckhandBot(commands.Bot):
             # Prefix commands are unused; a mention prefix needs no message-content intent.
             command_prefix=commands.when_mentioned,
             intents=intents(),
+            tree_cls=DeckhandTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **options,

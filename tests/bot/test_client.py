@@ -9,6 +9,7 @@ import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import discord
 import pytest
@@ -16,11 +17,13 @@ import pytest
 import cogs
 from bot.client import (
     DeckhandBot,
+    DeckhandTree,
     ShardedDeckhandBot,
     create_bot,
     extension_names,
     intents,
 )
+from bot.i18n import t
 from bot.sessions import SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
@@ -234,3 +237,63 @@ async def test_each_guild_is_owned_by_exactly_one_shard_process() -> None:
         assert owners == [[expected]], guild
     assert create_bot(settings(), MemoryStore()).owns_guild(7 << 22)
     assert create_bot(settings(shard_count=3), MemoryStore()).owns_guild(7 << 22)
+
+
+def fake_interaction(*, responded: bool, locale: discord.Locale) -> Any:
+    """An interaction mock limited to the real class's attributes (python-discord's way)."""
+    group = discord.app_commands.Group(name="onecard", description="One Card")
+
+    @group.command(name="play", description="Play a card")
+    async def play(interaction: discord.Interaction) -> None:
+        """Never called."""
+
+    interaction = mock.MagicMock(spec_set=discord.Interaction)
+    interaction.command = play
+    interaction.guild_id, interaction.channel_id = 11, 22
+    interaction.user = mock.MagicMock(spec_set=discord.Member)
+    interaction.user.id = 33
+    interaction.locale = locale
+    interaction.response = mock.MagicMock(spec_set=discord.InteractionResponse)
+    interaction.response.is_done.return_value = responded
+    interaction.response.send_message = mock.AsyncMock()
+    interaction.followup = mock.MagicMock(spec_set=discord.Webhook)
+    interaction.followup.send = mock.AsyncMock()
+    return interaction
+
+
+@pytest.mark.parametrize("responded", [False, True])
+async def test_an_unanswered_error_is_logged_and_answered(
+    responded: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = create_bot(settings(), MemoryStore())
+    assert isinstance(bot.tree, DeckhandTree)
+    interaction = fake_interaction(responded=responded, locale=discord.Locale.korean)
+    error = discord.app_commands.CommandInvokeError(
+        interaction.command, RuntimeError("engine exploded")
+    )
+    await bot.tree.on_error(interaction, error)
+    send = interaction.followup.send if responded else interaction.response.send_message
+    send.assert_awaited_once_with(t("error.unexpected", "ko"), ephemeral=True)
+    assert t("error.unexpected", "ko") != t("error.unexpected", "en")
+    (record,) = [r for r in caplog.records if r.name == "bot.client"]
+    assert record.levelno == logging.ERROR
+    assert "/onecard play failed in guild 11, channel 22, for member 33" in record.getMessage()
+    assert record.exc_info is not None
+
+
+async def test_a_command_used_outside_a_server_gets_a_specific_answer() -> None:
+    bot = create_bot(settings(), MemoryStore())
+    interaction = fake_interaction(responded=False, locale=discord.Locale.american_english)
+    await bot.tree.on_error(interaction, discord.app_commands.NoPrivateMessage())
+    interaction.response.send_message.assert_awaited_once_with(
+        t("error.guild_only", "en"), ephemeral=True
+    )
+
+
+async def test_a_failed_answer_is_only_logged(caplog: pytest.LogCaptureFixture) -> None:
+    bot = create_bot(settings(), MemoryStore())
+    interaction = fake_interaction(responded=False, locale=discord.Locale.korean)
+    response = mock.MagicMock(status=404, reason="Not Found")
+    interaction.response.send_message.side_effect = discord.NotFound(response, "gone")
+    await bot.tree.on_error(interaction, discord.app_commands.NoPrivateMessage())
+    assert "could not tell the member" in caplog.text
