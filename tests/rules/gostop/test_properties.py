@@ -1,0 +1,142 @@
+"""Invariants over thousands of seeded playouts (DESIGN.md section 2, issue 6 item 5)."""
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.engine import GameOver, IllegalAction, Outcome
+from rules.gostop import Go, GostopState, new, restore
+from rules.gostop.cards import CARDS
+from rules.gostop.scoring import breakdown
+from rules.gostop.state import GostopView, Play
+
+DECK_SIZE = {0: 48, 2: 50, 3: 51}
+
+
+def visible_cards(view: GostopView) -> list[int]:
+    cards = [c.index for _, cs, _ in view.floor for c in cs]
+    for p in view.piles:
+        cards += [c.index for c in (*p.brights, *p.animals, *p.ribbons, *p.pi)]
+    cards += [c.index for c in view.in_play]
+    return cards
+
+
+def check_view(state: GostopState, total: int) -> None:
+    public = state.view(None)
+    views = (state.view(0), state.view(1))
+    shown = visible_cards(public)
+    # Cards are conserved: every card is in exactly one place.
+    assert len(shown) == len(set(shown))
+    assert len(shown) + sum(public.hand_sizes) + public.pile_size == total
+    for seat in (0, 1):
+        pile = public.piles[seat]
+        # A pile's score is its breakdown's sum, and the breakdown is what its cards make.
+        fields = pile.breakdown
+        assert pile.score == (
+            fields.bright + fields.animal + fields.ribbon + fields.pi + fields.godori + fields.dan
+        )
+        cards = [c.index for c in (*pile.brights, *pile.animals, *pile.ribbons, *pile.pi)]
+        assert breakdown(cards, gukjin_as_double=fields.gukjin_as_double) == fields
+        # A seat sees its own hand, and never the opponent's.
+        mine, other = views[seat].hand, views[1 - seat].hand
+        assert mine is not None and other is not None
+        assert len(mine) == public.hand_sizes[seat]
+        assert not {c.index for c in other} & set(visible_cards(views[seat]))
+
+
+def play(seed: int, bonus: int, *, restore_every_step: bool) -> tuple[GostopState, int]:
+    state = new(2, seed=seed, options={"bonus_cards": bonus})
+    policy = random.Random(seed)
+    steps = 0
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None
+        if restore_every_step:
+            snap = state.snapshot()
+            state = restore(json.loads(json.dumps(snap)))
+            assert state.snapshot() == snap
+            check_view(state, DECK_SIZE[bonus])
+            assert state.legal_actions(1 - seat) == []
+            try:
+                state.apply(1 - seat, state.legal_actions(seat)[0])
+            except IllegalAction:
+                pass
+            else:
+                raise AssertionError("the other seat moved")
+        actions = state.legal_actions(seat)
+        assert actions
+        events = state.apply(seat, actions[policy.randrange(len(actions))])
+        steps += 1
+        assert not any(isinstance(e, GameOver) for e in events[:-1])
+        assert state.is_over == (bool(events) and isinstance(events[-1], GameOver))
+    return state, steps
+
+
+@settings(max_examples=2000, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), bonus=st.sampled_from([0, 0, 2, 3]))
+def test_random_playouts_keep_every_invariant(seed: int, bonus: int) -> None:
+    state, _ = play(seed, bonus, restore_every_step=True)
+    # Restoring at every decision changed nothing: the same game, the same end.
+    straight, _ = play(seed, bonus, restore_every_step=False)
+    assert state.snapshot() == straight.snapshot()
+    result = state.result
+    assert result is not None
+    # Every game ends in a win or a nagari.
+    if state.win_reason == "nagari":
+        assert result.outcomes == (Outcome.DRAW, Outcome.DRAW)
+    else:
+        assert sorted(o.value for o in result.outcomes) == ["lose", "win"]
+    instant = state.view(None).instant
+    if state.win_reason == "stop":
+        sheet = state.settlement
+        assert sheet is not None
+        (winner,) = result.winners
+        assert sheet.base == sheet.breakdown.total
+        # Stopping needs 7 (the 국진 may then be re-placed for a higher total, rule 21).
+        assert state.view(None).piles[winner].score >= 7
+        assert sheet.total == (sheet.base + sheet.go_bonus) * sheet.multiplier
+        assert result.scores[winner] == sheet.total + instant[winner]
+        assert result.scores[1 - winner] == instant[1 - winner]
+    elif state.win_reason == "nagari":
+        assert result.scores == instant
+
+
+def test_playouts_reach_every_kind_of_ending() -> None:
+    """Random play, but always Go when asked: nagaris (rule 25) are rare otherwise."""
+    reasons: set[str] = set()
+    for seed in range(2000):
+        state = new(2, seed=seed)
+        policy = random.Random(seed)
+        while not state.is_over:
+            seat = state.current_seat
+            assert seat is not None
+            actions = state.legal_actions(seat)
+            go = [a for a in actions if isinstance(a, Go)]
+            state.apply(seat, go[0] if go else actions[policy.randrange(len(actions))])
+        reasons.add(state.win_reason)
+    assert reasons == {"stop", "chongtong", "three-ppuk", "nagari"}
+
+
+def test_every_listed_action_is_accepted_from_a_copy() -> None:
+    for seed in range(50):
+        state = new(2, seed=seed)
+        policy = random.Random(seed)
+        while not state.is_over:
+            seat = state.current_seat
+            assert seat is not None
+            snap = state.snapshot()
+            for action in state.legal_actions(seat):
+                restore(snap).apply(seat, action)
+            hand = state.view(seat).hand or ()
+            held = {c.index for c in hand}
+            for card in (c for c in range(48) if c not in held):
+                try:
+                    state.apply(seat, Play(CARDS[card]))
+                except IllegalAction:
+                    pass
+                else:
+                    raise AssertionError("a card not in hand was played")
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[policy.randrange(len(actions))])
