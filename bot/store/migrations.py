@@ -1,8 +1,9 @@
 """Schema migrations: plain numbered SQL files in ``bot/migrations/<dialect>/``.
 
 A file is named ``NNNN_what_it_does.sql``. Each store applies, in number order, the files
-its ``schema_migrations`` table does not list yet, each in one transaction together with
-the row that records it, so a crash half-way leaves the schema at a whole step.
+its ``schema_migrations`` table does not list yet, in one transaction together with the
+rows that record them and under a lock, so a crash half-way leaves the schema as it was
+and two processes starting together apply each step once.
 """
 
 from __future__ import annotations

@@ -86,19 +86,29 @@ class SQLiteStore:
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
             " applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))"
         )
-        async with db.execute("SELECT version FROM schema_migrations") as cursor:
-            done = {row[0] for row in await cursor.fetchall()}
-        for step in migrations("sqlite"):
-            if step.version in done:
-                continue
-            # executescript commits whatever is open first, so the step and its record are
-            # one explicit transaction inside the script. Names are checked by migrations().
-            await db.executescript(
-                f"BEGIN IMMEDIATE;\n{step.sql}\n"
-                f"INSERT INTO schema_migrations (version, name) "
-                f"VALUES ({step.version}, '{step.name}');\nCOMMIT;"
-            )
-            log.info("applied SQLite migration %s to %s", step.name, self.path)
+        # The write lock is taken before looking, so a second process starting at the same
+        # moment waits, then sees the steps as done. (executescript would commit early.)
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            async with db.execute("SELECT version FROM schema_migrations") as cursor:
+                done = {row[0] for row in await cursor.fetchall()}
+            applied = []
+            for step in migrations("sqlite"):
+                if step.version in done:
+                    continue
+                for statement in _statements(step.sql):
+                    await db.execute(statement)
+                await db.execute(
+                    "INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+                    (step.version, step.name),
+                )
+                applied.append(step.name)
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        await db.execute("COMMIT")
+        for name in applied:
+            log.info("applied SQLite migration %s to %s", name, self.path)
 
     @property
     def _conn(self) -> aiosqlite.Connection:
@@ -261,3 +271,18 @@ class SQLiteStore:
         ):
             rows = await cursor.fetchall()
         return [LeaderboardRow(row[0], row[1], row[2]) for row in rows]
+
+
+def _statements(script: str) -> list[str]:
+    """A migration file split into whole statements (SQLite decides where one ends)."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip() and not all(
+        part.strip().startswith("--") or not part.strip() for part in pending.splitlines()
+    ):
+        raise RuntimeError(f"migration ends inside a statement: {pending.strip()[:60]!r}")
+    return statements

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
+import uuid
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.store import StoreUnavailable, open_store
+from bot.store.migrations import migrations
 from bot.store.postgres import PostgresStore
 
 
@@ -38,3 +42,25 @@ async def test_a_missing_database_is_one_clear_error() -> None:
     store = open_store(url)
     with pytest.raises(StoreUnavailable, match="deckhand_no_such_database"):
         await store.open()
+
+
+async def test_processes_starting_together_migrate_once() -> None:
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        pytest.skip("PostgreSQL store tests need TEST_DATABASE_URL=postgresql://...")
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(base)
+    try:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        separator = "&" if "?" in base else "?"
+        stores = [open_store(f"{base}{separator}search_path={schema}") for _ in range(4)]
+        try:
+            await asyncio.gather(*(store.open() for store in stores))
+        finally:
+            for store in stores:
+                await store.close()
+        count = await admin.fetchval(f'SELECT count(*) FROM "{schema}".schema_migrations')
+        assert count == len(migrations("postgres"))
+    finally:
+        await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        await admin.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from bot.store import StoreUnavailable, open_store
 from bot.store.base import ActiveGame, VersionConflict
 from bot.store.migrations import migrations
-from bot.store.sqlite import SQLiteStore
+from bot.store.sqlite import SQLiteStore, _statements
 
 
 @pytest.mark.parametrize(
@@ -87,3 +88,31 @@ async def test_two_stores_on_one_file_see_each_others_versions(tmp_path: Path) -
     finally:
         await first.close()
         await second.close()
+
+
+async def test_two_processes_starting_together_migrate_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'race.db'}"
+    stores = [open_store(url) for _ in range(4)]
+    try:
+        await asyncio.gather(*(store.open() for store in stores))
+        await stores[0].create(ActiveGame(1, 2, "uno", 1, {}))
+        assert len(await stores[3].load_active()) == 1
+    finally:
+        for store in stores:
+            await store.close()
+    with sqlite3.connect(tmp_path / "race.db") as db:
+        (count,) = db.execute("SELECT count(*) FROM schema_migrations").fetchone()
+    assert count == len(migrations("sqlite"))
+
+
+def test_statements_split_where_sqlite_says() -> None:
+    script = (
+        "-- a comment; with a semicolon\nCREATE TABLE a (x TEXT DEFAULT ';');\n\n"
+        "SELECT 1;\n-- end\n"
+    )
+    assert _statements(script) == [
+        "-- a comment; with a semicolon\nCREATE TABLE a (x TEXT DEFAULT ';');",
+        "SELECT 1;",
+    ]
+    with pytest.raises(RuntimeError, match="inside a statement"):
+        _statements("CREATE TABLE b (x INTEGER")
