@@ -7,6 +7,8 @@ import asyncio
 import logging
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -210,3 +212,23 @@ def test_sigterm_stops_cleanly_and_closes_the_store(
     assert bot.is_closed()
     assert not bot.store.is_open  # type: ignore[attr-defined]
     assert capsys.readouterr().err == ""
+
+
+def test_python_m_bot_run_without_a_token_prints_one_line(tmp_path: Path) -> None:
+    """What `make run` does on a fresh clone: a real process, no .env, exit code 1."""
+    keep = {"PATH", "HOME", "LANG", "SYSTEMROOT"}
+    environment = {name: value for name, value in os.environ.items() if name in keep}
+    environment["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    finished = subprocess.run(
+        [sys.executable, "-m", "bot", "run"],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert finished.returncode == 1
+    assert finished.stdout == ""
+    assert finished.stderr.count("\n") == 1
+    assert finished.stderr.startswith("deckhand: DISCORD_TOKEN is not set")
