@@ -230,14 +230,19 @@ class UnoState:
         return self.discard[-1]
 
     def playable(self, card: int) -> bool:
-        """Whether the player to act may play ``card`` now, ignoring pending cards."""
-        rank = CARD_RANK[card]
+        """Whether the player to act may play ``card`` now, ignoring pending cards.
+
+        A wild always may (rules 5 and 12). An official Wild Draw Four played while holding
+        the colour in play is a bluff the rules forbid but only a challenge (rule 8) catches,
+        as at a real table.
+        """
         colour = self.colour
-        if rank >= WILD:
-            if rank == WILD or self.seed_rules:
-                return True
-            return colour == NONE or all(CARD_COLOUR[c] != colour for c in self.hands[self.turn])
-        return CARD_COLOUR[card] == colour or rank == CARD_RANK[self.discard[-1]] or colour == NONE
+        return (
+            CARD_COLOUR[card] == colour
+            or CARD_RANK[card] == CARD_RANK[self.discard[-1]]
+            or CARD_RANK[card] >= WILD
+            or colour == NONE
+        )
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """Every action ``seat`` may take now (wild plays once per colour)."""
@@ -273,34 +278,19 @@ class UnoState:
         return out
 
     def _add_playable(self, seat: int, hand: list[int], out: list[Action]) -> None:
-        # The hot loop of every playout: rule 5/12 inlined, one pass over the hand.
+        # The hot loop of every playout: rules 5/12 inlined, one pass over the hand.
         colour = self.colour
         top_rank = CARD_RANK[self.discard[-1]]
         seven_zero = self.seven_zero
-        free_wilds = self.seed_rules or colour == NONE
-        held_colour = False
-        draw_fours: list[int] = []
         for i, card in enumerate(hand):
             rank = CARD_RANK[card]
             if rank >= WILD:
-                if rank == WILD or free_wilds:
-                    out += _PLAYS[i][1:]
-                else:
-                    draw_fours.append(i)
-            elif CARD_COLOUR[card] == colour:
-                held_colour = True
-                if seven_zero and rank == 7:
-                    self._add_play(seat, i, out)
-                else:
-                    out.append(_PLAYS[i][0])
-            elif rank == top_rank or colour == NONE:
-                if seven_zero and rank == 7:
-                    self._add_play(seat, i, out)
-                else:
-                    out.append(_PLAYS[i][0])
-        if draw_fours and not held_colour:
-            for i in draw_fours:
                 out += _PLAYS[i][1:]
+            elif CARD_COLOUR[card] == colour or rank == top_rank or colour == NONE:
+                if seven_zero and rank == 7:
+                    self._add_play(seat, i, out)
+                else:
+                    out.append(_PLAYS[i][0])
 
     def _out_of_turn_actions(self, seat: int, out: list[Action]) -> None:
         exposed = self._exposed
@@ -428,11 +418,12 @@ class UnoState:
                     events,
                 )
         elif not self.playable(hand[index]):
-            if CARD_RANK[hand[index]] == WILD_DRAW_FOUR:
-                reason = "A Wild Draw Four is only allowed when you hold no card of the colour."
-            else:
-                reason = "That card matches neither the colour nor the top card."
-            return self._refuse(seat, reason, "not_playable", events)
+            return self._refuse(
+                seat,
+                "That card matches neither the colour nor the top card.",
+                "not_playable",
+                events,
+            )
         card = hand[index]
         rank = CARD_RANK[card]
         colour = action.colour
@@ -642,8 +633,7 @@ class UnoState:
     def _close_windows(self, seat: int) -> None:
         """The player to act acts: an unsaid UNO can no longer be caught; reveals end."""
         self._reveal = None
-        if self._exposed >= 0 and seat != self._exposed:
-            self._exposed = -1
+        self._exposed = -1  # even the exposed player's own next action closes the window
         if self._declared != seat:
             self._declared = -1
 

@@ -1,0 +1,97 @@
+"""Rule 19: ``deckhand play uno N`` driven line by line by another program, as a judge is."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+COLOURS = ("red", "green", "blue", "yellow")
+
+
+def read_block(out: IO[str]) -> list[str]:
+    """Lines up to ``Start Turn`` or the winner's line."""
+    block: list[str] = []
+    while True:
+        line = out.readline()
+        assert line, f"the judge stopped mid-block: {block}"
+        block.append(line.rstrip("\n"))
+        if line.startswith(("Start Turn", "player ")) and line.rstrip().endswith(("Turn", "!")):
+            return block
+
+
+def choose(hand: list[str], current: str) -> str:
+    """A driver that knows the rules: first playable card, wilds named after its colours."""
+    colour, _, rank = current.partition("_")
+    for i, card in enumerate(hand):
+        c, _, r = card.partition("_")
+        if c == "none":
+            held = [h.partition("_")[0] for h in hand if not h.startswith("none")]
+            named = max(COLOURS, key=held.count)
+            return f"{i} {named}"
+        if c == colour or r == rank or colour == "none":
+            return str(i)
+    return ""
+
+
+def drive(players: int, seed: int, ruleset: str) -> list[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", "uno", str(players), "--seed", str(seed),
+         "--ruleset", ruleset],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    transcript = [proc.stdout.readline().rstrip("\n") for _ in range(2 * players)]
+    assert transcript == [w for i in range(players) for w in ("add players", f"player {i} added")]
+    turns = 0
+    while True:
+        block = read_block(proc.stdout)
+        transcript += block
+        if block[-1].endswith("wins !"):
+            break
+        assert block[-5] == "Current Card:"
+        assert block[-3] == "Current Turn:"
+        hands = [block[2 + 2 * i].split() for i in range(players)]
+        assert [block[1 + 2 * i] for i in range(players)] == [
+            f"player(id={i}) has cards:" for i in range(players)
+        ]
+        turn = int(block[-2])
+        lines = ["9999"] * players  # the other players' lines must not count
+        lines[turn] = choose(hands[turn], block[-4])
+        proc.stdin.write("\n".join(lines) + "\n")
+        proc.stdin.flush()
+        turns += 1
+        assert turns < 3000
+    proc.stdin.close()
+    assert proc.wait(timeout=10) == 0
+    return transcript
+
+
+@pytest.mark.parametrize("ruleset", ["seed", "official"])
+def test_rule_19_a_script_drives_a_full_three_player_game(ruleset: str) -> None:
+    transcript = drive(3, seed=11, ruleset=ruleset)
+    winner_line = transcript[-1]
+    assert winner_line.startswith("player ") and winner_line.endswith(" wins !")
+    winner = int(winner_line.split()[1])
+    assert transcript[-8 + 2 * winner + 2] == ""  # the winner's hand is empty
+    assert transcript[2 * 3] == "Start Game!"
+    assert all(
+        m in ("End Turn", "Obey the rule!End Turn")
+        for m in transcript[7:]
+        if m.endswith("End Turn")
+    )
+
+
+def test_rule_19_bad_arguments_are_one_line_and_exit_2() -> None:
+    for args in (["1"], ["11"], ["x"], ["3", "--ruleset", "house"], []):
+        proc = subprocess.run(
+            [sys.executable, "-m", "bot", "play", "uno", *args],
+            check=False, cwd=ROOT, capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+        assert proc.returncode == 2, args
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert proc.stdout == ""

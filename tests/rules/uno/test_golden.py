@@ -1,0 +1,60 @@
+"""The seed's example turns (golden/), replayed from its fixed hands through the judge console."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.console.uno import play
+from rules.uno import UnoState
+
+GOLDEN = Path(__file__).parent / "golden"
+Rig = Callable[..., UnoState]
+
+SEED_HANDS = [
+    ["red_0", "blue_9", "blue_R", "none_W", "red_6", "none_W+4", "yellow_S"],
+    ["blue_+2", "yellow_2", "yellow_9", "green_2", "yellow_8", "blue_1", "yellow_2"],
+    ["red_+2", "green_3", "green_9", "blue_6", "blue_0", "yellow_3", "red_S"],
+]
+# What the example shows being drawn: four for the W+4, then player 2's penalty card.
+SEED_DRAWS = ["green_7", "none_W", "green_1", "green_8", "red_+2"]
+
+
+def lines(text: str) -> list[str]:
+    # The seed's listing has stray trailing spaces after some hands; the judge prints none.
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def test_seed_example_turns_replayed(rig: Rig) -> None:
+    state = rig(SEED_HANDS, "green_3", turn=0, pile=SEED_DRAWS, ruleset="seed")
+    first_turn = (GOLDEN / "seed_example_input.txt").read_text()
+    second_turn = "\n\n0\n"  # player 2 picks card 0, red_+2, on yellow: illegal
+    out = io.StringIO()
+    code = play(state, io.StringIO(first_turn + second_turn), out)
+    assert code == 1  # the example stops there: input ended before the game did
+    printed = lines(out.getvalue())
+    assert printed[:6] == [f"{w}" for i in range(3) for w in ("add players", f"player {i} added")]
+    expected = lines((GOLDEN / "seed_example_turns.txt").read_text())
+    assert len(printed[6:]) == len(expected) == 3 * 12
+    # The seed's third block gives player 1 a none_W+4 from nowhere (player 1 did not act);
+    # every other line is the seed's, character for character.
+    odd_line = 2 * 12 + 4
+    assert expected[odd_line] == printed[6 + odd_line] + " none_W+4"
+    assert printed[6:][:odd_line] == expected[:odd_line]
+    assert printed[6:][odd_line + 1 :] == expected[odd_line + 1 :]
+
+
+def test_seed_example_end_replayed(rig: Rig) -> None:
+    hands = [
+        ["none_W+4", "none_W", "red_S", "green_3", "green_S", "blue_5", "red_5", "yellow_1"],
+        ["blue_7", "green_6", "blue_8", "yellow_5", "blue_9", "yellow_2", "blue_4", "yellow_+2"],
+        ["yellow_9"],
+    ]
+    state = rig(hands, "yellow_3", turn=2, ruleset="seed")
+    out = io.StringIO()
+    assert play(state, io.StringIO("\n\n0\n"), out) == 0
+    expected = lines((GOLDEN / "seed_example_end.txt").read_text())
+    assert lines(out.getvalue())[-len(expected) :] == expected
+    assert state.result is not None
+    assert state.result.winners == (2,)

@@ -1,0 +1,495 @@
+"""One test (or more) per numbered rule of rules/uno.md, on tables dealt by hand."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+
+from rules.engine import GameOver, IllegalAction, Outcome
+from rules.uno import (
+    CallUno,
+    CardPlayed,
+    CatchUno,
+    Challenge,
+    ChallengeResolved,
+    ChooseColour,
+    Colour,
+    Draw,
+    HandsRotated,
+    HandsSwapped,
+    Pass,
+    Play,
+    Reshuffled,
+    RuleBroken,
+    Skipped,
+    UnoAnnounced,
+    UnoCaught,
+    UnoState,
+    new,
+)
+from rules.uno.cards import CARD_CODES, CARD_COLOUR, CARD_RANK, DECK_SIZE, top_code
+
+Rig = Callable[..., UnoState]
+RED, GREEN, BLUE, YELLOW = Colour.RED, Colour.GREEN, Colour.BLUE, Colour.YELLOW
+
+
+def hand(state: UnoState, seat: int) -> list[str]:
+    return [CARD_CODES[c] for c in state.hands[seat]]
+
+
+def top(state: UnoState) -> str:
+    return top_code(state.top, state.colour)
+
+
+def all_cards(state: UnoState) -> list[int]:
+    return sorted([*state.pile, *state.discard, *(c for h in state.hands for c in h)])
+
+
+# -- cards and deal ------------------------------------------------------------------------
+
+
+def test_rule_1_deck_has_108_cards_in_the_right_mix() -> None:
+    counts = Counter(CARD_CODES)
+    assert DECK_SIZE == 108 == sum(counts.values())
+    for colour in ("red", "green", "blue", "yellow"):
+        assert counts[f"{colour}_0"] == 1
+        for rank in (*map(str, range(1, 10)), "+2", "R", "S"):
+            assert counts[f"{colour}_{rank}"] == 2
+    assert counts["none_W"] == 4
+    assert counts["none_W+4"] == 4
+    assert len(counts) == 4 * 13 + 2
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_rule_2_deal_seven_each_to_2_to_10_players(players: int) -> None:
+    state = new(players, seed=players)
+    assert [len(h) for h in state.hands] == [7] * players
+    assert len(state.discard) == 1
+    assert len(state.pile) == 108 - 7 * players - 1
+    assert all_cards(state) == list(range(108))
+
+
+def test_rule_2_random_starting_player_and_player_limits() -> None:
+    starts = {new(4, seed=s, options={"ruleset": "seed"}).turn for s in range(60)}
+    assert starts == {0, 1, 2, 3}
+    for bad in (1, 11, 0):
+        with pytest.raises(ValueError, match="2 to 10"):
+            new(bad)
+
+
+def test_rule_3_empty_draw_pile_reshuffles_discards_under_the_top(rig: Rig) -> None:
+    state = rig([["red_1", "blue_2"], ["green_3"]], "red_5")
+    under = state.pile[:]
+    state.discard = [*under[:-1], state.discard[0]]  # everything else is discarded
+    state.pile = [under[-1]]
+    top_before = state.top
+    state.apply(0, Draw())  # takes the last card
+    assert state.phase == 0 or state.pile == []
+    if state.phase == 1:
+        state.apply(0, Pass())
+    events = state.apply(1, Draw())
+    assert any(isinstance(e, Reshuffled) for e in events)
+    assert state.top == top_before
+    assert len(state.discard) == 1
+    assert all_cards(state) == list(range(108))
+
+
+def test_rule_3_nothing_to_draw_gives_nothing(rig: Rig) -> None:
+    state = rig([["red_1", "blue_2"], ["green_3"]], "yellow_5")
+    rest = state.pile
+    state.pile = []
+    state.hands[1] += rest  # every other card is held
+    events = state.apply(0, Draw())
+    assert ("CardsDrawn", 0) in [(type(e).__name__, getattr(e, "count", None)) for e in events]
+    assert state.turn == 1
+    assert all_cards(state) == list(range(108))
+
+
+# -- official ruleset ----------------------------------------------------------------------
+
+
+def test_rule_4_first_card_skip_skips_the_first_player(rig: Rig) -> None:
+    state = rig([["red_1"], ["red_2"], ["red_3"]], first="red_S", turn=0)
+    assert state.turn == 1
+    assert top(state) == "red_S"
+
+
+def test_rule_4_first_card_draw_two_draws_and_skips(rig: Rig) -> None:
+    state = rig([["red_1"], ["red_2"], ["red_3"]], first="blue_+2", turn=1)
+    assert len(state.hands[1]) == 3
+    assert state.turn == 2
+
+
+def test_rule_4_first_card_reverse(rig: Rig) -> None:
+    three = rig([["red_1"], ["green_2"], ["red_3"]], first="green_R", turn=1)
+    assert three.direction == -1
+    assert three.turn == 1
+    three.apply(1, Play(0))
+    assert three.turn == 0
+    two = rig([["red_1"], ["red_2"]], first="green_R", turn=0)
+    assert two.turn == 1  # with two players it acts as a skip
+
+
+def test_rule_4_first_card_wild_first_player_names_colour_then_plays(rig: Rig) -> None:
+    state = rig([["blue_1", "red_9"], ["red_2"]], first="none_W", turn=0)
+    assert state.legal_actions(0) == tuple(ChooseColour(c) for c in range(4))
+    with pytest.raises(IllegalAction):
+        state.apply(0, Play(0))
+    state.apply(0, ChooseColour(BLUE))
+    assert top(state) == "blue_W"
+    assert state.turn == 0
+    state.apply(0, Play(0))
+    assert top(state) == "blue_1"
+
+
+def test_rule_4_first_card_wild_draw_four_goes_back(rig: Rig) -> None:
+    state = rig([["blue_1"], ["red_2"]], first="none_W+4", turn=0)
+    assert CARD_RANK[state.top] != 14
+    assert all_cards(state) == list(range(108))
+
+
+def test_rule_5_match_colour_or_symbol_or_wild(rig: Rig) -> None:
+    state = rig([["red_1", "blue_5", "green_9", "none_W", "yellow_+2"], ["red_2"]], "red_5")
+    playable = {hand(state, 0)[a.index] for a in state.legal_actions(0) if isinstance(a, Play)}
+    assert playable == {"red_1", "blue_5", "none_W"}
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="matches neither"):
+        state.apply(0, Play(2))
+    assert state.snapshot() == before  # refused: nothing changed
+    state.apply(0, Play(3, YELLOW))
+    assert top(state) == "yellow_W"
+
+
+def test_rule_5_wild_draw_four_only_without_the_colour(rig: Rig) -> None:
+    # Holding red, the W+4 is a bluff: the table lets it down, a challenge (rule 8) punishes it.
+    bluff = rig([["red_1", "none_W+4"], ["red_2"], ["blue_3"]], "red_5")
+    bluff.apply(0, Play(1, BLUE))
+    assert top(bluff) == "blue_W+4"
+    assert ChallengeResolved(1, 0, True) in bluff.apply(1, Challenge())
+    clean = rig([["blue_1", "none_W+4"], ["red_2"], ["blue_3"]], "red_5")
+    assert Play(1, BLUE) in clean.legal_actions(0)
+    clean.apply(0, Play(1, BLUE))
+    assert ChallengeResolved(1, 0, False) in clean.apply(1, Challenge())
+
+
+def test_rule_6_draw_then_play_the_drawn_card_at_once(rig: Rig) -> None:
+    state = rig([["blue_1", "green_2"], ["red_2"]], "red_5", pile=["red_7"])
+    state.apply(0, Draw())
+    assert hand(state, 0)[-1] == "red_7"
+    assert state.turn == 0
+    assert set(state.legal_actions(0)) == {Play(2), Pass()}
+    with pytest.raises(IllegalAction, match="only play the card you drew"):
+        state.apply(0, Play(0))
+    state.apply(0, Play(2))
+    assert top(state) == "red_7"
+    assert state.turn == 1
+
+
+def test_rule_6_keep_the_drawn_card_or_unplayable_passes(rig: Rig) -> None:
+    keep = rig([["blue_1"], ["red_2"]], "red_5", pile=["red_7"])
+    keep.apply(0, Draw())
+    keep.apply(0, Pass())
+    assert keep.turn == 1
+    assert hand(keep, 0) == ["blue_1", "red_7"]
+    dead = rig([["blue_1"], ["red_2"]], "red_5", pile=["green_7"])
+    dead.apply(0, Draw())
+    assert dead.turn == 1
+    with pytest.raises(IllegalAction):
+        dead.apply(1, Pass())
+
+
+def test_rule_7_skip_reverse_and_two_player_reverse(rig: Rig) -> None:
+    skip = rig([["red_S", "red_1"], ["red_2"], ["red_3"]], "red_5")
+    events = skip.apply(0, Play(0))
+    assert Skipped(1) in events
+    assert skip.turn == 2
+    rev = rig([["red_R", "red_1"], ["red_2"], ["red_3"]], "red_5", turn=0)
+    rev.apply(0, Play(0))
+    assert rev.direction == -1
+    assert rev.turn == 2
+    duel = rig([["red_R", "red_1"], ["red_2"]], "red_5")
+    duel.apply(0, Play(0))
+    assert duel.turn == 0  # acts as a skip
+
+
+def test_rule_7_draw_two_and_wild_draw_four(rig: Rig) -> None:
+    two = rig([["red_+2", "red_1"], ["blue_2"], ["red_3"]], "red_5")
+    two.apply(0, Play(0))
+    assert len(two.hands[1]) == 3
+    assert two.turn == 2
+    wild = rig([["none_W", "red_1"], ["blue_2"]], "red_5")
+    wild.apply(0, Play(0, GREEN))
+    assert (top(wild), wild.turn) == ("green_W", 1)
+    four = rig([["none_W+4", "blue_1"], ["blue_2"], ["red_3"]], "red_5")
+    four.apply(0, Play(0, GREEN))
+    assert four.turn == 1
+    assert four.pending == 4
+    four.apply(1, Draw())  # takes the four and is skipped
+    assert len(four.hands[1]) == 5
+    assert four.turn == 2
+
+
+def test_rule_8_challenge_upheld_offender_draws_four(rig: Rig) -> None:
+    state = rig([["none_W+4", "red_1", "blue_1"], ["blue_2"], ["red_3"]], "red_5")
+    state.apply(0, Play(0, GREEN))  # holding red_1: a bluff
+    assert state.pending == 4
+    events = state.apply(1, Challenge())
+    assert ChallengeResolved(1, 0, True) in events
+    assert len(state.hands[0]) == 6
+    assert len(state.hands[1]) == 1
+    assert state.turn == 1  # the challenger is not skipped, and plays on green
+    assert state.pending == 0
+    assert top(state) == "green_W+4"
+    with pytest.raises(IllegalAction):
+        state.apply(1, Challenge())
+
+
+def test_rule_8_challenge_refused_challenger_draws_six_and_sees_the_hand(rig: Rig) -> None:
+    state = rig([["none_W+4", "blue_1"], ["blue_2"], ["red_3"]], "red_5")
+    state.apply(0, Play(0, GREEN))
+    assert Challenge() in state.legal_actions(1)
+    events = state.apply(1, Challenge())
+    assert ChallengeResolved(1, 0, False) in events
+    assert len(state.hands[1]) == 7
+    assert state.turn == 2
+    assert state.view(1).revealed == (0, ("blue_1",))
+    assert state.view(2).revealed is None
+    assert state.view(None).revealed is None
+    assert "blue_1" not in repr(events)
+
+
+def test_rule_9_uno_is_announced_automatically(rig: Rig) -> None:
+    state = rig([["red_1", "red_2"], ["blue_2", "blue_3"]], "red_5")
+    events = state.apply(0, Play(0))
+    assert UnoAnnounced(0) in events
+    with pytest.raises(IllegalAction):
+        state.apply(1, CatchUno(0))
+
+
+def test_rule_9_option_uno_call_catch_and_safe_call(rig: Rig) -> None:
+    state = rig([["red_1", "red_2"], ["blue_2", "blue_3"], ["green_1"]], "red_5", uno_call=True)
+    events = state.apply(0, Play(0))
+    assert UnoAnnounced(0) not in events
+    assert CatchUno(0) in state.legal_actions(2)
+    events = state.apply(2, CatchUno(0))
+    assert UnoCaught(0, 2) in events
+    assert len(state.hands[0]) == 3
+    safe = rig([["red_1", "red_2"], ["blue_2", "blue_3"], ["green_1"]], "red_5", uno_call=True)
+    safe.apply(0, CallUno())
+    assert UnoAnnounced(0) in safe.apply(0, Play(0))
+    with pytest.raises(IllegalAction):
+        safe.apply(2, CatchUno(0))
+    late = rig([["red_1", "red_2"], ["red_4", "blue_3"], ["green_1"]], "red_5", uno_call=True)
+    late.apply(0, Play(0))
+    late.apply(1, Play(0))  # the next player acted: too late to catch
+    with pytest.raises(IllegalAction):
+        late.apply(2, CatchUno(0))
+
+
+def test_rule_10_go_out_on_an_action_card_and_score(rig: Rig) -> None:
+    state = rig([["red_+2"], ["blue_2", "none_W", "green_S"], ["yellow_7"]], "red_5")
+    events = state.apply(0, Play(0))
+    assert isinstance(events[-1], GameOver)
+    assert len(state.hands[1]) == 5  # the final +2 still counts
+    result = state.result
+    assert result is not None
+    expected = sum(
+        {"+2": 20, "S": 20, "R": 20, "W": 50, "W+4": 50}.get(
+            CARD_CODES[c].split("_")[1], CARD_RANK[c]
+        )
+        for h in state.hands
+        for c in h
+    )
+    assert result.scores[0] == expected
+    assert result.outcomes[0] is Outcome.WIN
+    assert result.ranking[0] == 0
+    assert result.ranking[1] == 2  # yellow_7 is fewer points than seat 1's hand
+    assert state.current_seat is None
+    assert state.legal_actions(1) == ()
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(1, Draw())
+
+
+# -- seed ruleset --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [(Play(0), "not_playable"), (Play(9), "no_such_card"), (Play(-1), "no_such_card")],
+)
+def test_rule_11_illegal_play_draws_a_penalty_and_passes(
+    rig: Rig, action: Play, reason: str
+) -> None:
+    state = rig([["blue_1", "green_2"], ["red_2"]], "red_5", ruleset="seed", pile=["red_7"])
+    events = state.apply(0, action)
+    assert RuleBroken(0, reason) in events
+    assert hand(state, 0) == ["blue_1", "green_2", "red_7"]
+    assert state.turn == 1
+    assert top(state) == "red_5"
+
+
+def test_rule_11_empty_input_draws_and_never_plays_the_drawn_card(rig: Rig) -> None:
+    state = rig([["blue_1"], ["red_2"]], "red_5", ruleset="seed", pile=["red_7"])
+    assert Pass() not in state.legal_actions(0)
+    state.apply(0, Draw())
+    assert hand(state, 0) == ["blue_1", "red_7"]
+    assert state.turn == 1
+
+
+def test_rule_12_wilds_any_time_and_random_missing_colour(rig: Rig) -> None:
+    state = rig([["none_W+4", "red_1"], ["blue_2"], ["red_3"]], "red_5", ruleset="seed")
+    state.apply(0, Play(0))  # holding red: still allowed, and no colour given
+    assert CARD_COLOUR[state.top] == 4
+    assert state.colour in (0, 1, 2, 3)
+    assert len(state.hands[1]) == 5  # next player draws four and is skipped
+    assert state.turn == 2
+    colours = set()
+    for seed in range(30):
+        game = rig([["none_W", "red_1"], ["blue_2"]], "red_5", ruleset="seed", seed=seed)
+        game.apply(0, Play(0))
+        colours.add(game.colour)
+    assert colours == {0, 1, 2, 3}
+
+
+def test_rule_13_no_winning_on_an_action_card(rig: Rig) -> None:
+    state = rig([["red_S"], ["blue_2"], ["red_3"]], "red_5", ruleset="seed", pile=["green_9"])
+    events = state.apply(0, Play(0))
+    assert not state.is_over
+    assert Skipped(1) in events
+    assert hand(state, 0) == ["green_9"]
+    assert state.turn == 2
+    winner = rig([["red_4"], ["blue_2"]], "red_5", ruleset="seed")
+    events = winner.apply(0, Play(0))
+    assert isinstance(events[-1], GameOver)
+    assert winner.result is not None
+    assert winner.result.winners == (0,)
+
+
+def test_rule_14_seed_first_card_as_it_comes(rig: Rig) -> None:
+    skip = rig([["red_1"], ["red_2"]], first="red_S", ruleset="seed", turn=0)
+    assert skip.turn == 0
+    draw = rig([["red_1"], ["red_2"]], first="red_+2", ruleset="seed", turn=0)
+    assert len(draw.hands[0]) == 1
+    wild = rig([["blue_1", "red_1"], ["red_2"]], first="none_W+4", ruleset="seed", turn=0)
+    assert top(wild) == "none_W+4"
+    assert Play(0) in wild.legal_actions(0)
+    assert Play(1) in wild.legal_actions(0)
+    wild.apply(0, Play(0))
+    assert top(wild) == "blue_1"
+
+
+# -- house rules ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+def test_rule_15_stacking_passes_the_sum_on(rig: Rig, ruleset: str) -> None:
+    state = rig(
+        [["red_+2", "red_1"], ["blue_+2", "blue_3"], ["green_1", "green_2"]],
+        "red_5",
+        ruleset=ruleset,
+        stacking=True,
+    )
+    state.apply(0, Play(0))
+    assert state.turn == 1
+    assert state.pending == 2
+    assert Play(0) in state.legal_actions(1)
+    state.apply(1, Play(0))
+    assert state.pending == 4
+    assert state.turn == 2
+    state.apply(2, Draw())
+    assert len(state.hands[2]) == 6
+    assert state.turn == 0
+    assert state.pending == 0
+
+
+def test_rule_15_stacking_wild_draw_four_on_wild_draw_four(rig: Rig) -> None:
+    state = rig(
+        [["none_W+4", "blue_1"], ["none_W+4", "blue_3"], ["green_1"]],
+        "red_5",
+        stacking=True,
+    )
+    state.apply(0, Play(0, BLUE))
+    state.apply(1, Play(0, GREEN))
+    assert state.pending == 8
+    assert Challenge() not in state.legal_actions(2)
+    state.apply(2, Draw())
+    assert len(state.hands[2]) == 9
+
+
+def test_rule_15_without_stacking_no_answer(rig: Rig) -> None:
+    state = rig([["red_+2", "red_1"], ["blue_+2", "blue_3"], ["green_1"]], "red_5")
+    state.apply(0, Play(0))
+    assert len(state.hands[1]) == 4
+    assert state.turn == 2
+
+
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+def test_rule_16_draw_until_playable(rig: Rig, ruleset: str) -> None:
+    state = rig(
+        [["blue_1"], ["red_2"]],
+        "red_5",
+        pile=["green_1", "yellow_2", "red_9"],
+        ruleset=ruleset,
+        draw_until_playable=True,
+    )
+    state.apply(0, Draw())
+    assert hand(state, 0) == ["blue_1", "green_1", "yellow_2", "red_9"]
+    if ruleset == "official":
+        assert state.turn == 0
+        state.apply(0, Play(3))
+    assert state.turn == 1
+
+
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+def test_rule_17_jump_in_with_an_identical_card(rig: Rig, ruleset: str) -> None:
+    state = rig(
+        [["blue_1", "blue_2"], ["green_4", "green_5"], ["red_5", "red_1"], ["red_6"]],
+        "red_5",
+        ruleset=ruleset,
+        jump_in=True,
+    )
+    assert Play(0) in state.legal_actions(2)
+    assert state.legal_actions(1) == []  # no identical card
+    events = state.apply(2, Play(0))
+    assert CardPlayed(2, "red_5", "red", True) in events
+    assert state.turn == 3  # play goes on from the jumper
+    with pytest.raises(IllegalAction):
+        state.apply(0, Play(0))
+    plain = rig([["blue_1"], ["red_5", "red_1"]], "red_5", ruleset=ruleset)
+    with pytest.raises(IllegalAction, match="not your turn"):
+        plain.apply(1, Play(0))
+
+
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+def test_rule_18_seven_swaps_and_zero_rotates(rig: Rig, ruleset: str) -> None:
+    state = rig(
+        [["red_7", "red_1"], ["blue_2"], ["green_3", "green_4", "green_8"]],
+        "red_5",
+        ruleset=ruleset,
+        seven_zero=True,
+    )
+    assert {a.target for a in state.legal_actions(0) if isinstance(a, Play) and a.index == 0} == {
+        1,
+        2,
+    }
+    events = state.apply(0, Play(0, None, 2))
+    assert HandsSwapped(0, 2) in events
+    assert hand(state, 0) == ["green_3", "green_4", "green_8"]
+    assert hand(state, 2) == ["red_1"]
+    zero = rig(
+        [["red_0", "red_1"], ["blue_2"], ["green_3", "green_4"]],
+        "red_5",
+        ruleset=ruleset,
+        seven_zero=True,
+    )
+    events = zero.apply(0, Play(0))
+    assert HandsRotated(1) in events
+    assert [hand(zero, i) for i in range(3)] == [["green_3", "green_4"], ["red_1"], ["blue_2"]]
+
+
+def test_rule_18_official_seven_needs_a_target(rig: Rig) -> None:
+    state = rig([["red_7", "red_1"], ["blue_2"]], "red_5", seven_zero=True)
+    with pytest.raises(IllegalAction, match="swap"):
+        state.apply(0, Play(0))
