@@ -1,0 +1,67 @@
+"""The registry's own public messages (timeouts, computer moves, pings) through discord.py."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.sessions import Post
+from cogs.common.buttons import NO_PINGS, GameButton, build_view
+from cogs.common.respond import Deckhand
+
+__all__ = ["DiscordPoster", "install"]
+
+log = logging.getLogger(__name__)
+
+
+class DiscordPoster:
+    """:class:`bot.sessions.Poster` on a real client; needs no channel cache."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def post(self, post: Post) -> int | None:
+        """Send a table; its message id, or ``None`` (logged) if Discord refused it."""
+        channel = self.client.get_partial_messageable(post.channel_id)
+        view = build_view(post)
+        try:
+            if view is None:
+                message = await channel.send(post.content, allowed_mentions=NO_PINGS)
+            else:
+                message = await channel.send(post.content, view=view, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.exception("could not post the table in channel %d", post.channel_id)
+            return None
+        return message.id
+
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        """Remove an older table's buttons; a deleted message is no loss."""
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(view=None)
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            log.warning("could not remove the buttons of message %d", message_id, exc_info=True)
+
+    async def ping(self, channel_id: int, member_id: int, text: str) -> None:
+        """Mention one member (and nobody else)."""
+        channel = self.client.get_partial_messageable(channel_id)
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(member_id)]
+        )
+        try:
+            await channel.send(text, allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("could not ping in channel %d", channel_id, exc_info=True)
+
+
+def install(bot: Any) -> Deckhand:
+    """Register the buttons and the Discord poster once; every game's ``setup`` calls it."""
+    deckhand: Deckhand = bot
+    if not isinstance(deckhand.sessions.poster, DiscordPoster):
+        deckhand.sessions.poster = DiscordPoster(bot)
+        bot.add_dynamic_items(GameButton)
+    return deckhand

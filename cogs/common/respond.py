@@ -1,0 +1,130 @@
+"""Answering interactions: the member's language, ephemeral refusals and guarded handlers.
+
+:func:`guarded` is the one place where refusals become sentences: a
+:class:`~bot.sessions.SessionError` or :class:`~rules.engine.IllegalAction` is answered
+ephemerally in the member's language and changes nothing; anything else is logged with the
+channel and game (never a hand) and answered "Something went wrong; the game is unchanged".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, cast
+
+import discord
+
+from bot.i18n import language, refusal, t
+from bot.sessions import Player, SessionError, SessionRegistry
+from bot.settings import Settings
+from bot.store.base import GameStore
+from rules.engine import IllegalAction
+
+__all__ = [
+    "Deckhand",
+    "deckhand",
+    "ephemeral",
+    "guarded",
+    "is_moderator",
+    "locale_of",
+    "member_of",
+    "public_locale",
+]
+
+log = logging.getLogger(__name__)
+
+
+class Deckhand(Protocol):
+    """What the cogs use of :class:`bot.client.DeckhandBot`."""
+
+    sessions: SessionRegistry
+    settings: Settings
+    store: GameStore
+
+
+def deckhand(interaction: discord.Interaction[Any]) -> Deckhand:
+    """The bot behind ``interaction``."""
+    return cast(Deckhand, interaction.client)
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The language to answer this member in: theirs, else the guild's, else English."""
+    return language(interaction.locale, interaction.guild_locale)
+
+
+async def public_locale(interaction: discord.Interaction[Any]) -> str:
+    """The language of public tables here: the guild's setting, else the guild's locale."""
+    configured = None
+    if interaction.guild_id is not None:
+        configured = (
+            await deckhand(interaction).store.guild_settings(interaction.guild_id)
+        ).language
+    return language(configured, interaction.guild_locale)
+
+
+def member_of(interaction: discord.Interaction[Any]) -> Player:
+    """The member who clicked or typed, as a seat holder."""
+    user = interaction.user
+    return Player(user.id, user.display_name)
+
+
+async def is_moderator(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Messages in this channel, or the guild's configured moderator role."""
+    if interaction.permissions.manage_messages:
+        return True
+    user = interaction.user
+    if interaction.guild_id is None or not isinstance(user, discord.Member):
+        return False
+    role_id = (
+        await deckhand(interaction).store.guild_settings(interaction.guild_id)
+    ).moderator_role_id
+    return role_id is not None and any(role.id == role_id for role in user.roles)
+
+
+async def ephemeral(
+    interaction: discord.Interaction[Any],
+    text: str,
+    *,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer only the member who asked (a follow-up if the interaction was answered)."""
+    extra: dict[str, Any] = {} if view is None else {"view": view}
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **extra)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **extra)
+
+
+async def guarded(
+    interaction: discord.Interaction[Any],
+    work: Callable[[], Awaitable[None]],
+    *,
+    what: str,
+) -> None:
+    """Run a command or click; refusals and failures are answered, never "interaction failed"."""
+    locale = locale_of(interaction)
+    try:
+        await work()
+    except SessionError as error:
+        await _quietly(ephemeral(interaction, t(error.key, locale, **error.params)))
+    except IllegalAction as error:
+        await _quietly(ephemeral(interaction, refusal(error, locale)))
+    except Exception:
+        session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
+        log.exception(
+            "%s failed in channel %s (guild %s, game %s, version %s)",
+            what,
+            interaction.channel_id,
+            interaction.guild_id,
+            None if session is None else session.game,
+            None if session is None else session.version,
+        )
+        await _quietly(ephemeral(interaction, t("error.unexpected", locale)))
+
+
+async def _quietly(reply: Awaitable[None]) -> None:
+    """Send an error answer; if Discord refuses even that, only log it."""
+    try:
+        await reply
+    except discord.HTTPException:
+        log.warning("could not answer an interaction with its error", exc_info=True)

@@ -1,0 +1,103 @@
+"""The verbs every game's command group shares: start, join, leave, hand and a move.
+
+Each is parse → session → answer: the session decides, this module only speaks Discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.sessions import Reply, SessionError, SessionRegistry
+from cogs.common.buttons import answer_post, build_view
+from cogs.common.respond import deckhand, ephemeral, guarded, member_of, public_locale
+from rules.engine import Action
+
+__all__ = ["act", "hand", "join", "leave", "start"]
+
+
+def _registry(interaction: discord.Interaction[Any], game: str) -> tuple[SessionRegistry, int]:
+    """The registry and channel; refuses outside servers and where another game runs."""
+    channel_id = interaction.channel_id
+    if interaction.guild_id is None or channel_id is None:
+        raise SessionError("error.guild_only")
+    registry = deckhand(interaction).sessions
+    session = registry.get(channel_id)
+    if session is not None and session.game != game:
+        raise SessionError("error.other_game", game=t(f"game.{session.game}", session.locale))
+    return registry, channel_id
+
+
+async def _run(
+    interaction: discord.Interaction[Any],
+    game: str,
+    verb: str,
+    step: Callable[[SessionRegistry, int], Awaitable[Reply]],
+) -> None:
+    async def work() -> None:
+        registry, channel_id = _registry(interaction, game)
+        reply = await step(registry, channel_id)
+        await answer_post(interaction, reply.post, reply.notice)
+
+    await guarded(interaction, work, what=f"/{game} {verb}")
+
+
+async def start(
+    interaction: discord.Interaction[Any],
+    game: str,
+    *,
+    players: int | None,
+    bots: int,
+    seed: int | None,
+    options: dict[str, Any] | None = None,
+) -> None:
+    """``/<game> start``: open a lobby here with the member as host."""
+
+    async def step(registry: SessionRegistry, channel_id: int) -> Reply:
+        return await registry.open_lobby(
+            channel_id,
+            interaction.guild_id,
+            game,
+            member_of(interaction),
+            players=players,
+            bots=bots,
+            seed=seed,
+            options=options,
+            locale=await public_locale(interaction),
+        )
+
+    await _run(interaction, game, "start", step)
+
+
+async def join(interaction: discord.Interaction[Any], game: str) -> None:
+    """``/<game> join``: take a seat in the lobby."""
+    await _run(interaction, game, "join", lambda r, c: r.join(c, member_of(interaction)))
+
+
+async def leave(interaction: discord.Interaction[Any], game: str) -> None:
+    """``/<game> leave``: give up a seat (a computer plays it on in a running game)."""
+    await _run(interaction, game, "leave", lambda r, c: r.leave(c, interaction.user.id))
+
+
+async def act(interaction: discord.Interaction[Any], game: str, action: Action) -> None:
+    """A move typed as a command (``/blackjack hit``)."""
+    await _run(
+        interaction,
+        game,
+        type(action).__name__.lower(),
+        lambda r, c: r.act(c, interaction.user.id, action),
+    )
+
+
+async def hand(interaction: discord.Interaction[Any], game: str) -> None:
+    """``/<game> hand``: the member's own hand, ephemeral, with controls on their turn."""
+
+    async def work() -> None:
+        registry, channel_id = _registry(interaction, game)
+        post = await registry.hand(channel_id, interaction.user.id)
+        await ephemeral(interaction, post.content, view=build_view(post))
+
+    await guarded(interaction, work, what=f"/{game} hand")

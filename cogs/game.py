@@ -1,0 +1,276 @@
+"""The ``game`` cog: what works the same for every game (status, end, kick, settings, stats).
+
+``/game status|end|kick|settings``, ``/stats``, ``/leaderboard`` and ``/rules``. Like every
+cog it only parses, asks the session registry or the store, and answers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.sessions import SessionError
+from cogs.common import answer_post, ephemeral, guarded, install, locale_of
+from cogs.common.buttons import NO_PINGS
+from cogs.common.respond import deckhand, is_moderator
+
+__all__ = ["GAMES", "GameCog", "setup"]
+
+# Every game Deckhand knows, for /rules and /leaderboard (whether or not its cog is loaded).
+GAMES = ("blackjack", "onecard", "uno", "gostop", "rummikub")
+GAME_CHOICES = [
+    app_commands.Choice(name=_(t(f"game.{game}"), key=f"game.{game}"), value=game) for game in GAMES
+]
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="auto", value="auto"),
+    app_commands.Choice(name="English", value="en"),
+    app_commands.Choice(name="한국어", value="ko"),
+]
+MIN_TURN, MAX_TURN = 10, 600
+
+
+def _channel(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise SessionError("error.guild_only")
+    return interaction.channel_id
+
+
+class GameCog(commands.Cog):
+    """Commands shared by every game."""
+
+    game = app_commands.Group(
+        name="game",
+        description=_("Manage the game in this channel", key="cmd.game"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @game.command(
+        name="status",
+        description=_("What is running here and whose turn it is", key="cmd.game.status"),
+    )
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        """Who plays, whose turn, how long is left (ephemeral)."""
+
+        async def work() -> None:
+            channel_id = _channel(interaction)
+            registry = deckhand(interaction).sessions
+            locale = locale_of(interaction)
+            session = registry.get(channel_id)
+            if session is None:
+                await ephemeral(interaction, t("status.none", locale))
+                return
+            name = t(f"game.{session.game}", locale)
+            state = session.state
+            if state is None:
+                text = t(
+                    "status.lobby",
+                    locale,
+                    game=name,
+                    host=f"<@{session.host_id}>",
+                    seated=len(session.seats) + session.bots,
+                    players=session.players,
+                )
+            elif state.current_seat is None:
+                text = t("status.over", locale, game=name)
+            elif session.seats[state.current_seat].computer or session.deadline is None:
+                text = t("status.computer", locale, game=name)
+            else:
+                left = max(0, round(session.deadline - registry.clock()))
+                seat = session.seats[state.current_seat]
+                text = t("status.turn", locale, game=name, name=seat.name, seconds=left)
+            await ephemeral(interaction, text)
+
+        await guarded(interaction, work, what="/game status")
+
+    @game.command(
+        name="end", description=_("End the game or lobby in this channel", key="cmd.game.end")
+    )
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """The host closes a lobby; a moderator ends a running game (and is recorded)."""
+
+        async def work() -> None:
+            channel_id = _channel(interaction)
+            moderator = await is_moderator(interaction)
+            reply = await deckhand(interaction).sessions.end(
+                channel_id, interaction.user.id, moderator=moderator
+            )
+            await answer_post(interaction, reply.post, reply.notice)
+
+        await guarded(interaction, work, what="/game end")
+
+    @game.command(
+        name="kick", description=_("Hand a member's seat to a computer player", key="cmd.game.kick")
+    )
+    @app_commands.describe(
+        member=_("The member whose seat a computer takes", key="param.kick_member")
+    )
+    async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        """Moderators only: the seat plays on as a computer."""
+
+        async def work() -> None:
+            channel_id = _channel(interaction)
+            if not await is_moderator(interaction):
+                raise SessionError("error.moderator_only")
+            reply = await deckhand(interaction).sessions.kick(channel_id, member.id)
+            await answer_post(interaction, reply.post, reply.notice)
+
+        await guarded(interaction, work, what="/game kick")
+
+    @game.command(
+        name="settings",
+        description=_("Turn time, language and moderator role", key="cmd.game.settings"),
+    )
+    @app_commands.describe(
+        turn_seconds=_("Seconds per turn for new games", key="param.turn_seconds"),
+        language=_("Language of the tables in this server", key="param.language"),
+        moderator_role=_(
+            "Members with this role may end games and kick", key="param.moderator_role"
+        ),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        turn_seconds: app_commands.Range[int, MIN_TURN, MAX_TURN] | None = None,
+        language: app_commands.Choice[str] | None = None,
+        moderator_role: discord.Role | None = None,
+    ) -> None:
+        """Moderators only: change the guild's settings; shows them (ephemeral)."""
+
+        async def work() -> None:
+            _channel(interaction)
+            guild_id = interaction.guild_id
+            assert guild_id is not None
+            if not await is_moderator(interaction):
+                raise SessionError("error.moderator_only")
+            store = deckhand(interaction).store
+            current = await store.guild_settings(guild_id)
+            changes: dict[str, Any] = {}
+            if turn_seconds is not None:
+                changes["turn_seconds"] = turn_seconds
+            if language is not None:
+                changes["language"] = None if language.value == "auto" else language.value
+            if moderator_role is not None:
+                changes["moderator_role_id"] = moderator_role.id
+            updated = dataclasses.replace(current, **changes)
+            if changes:
+                await store.save_guild_settings(updated)
+            locale = locale_of(interaction)
+            default = t("settings.default", locale)
+            await ephemeral(
+                interaction,
+                t(
+                    "settings.saved",
+                    locale,
+                    turn=default
+                    if updated.turn_seconds is None
+                    else t("settings.seconds", locale, seconds=updated.turn_seconds),
+                    language=updated.language or default,
+                    role=default
+                    if updated.moderator_role_id is None
+                    else f"<@&{updated.moderator_role_id}>",
+                ),
+            )
+
+        await guarded(interaction, work, what="/game settings")
+
+    @app_commands.command(
+        name="stats", description=_("A member's results in this server", key="cmd.stats")
+    )
+    @app_commands.describe(member=_("Whose results (you if empty)", key="param.stats_member"))
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        """Played/won/lost/drawn per game (ephemeral)."""
+
+        async def work() -> None:
+            _channel(interaction)
+            guild_id = interaction.guild_id
+            assert guild_id is not None
+            who = member or interaction.user
+            locale = locale_of(interaction)
+            record = await deckhand(interaction).store.member_stats(guild_id, who.id)
+            mention = f"<@{who.id}>"
+            if not record.games:
+                await ephemeral(interaction, t("stats.none", locale, member=mention))
+                return
+            lines = [t("stats.title", locale, member=mention)]
+            lines += [
+                t("stats.row", locale, game=t(f"game.{game}", locale), **counts)
+                for game, counts in record.games.items()
+            ]
+            await ephemeral(interaction, "\n".join(lines))
+
+        await guarded(interaction, work, what="/stats")
+
+    @app_commands.command(
+        name="leaderboard", description=_("Most wins in this server", key="cmd.leaderboard")
+    )
+    @app_commands.describe(game=_("Only this game", key="param.game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """The top ten by wins, public, without pinging anyone."""
+
+        async def work() -> None:
+            _channel(interaction)
+            guild_id = interaction.guild_id
+            assert guild_id is not None
+            locale = locale_of(interaction)
+            name = None if game is None else game.value
+            rows = await deckhand(interaction).store.leaderboard(guild_id, name)
+            if not rows:
+                await ephemeral(interaction, t("leaderboard.none", locale))
+                return
+            title = (
+                t("leaderboard.title", locale)
+                if name is None
+                else t("leaderboard.title_game", locale, game=t(f"game.{name}", locale))
+            )
+            lines = [title] + [
+                t(
+                    "leaderboard.row",
+                    locale,
+                    rank=rank,
+                    member=f"<@{row.member_id}>",
+                    wins=row.wins,
+                    played=row.played,
+                )
+                for rank, row in enumerate(rows, 1)
+            ]
+            await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
+
+        await guarded(interaction, work, what="/leaderboard")
+
+    @app_commands.command(name="rules", description=_("How a game is played", key="cmd.rules"))
+    @app_commands.describe(game=_("Which game", key="param.rules_game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(
+        self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]
+    ) -> None:
+        """The rules from the message catalog, ephemeral."""
+
+        async def work() -> None:
+            await ephemeral(interaction, t(f"rules.{game.value}", locale_of(interaction)))
+
+        await guarded(interaction, work, what="/rules")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the shared commands and install the buttons and poster."""
+    install(bot)
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,144 @@
+"""The shared cog helpers: button ids, views and how refusals and failures are answered."""
+
+from __future__ import annotations
+
+import logging
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.games import Control
+from bot.i18n import catalog
+from bot.sessions import Post, SessionError
+from cogs.common.buttons import (
+    CUSTOM_ID_LIMIT,
+    TEMPLATE,
+    GameButton,
+    build_view,
+    custom_id,
+    parse_custom_id,
+)
+from cogs.common.respond import guarded
+from rules.engine import IllegalAction
+
+BIG_CHANNEL = 2**64 - 1  # the largest snowflake
+
+
+@pytest.mark.parametrize(
+    ("channel", "version", "action", "arg"),
+    [
+        (123, 1, "hit", None),
+        (BIG_CHANNEL, 10**12 - 1, "a" * 20, "x" * 40),
+        (42, 7, "play", "♠10"),
+        (42, 7, "deal_again", None),
+    ],
+)
+def test_custom_id_round_trips_and_fits(
+    channel: int, version: int, action: str, arg: str | None
+) -> None:
+    text = custom_id(channel, version, action, arg)
+    assert len(text) <= CUSTOM_ID_LIMIT
+    assert parse_custom_id(text) == (channel, version, action, arg)
+    assert text.startswith(f"dh:{channel}:{version}:{action}")
+
+
+@pytest.mark.parametrize(
+    ("action", "arg"), [("Hit", None), ("a" * 21, None), ("hit", "x" * 41), ("hit", "a:b")]
+)
+def test_custom_ids_that_would_not_parse_are_refused(action: str, arg: str | None) -> None:
+    with pytest.raises(ValueError):
+        custom_id(1, 1, action, arg)
+
+
+def test_foreign_custom_ids_do_not_match() -> None:
+    for text in ("persistent_view:green", "dh:1:x:hit", "dh:1:2", "xdh:1:2:hit"):
+        with pytest.raises(ValueError):
+            parse_custom_id(text)
+
+
+async def test_a_button_is_rebuilt_from_its_custom_id() -> None:
+    text = custom_id(55, 9, "stand")
+    match = re.fullmatch(TEMPLATE, text)
+    assert match is not None
+    button = await GameButton.from_custom_id(None, None, match)  # type: ignore[arg-type]
+    assert (button.channel_id, button.version, button.action, button.arg) == (55, 9, "stand", None)
+    assert button.custom_id == text
+
+
+def test_build_view_translates_labels_and_encodes_the_version() -> None:
+    post = Post(
+        77,
+        5,
+        "table",
+        (Control("hand", "button.hand"), Control("hit", "button.hit", "primary")),
+        "ko",
+    )
+    view = build_view(post)
+    assert view is not None and view.timeout is None
+    buttons = [item for item in view.walk_children() if isinstance(item, GameButton)]
+    assert [b.item.label for b in buttons] == [catalog("ko")["button.hand"], "히트"]
+    assert [b.custom_id for b in buttons] == ["dh:77:5:hand", "dh:77:5:hit"]
+    assert buttons[1].item.style is discord.ButtonStyle.primary
+    assert build_view(Post(77, 5, "over", (), "en")) is None
+
+
+class FakeResponse:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
+    async def send_message(self, content: str, **options: Any) -> None:
+        self.sent.append((content, options))
+
+
+def interaction(locale: discord.Locale = discord.Locale.american_english) -> Any:
+    sessions = SimpleNamespace(get=lambda channel_id: None)
+    return SimpleNamespace(
+        locale=locale,
+        guild_locale=None,
+        channel_id=10,
+        guild_id=1,
+        client=SimpleNamespace(sessions=sessions),
+        response=FakeResponse(),
+    )
+
+
+async def test_a_session_refusal_is_an_ephemeral_sentence_in_the_members_language() -> None:
+    clicked = interaction(discord.Locale.korean)
+
+    async def work() -> None:
+        raise SessionError("error.not_your_turn")
+
+    await guarded(clicked, work, what="test")
+    assert clicked.response.sent == [("당신 차례가 아니에요.", {"ephemeral": True})]
+
+
+async def test_an_engine_refusal_falls_back_to_its_reason() -> None:
+    clicked = interaction()
+
+    async def work() -> None:
+        raise IllegalAction("You don't have ♠7.", code="not_in_hand_xyz", card="♠7")
+
+    await guarded(clicked, work, what="test")
+    assert clicked.response.sent == [("You don't have ♠7.", {"ephemeral": True})]
+
+
+async def test_a_bug_is_logged_with_context_and_answered_politely(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clicked = interaction()
+
+    async def work() -> None:
+        raise RuntimeError("boom")
+
+    with caplog.at_level(logging.ERROR):
+        await guarded(clicked, work, what="/blackjack hit")
+    assert clicked.response.sent == [
+        ("Something went wrong; the game is unchanged.", {"ephemeral": True})
+    ]
+    assert "/blackjack hit failed in channel 10" in caplog.text

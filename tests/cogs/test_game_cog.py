@@ -1,0 +1,67 @@
+"""The shared ``game`` cog: its commands load, and every text they show is in the catalogs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.games import GameCatalog
+from bot.i18n import DeckhandTranslator, catalog
+from bot.sessions import SessionRegistry
+from bot.settings import Settings
+from bot.store.memory import MemoryStore
+from cogs import game as game_cog
+from cogs.common.poster import DiscordPoster
+
+
+def missing_korean(payload: dict[str, Any], path: str = "") -> list[str]:
+    """Names of commands and options whose description has no Korean translation."""
+    here = f"{path} {payload['name']}".strip()
+    missing = [] if "ko" in (payload.get("description_localizations") or {}) else [here]
+    for option in payload.get("options", []):
+        missing += missing_korean(option, here)
+    return missing
+
+
+async def translated(bot: commands.Bot) -> list[dict[str, Any]]:
+    translator = DeckhandTranslator()
+    await bot.tree.set_translator(translator)
+    return [
+        await command.get_translated_payload(bot.tree, translator)
+        for command in bot.tree.get_commands()
+    ]
+
+
+async def make_bot() -> commands.Bot:
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    store = MemoryStore()
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    bot.store = store  # type: ignore[attr-defined]
+    bot.settings = settings  # type: ignore[attr-defined]
+    bot.sessions = SessionRegistry(store=store, settings=settings, games=GameCatalog())  # type: ignore[attr-defined]
+    return bot
+
+
+async def test_the_game_cog_loads_with_its_commands_and_installs_the_poster() -> None:
+    bot = await make_bot()
+    await game_cog.setup(bot)
+    names = sorted(command.qualified_name for command in bot.tree.walk_commands())
+    assert names == [
+        "game",
+        "game end",
+        "game kick",
+        "game settings",
+        "game status",
+        "leaderboard",
+        "rules",
+        "stats",
+    ]
+    assert isinstance(bot.sessions.poster, DiscordPoster)  # type: ignore[attr-defined]
+    english = catalog("en")
+    payloads = await translated(bot)
+    assert [name for p in payloads for name in missing_korean(p)] == []
+    for choice in game_cog.GAME_CHOICES:
+        assert f"rules.{choice.value}" in english
+    await bot.close()
