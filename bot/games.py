@@ -59,14 +59,28 @@ class GameAdapter(Protocol):
     def turn_seconds(self, settings: Settings) -> float:
         """The turn limit when the guild sets none (Blackjack: ``blackjack_turn_seconds``)."""
 
-    def new(self, seats: int, seed: int | None, options: Mapping[str, Any]) -> GameState[Any, Any]:
-        """Deal a new game for ``seats`` seats."""
+    def new(
+        self,
+        seats: int,
+        seed: int | None,
+        options: Mapping[str, Any],
+        computers: Sequence[int],
+    ) -> tuple[GameState[Any, Any], Sequence[Event]]:
+        """Deal a new game for ``seats`` seats (``computers``: the seats a computer holds).
+
+        Returns the state and what dealing did (events an engine that plays its computer
+        seats itself reports before the first decision; may include ``GameOver``).
+        """
 
     def restore(self, snapshot: dict[str, Any]) -> GameState[Any, Any]:
         """Continue a game from :meth:`GameState.snapshot`."""
 
-    def seat_computers(self, state: GameState[Any, Any], seats: Sequence[int]) -> None:
-        """Tell the engine which seats a computer holds (a no-op for most games)."""
+    def hand_to_computer(self, state: GameState[Any, Any], seat: int) -> Sequence[Event]:
+        """A computer holds ``seat`` from now on; what that changed at once, as events.
+
+        Engines that play computer seats themselves (Blackjack) take it over here; for the
+        others this returns nothing and the session plays the seat with :meth:`computer_action`.
+        """
 
     def timeout_action(self, state: GameState[Any, Any], seat: int) -> Action:
         """The safe move for a seat whose time ran out (Blackjack: Stand)."""

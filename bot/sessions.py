@@ -184,7 +184,6 @@ class Session:
         )
         if data["state"] is not None:
             session.state = adapter.restore(data["state"])
-            adapter.seat_computers(session.state, session.computer_seats)
         return session
 
 
@@ -353,17 +352,7 @@ class SessionRegistry:
                 turn_seconds=await self._turn_seconds(guild_id, adapter),
                 seats=[Seat(host.id, host.name)],
             )
-            if self._lobby_full(session):
-                self._deal(session, adapter)
-            try:
-                await self.store.create(session.stored())
-            except VersionConflict:
-                # Another process (a mistaken second writer) holds this channel.
-                raise SessionError("error.busy_elsewhere") from None
-            self._sessions[channel_id] = session
-            self._finished.pop(channel_id, None)
-            self._arm(session)
-            return Reply(self._render(session, [], []))
+            return await self._create(session, adapter)
 
     async def join(self, channel_id: int, member: Player) -> Reply:
         """Take a free seat in the lobby; the game starts when the last seat is taken."""
@@ -375,9 +364,10 @@ class SessionRegistry:
                 raise SessionError("error.table_full")
             session.seats.append(Seat(member.id, member.name))
             notices = [t("lobby.joined", session.locale, name=member.name)]
+            events: Sequence[Event] = ()
             if self._lobby_full(session):
-                self._deal(session, self.adapter(session))
-            return await self._commit(session, [], notices)
+                events = self._deal(session, self.adapter(session))
+            return await self._commit(session, events, notices)
 
     async def leave(self, channel_id: int, member_id: int) -> Reply:
         """Give up a seat: in a lobby it is freed; in a game a computer plays it on."""
@@ -392,8 +382,8 @@ class SessionRegistry:
                     return await self._drop(session, t("lobby.host_left", session.locale))
                 del session.seats[seat]
                 return await self._commit(session, [], [t("lobby.left", session.locale, name=name)])
-            self._to_computer(session, seat)
-            return await self._commit(session, [], [t("game.left", session.locale, name=name)])
+            events = self._to_computer(session, seat)
+            return await self._commit(session, events, [t("game.left", session.locale, name=name)])
 
     async def start(self, channel_id: int, member_id: int) -> Reply:
         """The host starts early; empty seats are dropped (at least the minimum must remain)."""
@@ -406,8 +396,7 @@ class SessionRegistry:
             if seated < adapter.min_seats:
                 raise SessionError("error.not_enough", low=adapter.min_seats)
             session.players = seated
-            self._deal(session, adapter)
-            return await self._commit(session, [], [])
+            return await self._commit(session, self._deal(session, adapter), [])
 
     async def end(self, channel_id: int, member_id: int, *, moderator: bool) -> Reply:
         """Cancel a lobby (its host, or a moderator) or end a game (a moderator).
@@ -446,8 +435,10 @@ class SessionRegistry:
                     raise SessionError("error.kick_host")
                 del session.seats[seat]
                 return await self._commit(session, [], [t("lobby.left", session.locale, name=name)])
-            self._to_computer(session, seat)
-            return await self._commit(session, [], [t("game.kicked", session.locale, name=name)])
+            events = self._to_computer(session, seat)
+            return await self._commit(
+                session, events, [t("game.kicked", session.locale, name=name)]
+            )
 
     # -- playing ------------------------------------------------------------------------
 
@@ -508,12 +499,7 @@ class SessionRegistry:
                 seats=[Seat(s.member_id, s.name, s.computer) for s in last.seats],
                 version=last.version + 1,
             )
-            self._deal(session, adapter)
-            await self.store.create(session.stored())
-            self._sessions[channel_id] = session
-            del self._finished[channel_id]
-            self._arm(session)
-            return Reply(self._render(session, [], []))
+            return await self._create(session, adapter)
 
     async def hand(self, channel_id: int, member_id: int) -> Post:
         """The member's private hand, with controls when it is their turn."""
@@ -593,17 +579,36 @@ class SessionRegistry:
     def _lobby_full(session: Session) -> bool:
         return len(session.seats) + session.bots >= session.players
 
-    def _deal(self, session: Session, adapter: GameAdapter) -> None:
-        """Seat the computers and deal the game."""
+    async def _create(self, session: Session, adapter: GameAdapter) -> Reply:
+        """Store a new session (a lobby, or seats to deal to) and deal if it is full."""
+        channel_id = session.channel_id
+        try:
+            await self.store.create(session.stored())
+        except VersionConflict:
+            # Another process (a mistaken second writer) holds this channel.
+            raise SessionError("error.busy_elsewhere") from None
+        self._sessions[channel_id] = session
+        self._finished.pop(channel_id, None)
+        if not self._lobby_full(session):
+            return Reply(self._render(session, [], []))
+        return await self._commit(session, self._deal(session, adapter), [])
+
+    def _seat_computers(self, session: Session) -> None:
         for number in range(len(session.seats) + 1, session.players + 1):
             session.seats.append(Seat(None, t("seat.computer", session.locale, n=number), True))
-        session.state = adapter.new(len(session.seats), session.seed, session.options)
-        adapter.seat_computers(session.state, session.computer_seats)
 
-    def _to_computer(self, session: Session, seat: int) -> None:
+    def _deal(self, session: Session, adapter: GameAdapter) -> list[Event]:
+        """Seat the computers and deal the game; what dealing did."""
+        self._seat_computers(session)
+        session.state, events = adapter.new(
+            len(session.seats), session.seed, session.options, session.computer_seats
+        )
+        return list(events)
+
+    def _to_computer(self, session: Session, seat: int) -> list[Event]:
         session.seats[seat].computer = True
         assert session.state is not None
-        self.adapter(session).seat_computers(session.state, session.computer_seats)
+        return list(self.adapter(session).hand_to_computer(session.state, seat))
 
     async def _commit(
         self, session: Session, events: Sequence[Event], notices: Sequence[str]
@@ -803,7 +808,7 @@ class SessionRegistry:
             occupant.timeouts += 1
             notices = [t("turn.timed_out", session.locale, name=occupant.name)]
             if occupant.timeouts >= TIMEOUTS_BEFORE_COMPUTER:
-                self._to_computer(session, seat)
+                events += self._to_computer(session, seat)
                 notices.append(
                     t(
                         "turn.to_computer",

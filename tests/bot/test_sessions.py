@@ -115,8 +115,17 @@ class CountAdapter:
     def turn_seconds(self, settings: Settings) -> float:
         return settings.default_turn_seconds
 
-    def new(self, seats: int, seed: int | None, options: Mapping[str, Any]) -> CountState:
-        return CountState(seats, int(options.get("target", 10)))
+    def new(
+        self, seats: int, seed: int | None, options: Mapping[str, Any], computers: Sequence[int]
+    ) -> tuple[CountState, Sequence[Event]]:
+        state = CountState(seats, int(options.get("target", 10)))
+        state.computers = list(computers)
+        if options.get("instant"):  # like a House blackjack: over before anyone acts
+            state.winner = 0
+            result = state.result
+            assert result is not None
+            return state, (GameOver(result),)
+        return state, ()
 
     def restore(self, snapshot: dict[str, Any]) -> CountState:
         state = CountState(snapshot["seats"], snapshot["target"])
@@ -127,8 +136,9 @@ class CountAdapter:
         )
         return state
 
-    def seat_computers(self, state: CountState, seats: Sequence[int]) -> None:
-        state.computers = list(seats)
+    def hand_to_computer(self, state: CountState, seat: int) -> Sequence[Event]:
+        state.computers.append(seat)
+        return ()
 
     def timeout_action(self, state: CountState, seat: int) -> Action:
         return Add(1)
@@ -475,7 +485,7 @@ async def test_a_finished_game_is_recorded_and_can_be_dealt_again(table: Harness
     again = await table.answered(registry.deal_again(CHANNEL, BOB.id, version=post.version))
     assert again is not None and "total 0" in again.content
     session = registry.get(CHANNEL)
-    assert session is not None and session.version == post.version + 1
+    assert session is not None and session.version > post.version
     assert [s.member_id for s in session.seats] == [ALICE.id, BOB.id]
 
 
@@ -643,3 +653,15 @@ def test_compose_drops_the_oldest_log_lines_to_fit() -> None:
     assert text.endswith(f"```ansi\n{body}\n```")
     assert "line 99" in text and "line 0 " not in text
     assert compose(Table(("a", "b"), "t"), ["n"]) == "n\na\nb\n```\nt\n```"
+
+
+async def test_a_game_over_at_the_deal_is_recorded_at_once(table: Harness) -> None:
+    post = await table.answered(
+        table.registry.open_lobby(
+            CHANNEL, GUILD, "count", ALICE, players=2, bots=1, options={"instant": True}
+        )
+    )
+    assert post is not None and [c.action for c in post.controls] == ["again"]
+    assert table.registry.get(CHANNEL) is None and await table.stored() is None
+    [finished] = table.store.finished
+    assert [(s.member_id, s.outcome) for s in finished.seats] == [(ALICE.id, "win"), (None, "lose")]
