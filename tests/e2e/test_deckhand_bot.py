@@ -26,3 +26,21 @@ async def test_bot_connects_syncs_commands_and_restarts_on_the_same_database(
     assert fake_discord.gateway.identifies == 2
     assert fake_discord.rest.requests.count(GUILD_SYNC) == 2
     assert deckhand.db_path.exists()
+
+
+async def test_shared_commands_answer_privately_in_the_members_language(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    alice = fake_discord.add_member("alice")
+    minsu = fake_discord.add_member("minsu", locale="ko")
+    async with deckhand.run():
+        status = await fake_discord.slash(alice, fake_discord.channel, "game status")
+        assert status.ephemeral and status.text == "No game is running in this channel."
+        korean = await fake_discord.slash(minsu, fake_discord.channel, "game status")
+        assert korean.ephemeral and korean.text == "이 채널에서 진행 중인 게임이 없어요."
+        rules = await fake_discord.slash(alice, fake_discord.channel, "rules", game="blackjack")
+        assert rules.ephemeral and "208 cards" in rules.text
+        ended = await fake_discord.slash(alice, fake_discord.channel, "game end")
+        assert ended.ephemeral and ended.text
+    assert fake_discord.public_messages(fake_discord.channel) == []
+    assert [m.text for m in fake_discord.ephemeral_messages(minsu)] == [korean.text]
