@@ -91,6 +91,7 @@ PLAY = 0  # play a card or draw (or, with cards pending, take them / stack / cha
 AFTER_DRAW = 1  # official rule 6: play the card just drawn or pass
 CHOOSE_COLOUR = 2  # official rule 4: name the colour of a wild turned first
 PHASE_NAMES = ("play", "after_draw", "choose_colour")
+NOT_PLAYABLE = "That card matches neither the colour nor the top card."
 
 # Shared, immutable actions: legal_actions hands these out instead of building new ones.
 _PLAYS: tuple[tuple[Play, ...], ...] = tuple(
@@ -101,6 +102,27 @@ _PASS = Pass()
 _CHALLENGE = Challenge()
 _CALL_UNO = CallUno()
 _CHOOSE = tuple(ChooseColour(c) for c in range(4))
+# CardPlayed events by ((seat * 108 + card) * 5 + colour) * 2 + jump_in, made on first use.
+_PLAYED: list[CardPlayed | None] = [None] * (MAX_PLAYERS * DECK_SIZE * 5 * 2)
+_SINGLE_PLAYS = tuple(plays[0] for plays in _PLAYS)
+_WILD_PLAYS = tuple(plays[1:] for plays in _PLAYS)
+_FIRST_WILD = CARD_RANK.index(WILD)
+assert all(rank >= WILD for rank in CARD_RANK[_FIRST_WILD:])
+
+
+def _playable_table(colour: int, top_rank: int) -> bytes:
+    # Rules 5/12/14: same colour, same number or symbol, any wild; colour none takes all.
+    return bytes(
+        CARD_COLOUR[c] == colour or CARD_RANK[c] == top_rank or c >= _FIRST_WILD or colour == NONE
+        for c in range(DECK_SIZE)
+    )
+
+
+# By colour in play * 15 + rank of the top card: which cards may be played on it.
+_PLAYABLE = tuple(_playable_table(colour, rank) for colour in range(5) for rank in range(15))
+_CACHED_DRAWS = 16
+_DRAWN = tuple(tuple(CardsDrawn(s, k) for k in range(_CACHED_DRAWS)) for s in range(MAX_PLAYERS))
+_PASSED = tuple(TurnPassed(s) for s in range(MAX_PLAYERS))
 
 
 def shuffle(rng: GameRandom, items: list[int]) -> None:
@@ -109,7 +131,7 @@ def shuffle(rng: GameRandom, items: list[int]) -> None:
     ``int(random() * k)`` is uniform up to float rounding (bias below 2**-45 for k <= 108);
     reshuffles happen many times a game, so this is on the hot path.
     """
-    random = rng.random
+    random = rng._random.random  # the bound C method: this loop runs 100 times a shuffle
     for i in range(len(items) - 1, 0, -1):
         j = int(random() * (i + 1))
         items[i], items[j] = items[j], items[i]
@@ -236,13 +258,7 @@ class UnoState:
         the colour in play is a bluff the rules forbid but only a challenge (rule 8) catches,
         as at a real table.
         """
-        colour = self.colour
-        return (
-            CARD_COLOUR[card] == colour
-            or CARD_RANK[card] == CARD_RANK[self.discard[-1]]
-            or CARD_RANK[card] >= WILD
-            or colour == NONE
-        )
+        return bool(_PLAYABLE[self.colour * 15 + CARD_RANK[self.discard[-1]]][card])
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """Every action ``seat`` may take now (wild plays once per colour)."""
@@ -254,9 +270,12 @@ class UnoState:
             return out
         hand = self.hands[seat]
         phase = self.phase
-        if phase == CHOOSE_COLOUR:
+        if not phase and not self.pending:
+            self._add_playable(seat, hand, out)
+            out.append(_DRAW)
+        elif phase == CHOOSE_COLOUR:
             return _CHOOSE
-        if phase == AFTER_DRAW:
+        elif phase == AFTER_DRAW:
             self._add_play(seat, len(hand) - 1, out)
             out.append(_PASS)
         elif self.pending:
@@ -268,29 +287,26 @@ class UnoState:
             if self._can_challenge():
                 out.append(_CHALLENGE)
             out.append(_DRAW)
-        else:
-            self._add_playable(seat, hand, out)
-            out.append(_DRAW)
-        if self.uno_call and len(hand) == 2 and self._declared != seat:
-            out.append(_CALL_UNO)
-        if self._exposed >= 0:
-            self._out_of_turn_actions(seat, out)
+        if self.uno_call:
+            if len(hand) == 2 and self._declared != seat:
+                out.append(_CALL_UNO)
+            if self._exposed >= 0:
+                self._out_of_turn_actions(seat, out)
         return out
 
     def _add_playable(self, seat: int, hand: list[int], out: list[Action]) -> None:
-        # The hot loop of every playout: rules 5/12 inlined, one pass over the hand.
-        colour = self.colour
-        top_rank = CARD_RANK[self.discard[-1]]
+        # The hot loop of every playout: rules 5/12 as a table lookup, one pass over the hand.
+        playable = _PLAYABLE[self.colour * 15 + CARD_RANK[self.discard[-1]]]
         seven_zero = self.seven_zero
+        append = out.append
         for i, card in enumerate(hand):
-            rank = CARD_RANK[card]
-            if rank >= WILD:
-                out += _PLAYS[i][1:]
-            elif CARD_COLOUR[card] == colour or rank == top_rank or colour == NONE:
-                if seven_zero and rank == 7:
+            if playable[card]:
+                if card >= _FIRST_WILD:
+                    out += _WILD_PLAYS[i]
+                elif seven_zero and CARD_RANK[card] == 7:
                     self._add_play(seat, i, out)
                 else:
-                    out.append(_PLAYS[i][0])
+                    append(_SINGLE_PLAYS[i])
 
     def _out_of_turn_actions(self, seat: int, out: list[Action]) -> None:
         exposed = self._exposed
@@ -337,10 +353,10 @@ class UnoState:
             raise IllegalAction("There is no such seat.", code="no_seat")
         cls = action.__class__
         events: list[Event] = []
-        if cls is CallUno or cls is CatchUno:
-            self._uno_action(seat, action, events)
-        elif cls is Play:
+        if cls is Play:
             self._play(seat, action, events)  # type: ignore[arg-type]
+        elif cls is CallUno or cls is CatchUno:
+            self._uno_action(seat, action, events)
         else:
             if seat != self.turn:
                 raise IllegalAction("It is not your turn.", code="not_your_turn")
@@ -401,33 +417,21 @@ class UnoState:
                 raise IllegalAction(
                     "Only a card identical to the top card may jump in.", code="no_jump_in"
                 )
-        elif self.phase == CHOOSE_COLOUR:
-            raise IllegalAction("Name the colour of the first card first.", code="name_colour")
-        elif not 0 <= index < len(hand):
-            return self._refuse(seat, "You have no card there.", "no_such_card", events)
-        elif self.phase == AFTER_DRAW and index != len(hand) - 1:
-            raise IllegalAction(
-                "After drawing you may only play the card you drew.", code="drawn_card_only"
-            )
-        elif self.pending:
-            if not (self.stacking and CARD_RANK[hand[index]] == CARD_RANK[self.discard[-1]]):
-                return self._refuse(
-                    seat,
-                    f"Take the {self.pending} cards or answer with the same card.",
-                    "take_pending",
-                    events,
-                )
+        elif self.phase or self.pending or not 0 <= index < len(hand):
+            if self._check_unusual_play(seat, index, events):
+                return
         elif not self.playable(hand[index]):
-            return self._refuse(
+            self._refuse(
                 seat,
                 "That card matches neither the colour nor the top card.",
                 "not_playable",
                 events,
             )
+            return
         card = hand[index]
         rank = CARD_RANK[card]
-        colour = action.colour
         if rank >= WILD:
+            colour = action.colour
             if colour is None or colour not in (0, 1, 2, 3):
                 if not self.seed_rules:
                     raise IllegalAction(
@@ -435,6 +439,10 @@ class UnoState:
                         code="bad_colour",
                     )
                 colour = self.rng.randbelow(4)  # rule 12: a missing colour is chosen at random
+            if rank == WILD_DRAW_FOUR:
+                self._offender = seat
+                old = self.colour
+                self._guilty = any(CARD_COLOUR[c] == old for c in hand)
         else:
             colour = CARD_COLOUR[card]
         target = action.target
@@ -448,36 +456,69 @@ class UnoState:
                 raise IllegalAction("Choose another player to swap hands with.", code="bad_target")
             target = (seat + self.direction) % self.n  # seed: the next player
         # Checked; from here on the play happens.
-        self._close_windows(seat)
+        if self.uno_call or self._reveal is not None:
+            self._close_windows(seat)
         self._idle = 0
-        old_colour = self.colour
         del hand[index]
         self.discard.append(card)
         self.colour = colour
         self.phase = PLAY
-        if jumping:
-            self.turn = seat
-        events.append(CardPlayed(seat, CARD_CODES[card], COLOUR_NAMES[colour], jumping))
-        if rank == WILD_DRAW_FOUR:
-            self._offender = seat
-            self._guilty = any(CARD_COLOUR[c] == old_colour for c in hand)
+        self.turn = seat
+        key = ((seat * DECK_SIZE + card) * 5 + colour) * 2 + jumping
+        event = _PLAYED[key]
+        if event is None:  # events are immutable: one per (seat, card, colour) serves all games
+            event = _PLAYED[key] = CardPlayed(seat, CARD_CODES[card], COLOUR_NAMES[colour], jumping)
+        events.append(event)
         left = len(hand)
-        if left == 1:
+        if left > 1:
+            if rank < DRAW_TWO and not self.seven_zero:
+                self.turn = (seat + self.direction) % self.n  # the common case, inlined
+            else:
+                self._effect(seat, rank, target, events)
+        elif left == 1:
             if not self.uno_call or self._declared == seat:
                 events.append(UnoAnnounced(seat))
             else:
                 self._exposed = seat
-        elif left == 0:
-            if rank < DRAW_TWO or not self.seed_rules:
-                self._effect(seat, rank, target, events)
-                self._finish(seat)
-                return None
+            self._effect(seat, rank, target, events)
+        elif rank < DRAW_TWO or not self.seed_rules:
+            self._effect(seat, rank, target, events)
+            self._finish(seat)
+        else:
             # Seed rule 13: no going out on an action card.
             self._effect(seat, rank, target, events)
             self._draw(seat, 1, events)
-            return None
-        self._effect(seat, rank, target, events)
-        return None
+
+    def _check_unusual_play(self, seat: int, index: int, events: list[Event]) -> bool:
+        """A play outside the plain case; True when it was refused with a seed penalty."""
+        hand = self.hands[seat]
+        if self.phase == CHOOSE_COLOUR:
+            raise IllegalAction("Name the colour of the first card first.", code="name_colour")
+        if not 0 <= index < len(hand):
+            self._refuse(seat, "You have no card there.", "no_such_card", events)
+            return True
+        if self.phase == AFTER_DRAW and index != len(hand) - 1:
+            raise IllegalAction(
+                "After drawing you may only play the card you drew.", code="drawn_card_only"
+            )
+        if self.pending:
+            if not (self.stacking and CARD_RANK[hand[index]] == CARD_RANK[self.discard[-1]]):
+                self._refuse(
+                    seat,
+                    f"Take the {self.pending} cards or answer with the same card.",
+                    "take_pending",
+                    events,
+                )
+                return True
+        elif not self.playable(hand[index]):
+            self._refuse(
+                seat,
+                "That card matches neither the colour nor the top card.",
+                "not_playable",
+                events,
+            )
+            return True
+        return False
 
     def _effect(self, seat: int, rank: int, target: int | None, events: list[Event]) -> None:
         """Rule 7 (and the house rules): what the card just played does, then whose turn."""
@@ -538,7 +579,7 @@ class UnoState:
                 break
             hand.append(pile.pop())
             got += 1
-        events.append(CardsDrawn(seat, got))
+        events.append(_DRAWN[seat][got] if got < _CACHED_DRAWS else CardsDrawn(seat, got))
         return got
 
     def _reshuffle(self, events: list[Event]) -> bool:
@@ -562,7 +603,8 @@ class UnoState:
                 else "Name the colour of the first card first.",
                 code="cannot_draw",
             )
-        self._close_windows(seat)
+        if self.uno_call or self._reveal is not None:
+            self._close_windows(seat)
         if self.pending:
             self._draw(seat, self.pending, events)
             self.pending = 0
@@ -579,7 +621,7 @@ class UnoState:
             got += 1
             if not self.draw_until or self.playable(hand[-1]):
                 break
-        events.append(CardsDrawn(seat, got))
+        events.append(_DRAWN[seat][got] if got < _CACHED_DRAWS else CardsDrawn(seat, got))
         if not got and not any(map(self.playable, hand)):
             self._idle += 1
             if self._idle >= self.n:
