@@ -35,12 +35,14 @@ __all__ = [
     "MESSAGE_LIMIT",
     "arrow",
     "card_text",
+    "escape_log",
     "event_lines",
     "hand_text",
     "open_line",
     "player",
     "seat_label",
     "status_line",
+    "table_body",
     "table_text",
     "take_label",
 ]
@@ -163,13 +165,10 @@ def _block_safe(text: str) -> str:
     return text.replace("`", "'")
 
 
-def table_text(
-    view: OneCardView, names: Sequence[str] | None = None, log: Sequence[str] = ()
-) -> str:
-    """The public table: the move log, then the table as a code block (rule 26). No hand.
+def table_body(view: OneCardView, names: Sequence[str] | None = None) -> str:
+    """The inside of the public table's code block (rule 26): counts, never cards in a hand.
 
-    Other players are listed in turn order after the current one. The oldest log lines give
-    way first when the message would pass Discord's 2000 characters.
+    Other players are listed in turn order after the current one.
     """
     block_names = [_block_safe(n) for n in names] if names else None
     lines = [f"Phase {view.phase}", f"Table<{view.table}>", ""]
@@ -190,8 +189,23 @@ def table_text(
     lines += ["", status_line(view, block_names)]
     if view.result is not None and view.result.winners:
         lines.append(f"{player(view.result.winners[0], block_names)} wins!")
-    block = "```\n" + "\n".join(lines) + "\n```"
-    safe_log = [_MARKDOWN.sub(r"\\\1", line) for line in log]
+    return "\n".join(lines)
+
+
+def escape_log(lines: Iterable[str]) -> list[str]:
+    """Move-log lines with Discord markdown escaped (display names may hold ``*`` or ``_``)."""
+    return [_MARKDOWN.sub(r"\\\1", line) for line in lines]
+
+
+def table_text(
+    view: OneCardView, names: Sequence[str] | None = None, log: Sequence[str] = ()
+) -> str:
+    """The public table: the move log, then the table as a code block (rule 26). No hand.
+
+    The oldest log lines give way first when the message would pass Discord's 2000 characters.
+    """
+    block = "```\n" + table_body(view, names) + "\n```"
+    safe_log = escape_log(log)
     while safe_log and len("\n".join([*safe_log, block])) > MESSAGE_LIMIT:
         safe_log = ["…", *safe_log[2:]] if len(safe_log) > 1 else []
     text = "\n".join([*safe_log, block])

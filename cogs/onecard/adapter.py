@@ -1,0 +1,143 @@
+"""One Card's :class:`~bot.games.GameAdapter`: what the session code needs to know of the game.
+
+Moves reach the engine as ``(verb, arg)`` pairs from buttons, select menus and commands:
+``("take", None)`` and ``("play", "<card>[/<suit>]")``, the suit only after a 7 (rule 9).
+Tables and hands are drawn by :mod:`cogs.onecard.render`; the public table never holds a card
+of any hand, only counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from bot.games import Control, Table
+from bot.i18n import t
+from bot.settings import Settings
+from cogs.onecard import render
+from rules import onecard
+from rules.cards import SUITS, CardParseError, Rank, Suit, parse_card
+from rules.engine import Event, IllegalAction
+from rules.onecard.ai import choose_action
+from rules.onecard.state import MAX_PLAYERS, MIN_PLAYERS
+
+__all__ = ["ADAPTER", "SUIT_SEPARATOR", "OneCardAdapter", "parse_suit", "play_arg", "take_label"]
+
+SUIT_SEPARATOR: Final = "/"  # never part of a card as people type it
+_SUIT_WORDS: Final[dict[str, Suit]] = {
+    **{suit.value: suit for suit in SUITS},
+    **{suit.name[0].lower(): suit for suit in SUITS},
+    **{suit.name.lower(): suit for suit in SUITS},
+    **{suit.name.lower().rstrip("s"): suit for suit in SUITS},
+    "스페이드": Suit.SPADES,
+    "하트": Suit.HEARTS,
+    "다이아몬드": Suit.DIAMONDS,
+    "다이아": Suit.DIAMONDS,
+    "클로버": Suit.CLUBS,
+}
+
+
+def parse_suit(text: str) -> Suit:
+    """``♥``, ``h``, ``hearts`` or ``하트``; ``IllegalAction`` for anything else."""
+    suit = _SUIT_WORDS.get(text.strip().lower())
+    if suit is None:
+        raise IllegalAction(
+            f"Unknown suit {text.strip()!r}: choose ♠, ♥, ♦ or ♣.", code="unknown_suit"
+        )
+    return suit
+
+
+def play_arg(card: str, suit: str | None = None) -> str:
+    """The ``play`` argument for ``card`` (and the suit named after a 7)."""
+    return card if not suit else f"{card}{SUIT_SEPARATOR}{suit}"
+
+
+def take_label(offense: int, locale: str) -> str:
+    """``Take``, or under attack ``Take 4``, in the member's language."""
+    return t("onecard.take_n", locale, n=offense) if offense else t("onecard.take", locale)
+
+
+class OneCardAdapter:
+    """One Card for the session code: 2-4 seats, Take when time runs out, ``ai`` for computers."""
+
+    name: Final = "onecard"
+    min_seats: Final = MIN_PLAYERS
+    max_seats: Final = MAX_PLAYERS
+
+    def turn_seconds(self, settings: Settings) -> float:
+        """The guild default: One Card has no limit of its own."""
+        return settings.default_turn_seconds
+
+    def new(
+        self, seats: int, seed: int | None, options: Mapping[str, Any], computers: Sequence[int]
+    ) -> tuple[onecard.State, tuple[Event, ...]]:
+        """Deal 5 cards to each of ``seats`` players (rules 1-4); dealing itself says nothing."""
+        return onecard.new(seats, seed=seed, options=options or None), ()
+
+    def restore(self, snapshot: dict[str, Any]) -> onecard.State:
+        """Continue a saved game."""
+        return onecard.restore(snapshot)
+
+    def hand_to_computer(self, state: onecard.State, seat: int) -> tuple[Event, ...]:
+        """Nothing changes at once: the session plays the seat with :meth:`computer_action`."""
+        return ()
+
+    def timeout_action(self, state: onecard.State, seat: int) -> onecard.Take:
+        """Out of time: take (one card, or the attack's penalty) — always legal."""
+        return onecard.Take()
+
+    def computer_action(self, state: onecard.State, seat: int) -> onecard.PlayCard | onecard.Take:
+        """The computer player's move, from that seat's own view only."""
+        return choose_action(state.view(seat))
+
+    def parse(self, verb: str, arg: str | None) -> onecard.PlayCard | onecard.Take:
+        """``take`` or ``play <card>[/<suit>]``; anything else is refused with a reason."""
+        if verb == "take" and not arg:
+            return onecard.Take()
+        if verb == "play" and arg:
+            card_text, _, suit_text = arg.partition(SUIT_SEPARATOR)
+            try:
+                card = parse_card(card_text)
+            except CardParseError as error:
+                raise IllegalAction(str(error), code="unknown_card") from None
+            if card.rank is Rank.SEVEN and not suit_text.strip():
+                raise IllegalAction(
+                    "Choose the suit to match after your 7: ♠, ♥, ♦ or ♣.", code="choose_suit"
+                )
+            suit = parse_suit(suit_text) if suit_text.strip() else None
+            return onecard.PlayCard(card, suit)
+        raise IllegalAction("That is not a One Card move.", code="not_a_move")
+
+    def table(
+        self,
+        view: onecard.OneCardView,
+        events: Sequence[Event],
+        names: Sequence[str],
+        locale: str,
+    ) -> Table:
+        """The public table: the move log above the seed's table layout, counts only."""
+        controls: tuple[Control, ...] = ()
+        if not view.is_over:
+            controls = (
+                Control("hand", "button.hand", "primary"),
+                Control("take", take_label(view.offense, locale), "secondary"),
+            )
+        return Table(
+            log=tuple(render.escape_log(render.event_lines(events, names))),
+            body=render.table_body(view, names),
+            controls=controls,
+        )
+
+    def hand(self, view: onecard.OneCardView, names: Sequence[str], locale: str) -> Table:
+        """One seat's hand, numbered as in the seed, under the open card; Take on their turn."""
+        lines = [t("hand.title", locale)]
+        if view.current is not None and view.current == view.seat:
+            lines.append(t("onecard.your_turn", locale, n=len(view.playable)))
+        body = "\n".join(
+            [render.open_line(view), render.status_line(view, names), "", render.hand_text(view)]
+        )
+        controls = (Control("take", take_label(view.offense, locale)),)
+        return Table(log=tuple(lines), body=body, controls=controls)
+
+
+ADAPTER: Final = OneCardAdapter()

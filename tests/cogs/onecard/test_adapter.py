@@ -1,0 +1,373 @@
+"""One Card's adapter and cog helpers: parsing, safe and computer moves, no hand in public."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import rules.onecard as oc
+from bot.games import GameCatalog
+from bot.i18n import t
+from bot.sessions import Player, Post, SessionError, SessionRegistry
+from bot.settings import Settings
+from bot.store.memory import MemoryStore
+from cogs.common.buttons import TEMPLATE, GameButton
+from cogs.onecard import render
+from cogs.onecard.adapter import ADAPTER, parse_suit, play_arg
+from cogs.onecard.cog import (
+    MAX_OPTIONS,
+    MENU_TEMPLATE,
+    HandMenu,
+    OneCardButton,
+    forfeit,
+    hand_view,
+    legal_choices,
+    suit_view,
+)
+from rules.cards import FULL_DECK, Card, Suit, parse_card
+from rules.engine import GameOver, IllegalAction
+
+NAMES = ["Alice", "Bob", "Carol"]
+CHANNEL, GUILD = 555, 777
+
+
+def cards(text: str) -> list[Card]:
+    return [parse_card(word) for word in text.split()]
+
+
+def public_text(view: oc.OneCardView, events: list[Any]) -> str:
+    table = ADAPTER.table(view, events, NAMES, "en")
+    return "\n".join([*table.log, table.body])
+
+
+# -- parse -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("verb", "arg", "expected"),
+    [
+        ("take", None, oc.Take()),
+        ("play", "♠A", oc.PlayCard(parse_card("♠A"))),
+        ("play", "10h", oc.PlayCard(parse_card("♥10"))),
+        ("play", "[♣ 0]", oc.PlayCard(parse_card("♣10"))),
+        ("play", "JKB", oc.PlayCard(parse_card("JKB"))),
+        ("play", "♠7/♥", oc.PlayCard(parse_card("♠7"), Suit.HEARTS)),
+        ("play", "7d/clubs", oc.PlayCard(parse_card("♦7"), Suit.CLUBS)),
+        ("play", "♣7/하트", oc.PlayCard(parse_card("♣7"), Suit.HEARTS)),
+        ("play", play_arg("♥7", "♦"), oc.PlayCard(parse_card("♥7"), Suit.DIAMONDS)),
+    ],
+)
+def test_parse_reads_verbs_cards_and_the_suit_after_a_seven(
+    verb: str, arg: str | None, expected: oc.PlayCard | oc.Take
+) -> None:
+    assert ADAPTER.parse(verb, arg) == expected
+
+
+@pytest.mark.parametrize(
+    ("verb", "arg", "code"),
+    [
+        ("play", "♠X", "unknown_card"),
+        ("play", "♠7", "choose_suit"),
+        ("play", "♠7/purple", "unknown_suit"),
+        ("play", None, "not_a_move"),
+        ("take", "♠A", "not_a_move"),
+        ("draw", None, "not_a_move"),
+    ],
+)
+def test_parse_refuses_with_a_reason(verb: str, arg: str | None, code: str) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        ADAPTER.parse(verb, arg)
+    assert caught.value.code == code
+    assert caught.value.reason
+
+
+def test_a_suit_after_another_card_is_the_engines_refusal() -> None:
+    state = oc.position([cards("♠3 ♦4"), cards("♥6 ♦8")], parse_card("♠5"))
+    with pytest.raises(IllegalAction) as caught:
+        state.apply(0, ADAPTER.parse("play", "♠3/♥"))
+    assert caught.value.code == "suit_without_seven"
+
+
+def test_parse_suit_words() -> None:
+    assert parse_suit("♠") is Suit.SPADES
+    assert parse_suit("D") is Suit.DIAMONDS
+    assert parse_suit("heart") is Suit.HEARTS
+    assert parse_suit(" 클로버 ") is Suit.CLUBS
+
+
+# -- seats, timeouts, computers ---------------------------------------------------------------
+
+
+def test_seats_and_turn_time() -> None:
+    assert (ADAPTER.name, ADAPTER.min_seats, ADAPTER.max_seats) == ("onecard", 2, 4)
+    settings = Settings(_env_file=None, default_turn_seconds=77.0)  # type: ignore[call-arg]
+    assert ADAPTER.turn_seconds(settings) == 77.0
+
+
+def test_new_and_restore_continue_the_same_game() -> None:
+    state = ADAPTER.new(3, 42, {}, [])[0]
+    again = ADAPTER.restore(state.snapshot())
+    assert again.snapshot() == state.snapshot()
+    with pytest.raises(IllegalAction):
+        ADAPTER.new(5, 1, {}, [])
+
+
+def test_timeout_action_is_take_and_under_attack_takes_the_penalty() -> None:
+    state = oc.position([cards("♠3 ♦4"), cards("♥6 ♦8")], parse_card("♣2"), offense=2)
+    action = ADAPTER.timeout_action(state, 0)
+    assert action == oc.Take()
+    events = state.apply(0, action)
+    assert events[0] == oc.AttackTaken(0, 2, 2)
+    assert len(state.hand(0)) == 4
+
+
+def test_timeout_action_is_legal_in_every_position_of_a_game() -> None:
+    state = ADAPTER.new(4, 7, {}, [3])[0]
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None
+        assert ADAPTER.timeout_action(state, seat) in state.legal_actions(seat)
+        state.apply(seat, ADAPTER.computer_action(state, seat))
+
+
+def test_computer_action_is_legal_and_plays_games_to_the_end() -> None:
+    for seed in range(20):
+        state = ADAPTER.new(2 + seed % 3, seed, {}, [])[0]
+        moves = 0
+        while not state.is_over:
+            seat = state.current_seat
+            assert seat is not None
+            action = ADAPTER.computer_action(state, seat)
+            assert action in state.legal_actions(seat)
+            state.apply(seat, action)
+            moves += 1
+            assert moves < 5000
+        assert state.result is not None and len(state.result.winners) == 1
+
+
+def test_computer_action_defends_an_attack_when_it_can() -> None:
+    state = oc.position([cards("♠2 ♦4"), cards("♥6 ♦8")], parse_card("♣2"), offense=2)
+    assert ADAPTER.computer_action(state, 0) == oc.PlayCard(parse_card("♠2"))
+
+
+# -- the public table never holds a hand ------------------------------------------------------
+
+
+def test_table_has_the_seed_layout_under_the_move_log_and_the_take_label() -> None:
+    state = oc.position(
+        [cards("♣2 ♦4 ♦5"), cards("♠2 ♥6"), cards("♥2 ♦8")], parse_card("♣3"), phase=13
+    )
+    events = state.apply(0, oc.PlayCard(parse_card("♣2")))
+    table = ADAPTER.table(state.view(None), events, NAMES, "en")
+    assert table.log == (
+        "Player A (Alice) put the card [♣ 2]",
+        "Attack Player B (Bob) with offense point 0+2!!",
+    )
+    assert table.body == (
+        "Phase 14\nTable<48>\n\nC Carol(2) - // //\nA Alice(2) - // //\n\n[♣ 2] ♣\n\n"
+        "B Bob(2) - // //\n\ncurrent: B Bob  next: C Carol  direction: --->  offense point: 2"
+    )
+    assert [(c.action, c.label) for c in table.controls] == [
+        ("hand", "button.hand"),
+        ("take", "Take 2"),
+    ]
+    assert ADAPTER.table(state.view(None), [], NAMES, "ko").controls[1].label == "2장 가져오기"
+    assert render.table_text(state.view(None), NAMES, list(table.log)) == "\n".join(
+        [*table.log, f"```\n{table.body}\n```"]
+    )
+
+
+def test_table_never_shows_a_card_of_any_hand_in_whole_games() -> None:
+    for seed in range(12):
+        state = ADAPTER.new(2 + seed % 3, seed, {}, [])[0]
+        text = public_text(state.view(None), [])
+        while True:
+            hands = [state.hand(s) for s in range(state.players)]
+            played = {render.card_text(state.open_card)}
+            for hand in hands:
+                for card in hand:
+                    if render.card_text(card) not in played:
+                        assert render.card_text(card) not in text, (seed, card)
+            if state.is_over:
+                break
+            seat = state.current_seat
+            assert seat is not None
+            events = state.apply(seat, ADAPTER.computer_action(state, seat))
+            # The table is drawn from the spectator view, whoever asks.
+            text = public_text(state.view(None), events)
+            played = {render.card_text(e.card) for e in events if isinstance(e, oc.CardPlayed)}
+            for s in range(state.players):
+                for card in state.hand(s):
+                    if render.card_text(card) not in played:
+                        assert render.card_text(card) not in text, (seed, card)
+
+
+def test_a_finished_table_has_no_buttons_and_names_the_winner() -> None:
+    state = oc.position([cards("♠3"), cards("♥6 ♦8")], parse_card("♠5"))
+    events = state.apply(0, oc.PlayCard(parse_card("♠3")))
+    assert isinstance(events[-1], GameOver)
+    table = ADAPTER.table(state.view(None), events, NAMES, "en")
+    assert table.controls == ()
+    assert "Player A (Alice) wins!" in table.log
+    assert "Player A (Alice) wins!" in table.body
+
+
+def test_log_lines_escape_markdown_in_names() -> None:
+    state = oc.position([cards("♠3 ♠4"), cards("♥6 ♦8")], parse_card("♠5"))
+    events = state.apply(0, oc.PlayCard(parse_card("♠3")))
+    table = ADAPTER.table(state.view(None), events, ["*Al*", "B_b"], "en")
+    assert table.log[0] == r"Player A (\*Al\*) put the card [♠ 3]"
+
+
+def test_hand_is_numbered_under_the_open_card_with_take_on_the_turn() -> None:
+    state = oc.position([cards("♠3 ♦4 ♠7"), cards("♥6 ♦8")], parse_card("♠5"))
+    table = ADAPTER.hand(state.view(0), NAMES, "en")
+    assert table.log == (t("hand.title", "en"), t("onecard.your_turn", "en", n=2))
+    assert table.body.startswith("[♠ 5] ♠\ncurrent: A Alice")
+    assert table.body.endswith("Total 3 cards\n1:[♠ 3] 2:[♦ 4] 3:[♠ 7] 4: Take")
+    assert [c.action for c in table.controls] == ["take"]
+    other = ADAPTER.hand(state.view(1), NAMES, "en")
+    assert "Total 2 cards\n1:[♥ 6] 2:[♦ 8] 3: Take" in other.body
+    assert t("onecard.your_turn", "en", n=0) not in other.log
+
+
+# -- the hand's menus and autocomplete --------------------------------------------------------
+
+
+def test_hand_menu_lists_exactly_the_legal_cards_plus_take() -> None:
+    state = oc.position([cards("♠3 ♦4 ♠7 ♥5 JKC"), cards("♥6 ♦8")], parse_card("♠5"))
+    view, note = hand_view(CHANNEL, 9, state.view(0), "en")
+    assert view is not None and note is None
+    (menu,) = view.children
+    assert isinstance(menu, HandMenu)
+    assert menu.item.custom_id == f"dh:{CHANNEL}:9:oc-play"
+    values = [o.value for o in menu.item.options]
+    assert values == ["♠3", "♠7", "♥5", "JKC", "take"]
+    assert [o.label for o in menu.item.options][-1] == "Take"
+    assert hand_view(CHANNEL, 9, state.view(1), "en") == (None, None)
+
+
+def test_hand_menu_under_attack_offers_only_defences_and_take_n() -> None:
+    state = oc.position([cards("♠2 ♦4 ♣A JKB"), cards("♥6 ♦8")], parse_card("♣2"), offense=2)
+    view, _ = hand_view(CHANNEL, 3, state.view(0), "en")
+    assert view is not None
+    (menu,) = view.children
+    assert isinstance(menu, HandMenu)
+    assert [(o.value, o.label) for o in menu.item.options] == [
+        ("♠2", "[♠ 2]"),
+        ("♣A", "[♣ A]"),
+        ("JKB", "[JK B]"),
+        ("take", "Take 2"),
+    ]
+
+
+def test_a_menu_never_has_more_than_25_options() -> None:
+    many = oc.OneCardView(
+        seat=0, players=2, phase=1, current=0, next_seat=1, direction=1, offense=0,
+        open_card=FULL_DECK[0], suits=(Suit.SPADES,), table=1, counts=(30, 5),
+        playing=(True, True), bankrupt=(False, False), order=(0, 1), hand=FULL_DECK[:30],
+        playable=FULL_DECK[:30], result=None,
+    )  # fmt: skip
+    view, note = hand_view(CHANNEL, 1, many, "en")
+    assert view is not None
+    (menu,) = view.children
+    assert isinstance(menu, HandMenu)
+    assert len(menu.item.options) == MAX_OPTIONS
+    assert menu.item.options[-1].value == "take"
+    assert note == t("onecard.more_cards", "en", n=30 - (MAX_OPTIONS - 1))
+
+
+def test_suit_menu_carries_the_seven() -> None:
+    view = suit_view(CHANNEL, 4, parse_card("♦7"), "en")
+    (menu,) = view.children
+    assert isinstance(menu, HandMenu)
+    assert menu.item.custom_id == f"dh:{CHANNEL}:4:oc-suit-♦7"
+    assert (menu.what, menu.card, menu.version) == ("suit", "♦7", 4)
+    assert [o.value for o in menu.item.options] == ["♠", "♥", "♦", "♣"]
+
+
+def test_menu_ids_fit_and_never_reach_the_shared_button() -> None:
+    import re
+
+    longest = f"dh:{2**64 - 1}:{10**12 - 1}:oc-suit-JKC"
+    assert len(longest) <= 100 and re.fullmatch(MENU_TEMPLATE, longest)
+    for menu_id in (longest, "dh:1:2:oc-play", "dh:1:2:oc-suit-♠7"):
+        assert re.fullmatch(TEMPLATE, menu_id) is None
+
+
+def test_the_one_card_button_takes_the_shared_buttons_place() -> None:
+    shared = GameButton.__discord_ui_compiled_template__
+    ours = OneCardButton.__discord_ui_compiled_template__
+    assert ours == shared
+    table: dict[Any, Any] = {shared: GameButton}
+    table[ours] = OneCardButton  # what add_dynamic_items does
+    assert list(table.values()) == [OneCardButton]
+
+
+def test_autocomplete_offers_only_the_seats_own_legal_cards() -> None:
+    state = oc.position([cards("♠3 ♦4 ♠7 ♥5"), cards("♠6 ♦8")], parse_card("♠5"))
+    names = [c.value for c in legal_choices(state.view(0), "")]
+    assert names == ["♠3", "♠7", "♥5"]
+    assert [c.value for c in legal_choices(state.view(0), "♠")] == ["♠3", "♠7"]
+    assert [c.value for c in legal_choices(state.view(0), "5h")] == ["♥5"]
+    assert legal_choices(state.view(1), "") == []  # not their turn: nothing
+
+
+# -- leaving a running game forfeits it -------------------------------------------------------
+
+
+class Poster:
+    def __init__(self) -> None:
+        self.posts: list[Post] = []
+
+    async def post(self, post: Post) -> int | None:
+        self.posts.append(post)
+        return len(self.posts)
+
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        return None
+
+    async def ping(self, channel_id: int, member_id: int, text: str) -> None:
+        return None
+
+
+async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
+    games = GameCatalog()
+    games.register(ADAPTER)
+    store = MemoryStore()
+    settings = Settings(_env_file=None, computer_delay_seconds=0.0)  # type: ignore[call-arg]
+    registry = SessionRegistry(store=store, settings=settings, poster=Poster(), games=games)
+    alice, bob, carol = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
+    try:
+        await registry.open_lobby(CHANNEL, GUILD, "onecard", alice, players=3, seed=5)
+        await registry.join(CHANNEL, bob)
+        await registry.join(CHANNEL, carol)
+        session = registry.get(CHANNEL)
+        assert session is not None and isinstance(session.state, oc.State)
+        before = session.state.view(None)
+        version = session.version
+        reply = await forfeit(registry, CHANNEL, bob.id)
+        assert reply.post is not None
+        left = "Player B (Bob) left the game; 5 cards go back to the main deck"
+        assert left in reply.post.content
+        after = session.state.view(None)
+        assert after.playing == (True, False, True)
+        assert after.counts[1] == 0 and after.table == before.table + 5
+        assert session.version == version + 1
+        (stored,) = await store.load_active()
+        assert stored.version == session.version
+        assert stored.data["state"]["forfeited"] == [False, True, False]
+        with pytest.raises(SessionError) as caught:
+            await forfeit(registry, CHANNEL, bob.id)
+        assert caught.value.key == "error.not_seated"
+        with pytest.raises(SessionError):
+            await registry.hand(CHANNEL, bob.id)
+        # The last but one leaving ends the game; the one who stays wins.
+        reply = await forfeit(registry, CHANNEL, carol.id)
+        await asyncio.sleep(0)
+        assert registry.get(CHANNEL) is None
+        assert reply.post is not None and "Player A (Alice) wins!" in reply.post.content
+    finally:
+        await registry.close()
