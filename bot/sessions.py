@@ -853,6 +853,9 @@ class SessionRegistry:
     async def _published(self, channel_id: int, version: int, message_id: int | None) -> None:
         session = self._sessions.get(channel_id) or self._finished.get(channel_id)
         if session is None or session.version != version:
+            # The game moved on (or ended) before Discord told us this table's id.
+            if message_id is not None:
+                await self.poster.strip(channel_id, message_id)
             return
         previous = session.message_id
         session.message_id = message_id

@@ -150,13 +150,15 @@ async def answer_post(
     try:
         view = build_view(post)
         if view is None:
-            await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
+            sent = await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
         else:
-            await interaction.response.send_message(
+            sent = await interaction.response.send_message(
                 post.content, view=view, allowed_mentions=NO_PINGS
             )
-        message = await interaction.original_response()
-        message_id = message.id
+        # Discord returns the message it created; ask for it only if it did not.
+        message_id = sent.message_id
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
     finally:
         # Even if Discord refused the post, computer moves after it must not wait for it.
         await registry.published(post.channel_id, post.version, message_id)

@@ -106,7 +106,10 @@ async def guarded(
     try:
         await work()
     except SessionError as error:
-        await _quietly(ephemeral(interaction, t(error.key, locale, **error.params)))
+        params = dict(error.params)
+        if isinstance(params.get("game"), str):  # a game's name, in the member's language
+            params["game"] = t(f"game.{params['game']}", locale)
+        await _quietly(ephemeral(interaction, t(error.key, locale, **params)))
     except IllegalAction as error:
         await _quietly(ephemeral(interaction, refusal(error, locale)))
     except Exception:

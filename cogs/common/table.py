@@ -10,7 +10,6 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
 from bot.sessions import Reply, SessionError, SessionRegistry
 from cogs.common.buttons import answer_post, build_view
 from cogs.common.respond import deckhand, ephemeral, guarded, member_of, public_locale
@@ -27,7 +26,7 @@ def _registry(interaction: discord.Interaction[Any], game: str) -> tuple[Session
     registry = deckhand(interaction).sessions
     session = registry.get(channel_id)
     if session is not None and session.game != game:
-        raise SessionError("error.other_game", game=t(f"game.{session.game}", session.locale))
+        raise SessionError("error.other_game", game=session.game)
     return registry, channel_id
 
 
