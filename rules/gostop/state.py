@@ -5,8 +5,20 @@ different floor cards it takes, and whether to shake — or :class:`Bomb` a mont
 automatic part: the flip, matching, ppuk/jjok/ttadak/sweep, steals and instant points. The
 turn stops for a decision only when the flipped card could take either of two different floor
 cards (:class:`TakeFlip`) and when the player's score asks for :class:`Go` or :class:`Stop`.
-Flip-only turns owed after a bomb run by themselves. Cards are indices (see ``cards``) inside;
-actions, events and views carry :class:`HwatuCard` instances.
+Flip-only turns owed after a bomb run by themselves, as the player's next turns. Cards are
+indices (see ``cards``) inside; actions, events and views carry :class:`HwatuCard` instances.
+
+Where gostop.md leaves room, this engine reads it so:
+
+- *A player's last card* (rules 12, 22) is the turn after which they hold no card and owe no
+  flip-only turn, or the turn that flips the pile's last card.
+- Rule 12 lifts rules 8–11 only: a dealt stack's steal (rule 4) and a bomb's (rule 13) stand.
+- Opening ppuks (rule 16) pay 7 each, so a player's instant points read 7, 14, 21 after ppuks
+  on their first one, two, three turns.
+- A deal that is a nagari (rules 4, 5) is dealt again inside :func:`new`, the carry one higher.
+- A bonus card dealt to the floor goes to the dealer's pile and is replaced from the pile.
+- Chongtong (10) and three ppuks (7) take no in-game multiplier, but a carried nagari doubles
+  them as it doubles any win (rule 24).
 """
 
 from __future__ import annotations

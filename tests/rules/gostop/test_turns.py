@@ -560,3 +560,43 @@ def test_cards_are_not_revealed_in_views() -> None:
     assert new(2, seed=9).view(None).hand is None
     assert not hasattr(view, "pile")
     assert CARDS[0].code == "1광"
+
+
+def test_rule_14_a_shake_doubles_the_winner_in_play() -> None:
+    state = _near_seven(("1피b", *FILL0), ["12광", "3광"], shakes=[1, 0])
+    state.apply(0, Play(C("1피b")))
+    state.apply(0, Stop())
+    assert state.result is not None and state.result.scores == (14, 0)
+    # The winner deals the next game.
+    assert state.next_options() == {"bonus_cards": 0, "dealer": 0, "nagari_carry": 0}
+
+
+def test_rule_13_a_bomb_doubles_the_winner_in_play() -> None:
+    state = _near_seven(("1피b", *FILL0), ["12광", "3광"], bombs=[1, 0])
+    state.apply(0, Play(C("1피b")))
+    state.apply(0, Stop())
+    assert state.settlement is not None and state.settlement.multiplier == 2
+    assert state.result is not None and state.result.scores == (14, 0)
+
+
+def test_snapshots_of_other_games_or_damaged_ones_are_refused() -> None:
+    from rules.engine import SnapshotError
+    from rules.gostop import restore
+
+    good = new(2, seed=4).snapshot()
+    for damage in (
+        {"game": "uno"},
+        {"schema": 99},
+        {"hands": "x"},
+        {"floor": [0, 0]},
+        {"pile": [99]},
+    ):
+        with pytest.raises(SnapshotError):
+            restore({**good, **damage})
+    finished = _near_seven(("1피b", *FILL0), ["12광", "3광"])
+    finished.apply(0, Play(C("1피b")))
+    finished.apply(0, Stop())
+    again = restore(finished.snapshot())
+    assert again.result == finished.result
+    assert again.settlement == finished.settlement
+    assert again.snapshot()["log"] == [["play", C("1피b").index, -1, False], ["stop"]]
