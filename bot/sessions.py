@@ -729,11 +729,14 @@ class SessionRegistry:
         lines += [
             t("lobby.seat", locale, n=n, name=seat.name) for n, seat in enumerate(session.seats, 1)
         ]
+        # Members take the free seats in order; the computers sit after them.
+        free = session.players - len(session.seats) - session.bots
+        first_free = len(session.seats) + 1
+        lines += [t("lobby.seat_free", locale, n=n) for n in range(first_free, first_free + free)]
         lines += [
             t("lobby.seat_computer", locale, n=n)
-            for n in range(len(session.seats) + 1, len(session.seats) + session.bots + 1)
+            for n in range(first_free + free, session.players + 1)
         ]
-        free = session.players - len(session.seats) - session.bots
         lines.append(t("lobby.waiting", locale, free=free))
         return "\n".join(lines)
 

@@ -291,8 +291,7 @@ async def test_lobby_fills_then_starts(table: Harness) -> None:
     )
     assert post is not None
     assert [c.action for c in post.controls] == ["join", "leave", "start", "cancel"]
-    assert "Seat 1: Alice" in post.content
-    assert "Waiting for 2 more" in post.content
+    assert "Seat 1: Alice\nSeat 2: (free)\nSeat 3: (free)\nWaiting for 2 more" in post.content
     session = table.registry.get(CHANNEL)
     assert session is not None and session.is_lobby
     post = await table.answered(table.registry.join(CHANNEL, BOB))
@@ -340,6 +339,9 @@ async def test_lobby_refusals(table: Harness) -> None:
     with pytest.raises(SessionError) as refused:
         await registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=2)
     assert refused.value.key == "error.bots_range"
+    lobby = await registry.open_lobby(CHANNEL + 1, GUILD, "count", ALICE, players=4, bots=2)
+    assert lobby.post is not None
+    assert "Seat 2: (free)\nSeat 3: computer\nSeat 4: computer\n" in lobby.post.content
     await table.answered(registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3))
     with pytest.raises(SessionError) as refused:
         await registry.open_lobby(CHANNEL, GUILD, "count", BOB, players=2)
@@ -665,3 +667,18 @@ async def test_a_game_over_at_the_deal_is_recorded_at_once(table: Harness) -> No
     assert table.registry.get(CHANNEL) is None and await table.stored() is None
     [finished] = table.store.finished
     assert [(s.member_id, s.outcome) for s in finished.seats] == [(ALICE.id, "win"), (None, "lose")]
+
+
+async def test_a_table_whose_id_arrives_after_the_game_moved_on_loses_its_buttons(
+    table: Harness,
+) -> None:
+    lobby = await table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3)
+    assert lobby.post is not None
+    joined = await table.registry.join(CHANNEL, BOB)  # before Discord told us the lobby's id
+    assert joined.post is not None
+    await table.registry.published(CHANNEL, lobby.post.version, 4242)
+    assert table.poster.stripped == [4242]
+    await table.registry.published(CHANNEL, joined.post.version, 4243)
+    assert table.poster.stripped == [4242]
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.message_id == 4243
