@@ -1,0 +1,331 @@
+"""The exact Rummikub solver (rule 17): the play that puts down the most tiles.
+
+Method: a dynamic programme over the numbers 1 -> 13 in the manner of van Rijn, Takes and Vis
+("The complexity of Rummikub problems", 2015), stepping one (number, colour) cell at a time.
+A state packs into one int:
+
+* per colour, the multiset of the lengths of its open runs, each capped at 3 ("3 or more",
+  which may close). Two copies of a tile allow two runs; a joker may stand for a third or
+  fourth copy, so up to four runs are kept (a late-game table can need three: R11-R13 twice
+  and R10-J-J is worth more than any layout with two);
+* how many jokers are placed so far (a joker is just one more tile of whatever cell needs it);
+* for the number in progress, how many real tiles wait to form groups and the most of any one
+  colour among them (they split into groups of 3-4 distinct colours at the end of the number,
+  with jokers filling up);
+* for an initial meld, the points still missing to reach 30.
+
+Paths that reach the same state continue identically, so each state keeps only its best score
+(rack tiles first, then value, or the other way round). Every table tile must be used, rack
+tiles are optional. A run shorter than 3 that cannot get its missing tiles from the next
+numbers is cut at once. The best final state is walked back and the sets laid out.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import Literal
+
+from rules.rummikub.sets import table_value
+from rules.rummikub.tiles import COLOURS, JOKER, JOKER_COUNT, Tile
+
+__all__ = ["INITIAL_MELD", "Solution", "solve"]
+
+INITIAL_MELD = 30
+MAX_RUNS = 4  # two copies plus two jokers standing for more copies of one tile
+
+# Multisets of open-run lengths (1, 2, 3 = "3 or more"), at most MAX_RUNS of them.
+_MULTISETS: list[tuple[int, ...]] = [
+    m for size in range(MAX_RUNS + 1) for m in combinations_with_replacement((1, 2, 3), size)
+]
+_MS_INDEX = {m: i for i, m in enumerate(_MULTISETS)}
+_CLOSED = frozenset(i for i, m in enumerate(_MULTISETS) if all(x == 3 for x in m))
+
+# Bit layout of a state: 6 bits per colour, then jokers, group waiting, meld points missing.
+_BITS = 6
+_X_SHIFT = 24
+_WAIT_SHIFT = 26  # real tiles waiting for groups at this number (4 bits)
+_MOST_SHIFT = 30  # most tiles of one colour among them (2 bits)
+_NEED_SHIFT = 32
+_LOW_MASK = (1 << _WAIT_SHIFT) - 1  # colours and jokers
+
+# An option for one cell: (new multiset, reals to groups, rack tiles used, jokers into runs,
+# cells filled, long runs continued, runs started). A number's close: (waiting, jokers).
+_Option = tuple[int, int, int, int, int, int, int]
+_Step = tuple[int, ...]
+_option_cache: dict[tuple[int, ...], tuple[_Option, ...]] = {}
+
+
+def _groups_ok(waiting: int, most: int, jokers: int) -> bool:
+    """Whether ``waiting`` real tiles (at most ``most`` of a colour) plus jokers make groups."""
+    total = waiting + jokers
+    return waiting > 0 and any(3 * k <= total <= 4 * k for k in range(max(most, 1), total // 3 + 1))
+
+
+_GROUPS_OK = {(w, m, j): _groups_ok(w, m, j) for w in range(9) for m in range(3) for j in range(3)}
+
+
+def _options(  # noqa: PLR0917 - positional for speed in the inner loop
+    ms: int, table: int, rack: int, jokers: int, groups: bool, ahead1: int, ahead2: int
+) -> tuple[_Option, ...]:
+    """Every way one colour can use its cell at one number.
+
+    ``table``/``rack``: real tiles available; ``jokers``: jokers still free; ``groups``:
+    whether a group can form at this number at all; ``ahead1``/``ahead2``: tiles available
+    one and two numbers up (-1 past 13).
+    """
+    key = (ms, table, rack, jokers, groups, ahead1, ahead2)
+    cached = _option_cache.get(key)
+    if cached is not None:
+        return cached
+    runs = _MULTISETS[ms]
+    short = [x + 1 for x in runs if x < 3]
+    longs = len(runs) - len(short)
+    seen: set[tuple[int, int, int, int]] = set()
+    result: list[_Option] = []
+    for used in range(table, table + rack + 1):
+        for jok in range(jokers + 1):
+            # A joker where a rack tile could go is never better (no table joker is waiting
+            # for a place then; see solve), but it is kept: a table joker must go somewhere.
+            for to_groups in range(used + 1 if groups else 1):
+                cells = used - to_groups + jok
+                extra = cells - len(short)
+                if extra < 0:
+                    continue
+                for cont in range(min(longs, extra) + 1):
+                    started = extra - cont
+                    if len(short) + cont + started > MAX_RUNS:
+                        continue
+                    lengths = tuple(
+                        sorted([*(min(x, 3) for x in short), *[3] * cont, *[1] * started])
+                    )
+                    if not _can_continue(lengths, ahead1, ahead2, jokers - jok):
+                        continue
+                    new_ms = _MS_INDEX[lengths]
+                    signature = (new_ms, to_groups, used - table, jok)
+                    if signature in seen:
+                        continue
+                    seen.add(signature)
+                    result.append((new_ms, to_groups, used - table, jok, used + jok, cont, started))
+    options = tuple(result)
+    _option_cache[key] = options
+    return options
+
+
+def _can_continue(lengths: tuple[int, ...], ahead1: int, ahead2: int, jokers: int) -> bool:
+    """Whether the runs shorter than 3 can still get their missing tiles."""
+    need1 = sum(1 for x in lengths if x < 3)
+    if not need1:
+        return True
+    if ahead1 < 0:
+        return False
+    need2 = sum(1 for x in lengths if x == 1)
+    if need2 and ahead2 < 0:
+        return False
+    return max(0, need1 - ahead1) + max(0, need2 - max(ahead2, 0)) <= jokers
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A play: the rack ``tiles`` put down, the ``value`` it adds, the whole ``table`` after."""
+
+    tiles: tuple[Tile, ...]
+    value: int
+    table: tuple[tuple[Tile, ...], ...]
+
+    @property
+    def found(self) -> bool:
+        """Whether there is a play at all."""
+        return bool(self.tiles)
+
+
+def solve(
+    rack: Iterable[Tile],
+    table: Iterable[Iterable[Tile]] = (),
+    *,
+    initial: bool = False,
+    objective: Literal["tiles", "value"] = "tiles",
+) -> Solution:
+    """The best play for ``rack`` on ``table`` (a list of sets).
+
+    ``objective="tiles"``: most rack tiles, then highest value; ``"value"``: highest value,
+    then most tiles. ``initial=True`` (rule 8): new sets from the rack only, worth at least
+    30, the table untouched. Exact: no better play exists. When there is no play (or the
+    table itself cannot be laid out), ``tiles`` is empty and the table comes back unchanged.
+    ``value`` is what the table is worth after the play minus before.
+    """
+    rack_tiles = list(rack)
+    old_sets = tuple(tuple(s) for s in table)
+    none = Solution((), 0, old_sets)
+    if initial:
+        new_sets = _search(Counter(), Counter(rack_tiles), INITIAL_MELD, objective)
+        if not new_sets:
+            return none
+        played = tuple(sorted(t for s in new_sets for t in s))
+        return Solution(played, table_value(new_sets), old_sets + tuple(new_sets))
+    on_table = Counter(t for s in old_sets for t in s)
+    sets = _search(on_table, Counter(rack_tiles), 0, objective)
+    if sets is None:
+        return none
+    played_counts = Counter(t for s in sets for t in s) - on_table
+    if not played_counts:
+        return none
+    value = table_value(sets) - table_value(old_sets)
+    return Solution(tuple(sorted(played_counts.elements())), value, tuple(sets))
+
+
+def _search(
+    table: Counter[Tile], rack: Counter[Tile], need: int, objective: str
+) -> list[tuple[Tile, ...]] | None:
+    """Run the programme; the best table as sets, or None when no layout uses the table."""
+    avail_t = [[0] * 16 for _ in range(4)]
+    avail_r = [[0] * 16 for _ in range(4)]
+    for tile, count in table.items():
+        if not tile.is_joker:
+            avail_t[tile.index // 13][tile.number] = count
+    for tile, count in rack.items():
+        if not tile.is_joker:
+            c, n = tile.index // 13, tile.number
+            avail_r[c][n] = max(0, min(count, 2 - avail_t[c][n]))
+    table_jokers = table[JOKER]
+    total_jokers = min(JOKER_COUNT, table_jokers + rack[JOKER])
+    tile_weight, value_weight = (1024, 1) if objective == "tiles" else (1, 128)
+    reach = [
+        [avail_t[c][n] + avail_r[c][n] if n <= 13 else -1 for n in range(16)] for c in range(4)
+    ]
+
+    layer: dict[int, int] = {need << _NEED_SHIFT: 0}
+    history: list[dict[int, tuple[int, _Step]]] = []
+    for number in range(1, 14):
+        reals_here = sum(reach[c][number] for c in range(4))
+        groups = reals_here > 0 and reals_here + total_jokers >= 3
+        for c in range(4):
+            t, r = avail_t[c][number], avail_r[c][number]
+            a1, a2 = reach[c][number + 1], reach[c][number + 2]
+            shift = _BITS * c
+            clear = ~(63 << shift)
+            nxt: dict[int, int] = {}
+            back: dict[int, tuple[int, _Step]] = {}
+            for key, score in layer.items():
+                placed = (key >> _X_SHIFT) & 3
+                opts = _options((key >> shift) & 63, t, r, total_jokers - placed, groups, a1, a2)
+                if not opts:
+                    continue
+                base = key & clear
+                waiting = (key >> _WAIT_SHIFT) & 15
+                most = (key >> _MOST_SHIFT) & 3
+                missing = key >> _NEED_SHIFT
+                for opt in opts:
+                    new_ms, to_groups, rack_used, jok, cells, _, _ = opt
+                    gain = cells * number
+                    new_key = base & _LOW_MASK & ~(3 << _X_SHIFT)
+                    new_key |= (
+                        (new_ms << shift)
+                        | ((placed + jok) << _X_SHIFT)
+                        | ((waiting + to_groups) << _WAIT_SHIFT)
+                        | ((most if most > to_groups else to_groups) << _MOST_SHIFT)
+                    )
+                    if missing > gain:
+                        new_key |= (missing - gain) << _NEED_SHIFT
+                    new_score = score + (rack_used + jok) * tile_weight + gain * value_weight
+                    if new_score > nxt.get(new_key, -1):
+                        nxt[new_key] = new_score
+                        back[new_key] = (key, opt)
+            layer = nxt
+            history.append(back)
+        # Close the number: the waiting tiles (plus jokers) must split into groups.
+        nxt = {}
+        back = {}
+        for key, score in layer.items():
+            waiting = (key >> _WAIT_SHIFT) & 15
+            placed = (key >> _X_SHIFT) & 3
+            low = key & _LOW_MASK & ~(3 << _X_SHIFT)
+            missing = key >> _NEED_SHIFT
+            if not waiting:
+                new_key = low | (placed << _X_SHIFT) | (missing << _NEED_SHIFT)
+                if score > nxt.get(new_key, -1):
+                    nxt[new_key] = score
+                    back[new_key] = (key, (0, 0))
+                continue
+            most = (key >> _MOST_SHIFT) & 3
+            for extra in range(total_jokers - placed + 1):
+                if not _GROUPS_OK[waiting, most, extra]:
+                    continue
+                gain = extra * number
+                new_key = low | ((placed + extra) << _X_SHIFT)
+                if missing > gain:
+                    new_key |= (missing - gain) << _NEED_SHIFT
+                new_score = score + extra * (tile_weight + number * value_weight)
+                if new_score > nxt.get(new_key, -1):
+                    nxt[new_key] = new_score
+                    back[new_key] = (key, (waiting, extra))
+        layer = nxt
+        history.append(back)
+
+    best_key, best_score = -1, -1
+    for key, score in layer.items():
+        if key >> _NEED_SHIFT or (key >> _X_SHIFT) & 3 < table_jokers:
+            continue
+        if any((key >> (_BITS * c)) & 63 not in _CLOSED for c in range(4)):
+            continue
+        if score > best_score:
+            best_score, best_key = score, key
+    if best_key < 0:
+        return None
+    return _replay(history, best_key)
+
+
+def _replay(history: list[dict[int, tuple[int, _Step]]], key: int) -> list[tuple[Tile, ...]]:
+    """Walk the chosen path back, then lay the sets out forward."""
+    steps: list[_Step] = []
+    for back in reversed(history):
+        key, step = back[key]
+        steps.append(step)
+    steps.reverse()
+
+    sets: list[tuple[Tile, ...]] = []
+    runs: list[list[list[Tile]]] = [[] for _ in range(4)]
+    index = 0
+    for number in range(1, 14):
+        waiting: list[list[Tile]] = []
+        for c, colour in enumerate(COLOURS):
+            _, to_groups, _, jok, _, cont, started = steps[index]
+            index += 1
+            tile = Tile.of(colour, number)
+            going: list[list[Tile]] = []
+            for run in sorted(runs[c], key=len):
+                if len(run) < 3:
+                    going.append(run)
+                elif cont:
+                    going.append(run)
+                    cont -= 1
+                else:
+                    sets.append(tuple(run))
+            going.extend([] for _ in range(started))
+            for i, run in enumerate(going):
+                run.append(JOKER if i < jok else tile)
+            runs[c] = going
+            waiting.append([tile] * to_groups)
+        _, extra = steps[index]
+        index += 1
+        if any(waiting):
+            sets.extend(_make_groups(waiting, extra))
+    for colour_runs in runs:
+        sets.extend(tuple(run) for run in colour_runs)
+    return sets
+
+
+def _make_groups(waiting: Sequence[list[Tile]], jokers: int) -> list[tuple[Tile, ...]]:
+    """Split one number's waiting tiles (one per colour per group) and jokers into groups."""
+    tiles = [t for per_colour in sorted(waiting, key=len, reverse=True) for t in per_colour]
+    total = len(tiles) + jokers
+    most = max(len(w) for w in waiting)
+    count = next(k for k in range(max(most, 1), total // 3 + 1) if 3 * k <= total <= 4 * k)
+    groups: list[list[Tile]] = [[] for _ in range(count)]
+    for i, tile in enumerate(tiles):
+        groups[i % count].append(tile)
+    for _ in range(jokers):
+        min(groups, key=len).append(JOKER)
+    return [tuple(g) for g in groups]
