@@ -498,6 +498,7 @@ class SessionRegistry:
                 turn_seconds=last.turn_seconds,
                 seats=[Seat(s.member_id, s.name, s.computer) for s in last.seats],
                 version=last.version + 1,
+                message_id=last.message_id,  # the new table strips the old one's button
             )
             return await self._create(session, adapter)
 

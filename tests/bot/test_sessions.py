@@ -484,7 +484,9 @@ async def test_a_finished_game_is_recorded_and_can_be_dealt_again(table: Harness
     with pytest.raises(SessionError) as refused:
         await registry.deal_again(CHANNEL, CAROL.id, version=post.version)
     assert refused.value.key == "error.not_seated"
+    final_table = table.message_id
     again = await table.answered(registry.deal_again(CHANNEL, BOB.id, version=post.version))
+    assert table.poster.stripped[-1] == final_table
     assert again is not None and "total 0" in again.content
     session = registry.get(CHANNEL)
     assert session is not None and session.version > post.version
