@@ -1,0 +1,72 @@
+"""Blackjack as the session code sees it (:class:`bot.games.GameAdapter`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.games import Table
+from bot.settings import Settings
+from cogs.blackjack import render
+from rules.blackjack import ai
+from rules.blackjack import state as engine
+from rules.blackjack.events import Hit, Stand
+from rules.engine import Action, Event, IllegalAction
+
+__all__ = ["BlackjackAdapter"]
+
+_VERBS: dict[str, Action] = {"hit": Hit(), "stand": Stand()}
+
+
+class BlackjackAdapter:
+    """Seats 1-7 against the House; the engine plays computer seats and the House itself."""
+
+    name = engine.GAME
+    min_seats = engine.MIN_PLAYERS
+    max_seats = engine.MAX_PLAYERS
+
+    def turn_seconds(self, settings: Settings) -> float:
+        """``BLACKJACK_TURN_SECONDS`` (45 s by default)."""
+        return settings.blackjack_turn_seconds
+
+    def new(
+        self,
+        seats: int,
+        seed: int | None,
+        options: Mapping[str, Any],
+        computers: Sequence[int],
+    ) -> tuple[engine.State, Sequence[Event]]:
+        """Deal; the opening events include computer seats' play (and a House blackjack)."""
+        state = engine.new(seats, seed=seed, options={**options, "computers": list(computers)})
+        return state, state.opening_events
+
+    def restore(self, snapshot: dict[str, Any]) -> engine.State:
+        """Continue a stored game."""
+        return engine.restore(snapshot)
+
+    def hand_to_computer(self, state: Any, seat: int) -> Sequence[Event]:
+        """The engine takes the seat over (and plays it at once if it is its turn)."""
+        return list(state.hand_to_computer(seat))
+
+    def timeout_action(self, state: Any, seat: int) -> Action:
+        """Stand (DESIGN.md section 3)."""
+        return _VERBS["stand"]
+
+    def computer_action(self, state: Any, seat: int) -> Action:
+        """Never needed (the engine plays computer seats); the seed's rule with a fixed coin."""
+        return ai.choose(state.view(None), lambda: 0)
+
+    def parse(self, verb: str, arg: str | None) -> Action:
+        """``hit`` or ``stand``."""
+        action = _VERBS.get(verb)
+        if action is None:
+            raise IllegalAction("In Blackjack you can only Hit or Stand.", code="unknown_action")
+        return action
+
+    def table(self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str) -> Table:
+        """The public table (:func:`cogs.blackjack.render.table`)."""
+        return render.table(view, events, names, locale)
+
+    def hand(self, view: Any, names: Sequence[str], locale: str) -> Table:
+        """One seat's hand (:func:`cogs.blackjack.render.hand`)."""
+        return render.hand(view, names, locale)
