@@ -26,6 +26,7 @@ from bot.client import (
 from bot.i18n import t
 from bot.sessions import SessionRegistry
 from bot.settings import Settings
+from bot.store import open_store
 from bot.store.memory import MemoryStore
 
 TOKEN = "MTIz.secret-token-never-logged"
@@ -299,3 +300,26 @@ async def test_a_failed_answer_is_only_logged(caplog: pytest.LogCaptureFixture) 
     interaction.response.send_message.side_effect = discord.NotFound(response, "gone")
     await bot.tree.on_error(interaction, discord.app_commands.NoPrivateMessage())
     assert "could not tell the member" in caplog.text
+
+
+async def test_a_debug_log_of_a_whole_session_never_shows_the_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Log in, identify on the gateway, sync and close against the fake Discord at DEBUG."""
+    from tests.e2e.fakediscord import FakeDiscord, running_client
+
+    caplog.set_level(logging.DEBUG)
+    async with FakeDiscord() as fake:
+        bot = create_bot(
+            settings(
+                discord_token=fake.token,
+                database_url=f"sqlite:///{tmp_path / 'deckhand.db'}",
+                dev_guild_id=fake.guild.id,
+            ),
+            open_store(f"sqlite:///{tmp_path / 'deckhand.db'}"),
+        )
+        async with running_client(bot, fake):
+            assert bot.is_ready()
+    assert "IDENTIFY" in caplog.text  # the gateway handshake was logged...
+    assert fake.token not in caplog.text  # ...without the token
+    assert fake.token.split(".", 1)[1] not in caplog.text
