@@ -1,0 +1,182 @@
+"""``deckhand play blackjack SEED PLAYERS``: the Blackjack seed program at a terminal (rule 13).
+
+Player1 reads ``Hit`` / ``Stand`` lines from standard input; every other seat is the seed's
+computer player, and the game is the seed program's for that seed (rule 11), so the screen
+is the seed's transcript line for line. Player1's words are printed as the seed's screen
+shows them (there the terminal echoed them), so a piped run reads like the seed's. Unknown
+input is asked again with a hint; end of input stands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TextIO
+
+import rules.blackjack as bj
+from rules.cards import Card, Suit
+from rules.engine import Event, Outcome
+
+__all__ = [
+    "HINT",
+    "SeedTranscript",
+    "add_arguments",
+    "card_name",
+    "play",
+    "run",
+]
+
+HINT = "Type Hit or Stand."
+_SUIT_LETTERS = {Suit.CLUBS: "c", Suit.HEARTS: "h", Suit.DIAMONDS: "d", Suit.SPADES: "s"}
+_OUTCOME_TAGS = {Outcome.WIN: "[Win]", Outcome.LOSE: "[Lose]", Outcome.DRAW: "[Draw]"}
+_WORDS: dict[str, bj.Hit | bj.Stand] = {
+    "hit": bj.Hit(),
+    "h": bj.Hit(),
+    "stand": bj.Stand(),
+    "s": bj.Stand(),
+}
+
+
+def card_name(card: Card) -> str:
+    """The seed's card name: rank then suit letter, e.g. ``10s``, ``Ac`` (rule 13)."""
+    return card.rank.label + _SUIT_LETTERS[card.suit]
+
+
+def _players(text: str) -> int:
+    try:
+        players = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of players: {text!r}") from None
+    if not bj.MIN_PLAYERS <= players <= bj.MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"players must be from {bj.MIN_PLAYERS} to {bj.MAX_PLAYERS}, not {players}"
+        )
+    return players
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The seed's two command-line arguments: random seed and number of players."""
+    parser.add_argument("seed", type=int, help="the seed program's random seed, e.g. 100")
+    parser.add_argument("players", type=_players, help="number of players, 1 to 7")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play on standard input and output."""
+    return play(sys.stdin, sys.stdout, seed=args.seed, players=args.players)
+
+
+class SeedTranscript:
+    """Turns a game's events into the seed program's screen lines (rule 13).
+
+    It follows the hands from the events alone, since computer seats and the House play
+    several steps inside one ``apply``.
+    """
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.house: list[Card] = []
+        self.house_hidden = True
+        self.house_blackjack = False
+
+    def _line(self, name: str, cards: Sequence[Card], *, hidden: bool = False) -> str:
+        names = [card_name(c) for c in cards]
+        if hidden:
+            return f"{name}: HIDDEN, " + ", ".join(names[1:])
+        total = bj.hand_total(c.index for c in cards)
+        bust = " - Bust !!" if total > bj.state.BLACKJACK else ""
+        return f"{name}: {', '.join(names)} ({total}){bust}"
+
+    def _player(self, seat: int) -> str:
+        return self._line(f"Player{seat + 1}", self.hands[seat])
+
+    def _house(self) -> str:
+        return self._line("House", self.house, hidden=self.house_hidden)
+
+    def lines(self, events: Iterable[Event]) -> Iterator[str]:
+        """The screen lines for ``events``, in order."""
+        for event in events:
+            yield from self._event(event)
+
+    def _event(self, event: Event) -> Iterator[str]:
+        if isinstance(event, bj.Dealt):
+            self.hands = [list(hand) for hand in event.hands]
+            # The hole card is unknown until shown; the placeholder is never printed.
+            self.house = [event.up_card, event.up_card]
+            yield self._house()
+            for seat in range(self.players):
+                yield self._player(seat)
+            yield ""
+        elif isinstance(event, bj.HouseBlackjack):
+            self.house[0] = event.hole
+            self.house_hidden = False
+            self.house_blackjack = True
+        elif isinstance(event, bj.TurnStarted):
+            yield f"--- Player{event.seat + 1} turn ---"
+            yield self._player(event.seat)
+        elif isinstance(event, bj.CardDrawn):
+            self.hands[event.seat].append(event.card)
+            yield "Hit"
+            yield self._player(event.seat)
+            if event.bust:
+                yield ""
+        elif isinstance(event, bj.Stood):
+            yield "Stand"
+            yield self._player(event.seat)
+            yield ""
+        elif isinstance(event, bj.HouseTurn):
+            self.house[0] = event.hole
+            self.house_hidden = False
+            yield "--- House turn ---"
+            yield self._house()
+        elif isinstance(event, bj.HouseDrew):
+            self.house.append(event.card)
+            yield "Hit"
+            yield self._house()
+            if event.bust:
+                yield ""
+        elif isinstance(event, bj.HouseStood):
+            yield "Stand"
+            yield self._house()
+            yield ""
+        elif isinstance(event, bj.GameOver):
+            yield "--- Game Results ---"
+            yield self._house()
+            for seat, outcome in enumerate(event.result.outcomes):
+                yield f"{_OUTCOME_TAGS[outcome]} {self._player(seat)}"
+            if not self.house_blackjack:
+                # The seed's screen ends a played-out game with a blank line, but not a game
+                # the House's 21 ended at the deal (compare its cases [2 4] and [100 4]).
+                yield ""
+
+
+def _ask(stdin: TextIO, stdout: TextIO) -> bj.Hit | bj.Stand:
+    """Player1's move: ``Hit`` or ``Stand`` (any case, or ``h`` / ``s``); end of input stands."""
+    while True:
+        line = stdin.readline()
+        if not line:
+            return bj.Stand()
+        action = _WORDS.get(line.strip().lower())
+        if action is not None:
+            return action
+        stdout.write(HINT + "\n")
+        stdout.flush()
+
+
+def play(stdin: TextIO, stdout: TextIO, *, seed: int, players: int) -> int:
+    """Run the seed program for ``seed`` and ``players``; Player1 reads ``stdin``."""
+    state = bj.new(players, seed=seed, options={"computers": range(1, players)})
+    transcript = SeedTranscript(players)
+
+    def show(events: Iterable[Event]) -> None:
+        for line in transcript.lines(events):
+            stdout.write(line + "\n")
+        stdout.flush()
+
+    show(state.opening_events)
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None
+        show(state.apply(seat, _ask(stdin, stdout)))
+    return 0

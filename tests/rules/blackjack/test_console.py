@@ -1,0 +1,125 @@
+"""``deckhand play blackjack SEED PLAYERS``: the seed's transcripts byte for byte (rule 13)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.console.blackjack import HINT, card_name
+from rules.cards import parse_card
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], text: str
+) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    code = main(["play", "blackjack", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "golden"),
+    [
+        (["100", "4"], "", "seed_100_4.txt"),  # the House's 21 ends the game at the deal
+        (["2", "4"], "Hit\n", "seed_2_4.txt"),  # Player1 hits and busts
+    ],
+)
+def test_rule_13_seed_transcripts_byte_for_byte(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    stdin: str,
+    golden: str,
+) -> None:
+    code, out, err = run(monkeypatch, capsys, args, stdin)
+    assert code == 0 and err == ""
+    assert out == (GOLDEN / golden).read_text(encoding="utf-8")
+
+
+def test_rule_13_card_names_are_rank_then_suit_letter() -> None:
+    assert [card_name(parse_card(c)) for c in ("♣A", "♥10", "♦J", "♠Q", "♣K", "♥2")] == [
+        "Ac",
+        "10h",
+        "Jd",
+        "Qs",
+        "Kc",
+        "2h",
+    ]
+
+
+def test_rule_13_player1_hits_then_stands_with_the_seed_layout(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(monkeypatch, capsys, ["10", "4"], "hit\nStand\n")
+    assert code == 0
+    blocks = out.split("\n\n")
+    deal = blocks[0].splitlines()
+    assert re.fullmatch(r"House: HIDDEN, \w+", deal[0])
+    assert [line.split(":")[0] for line in deal[1:]] == [f"Player{n}" for n in (1, 2, 3, 4)]
+    turn = blocks[1].splitlines()
+    assert turn[0] == "--- Player1 turn ---"
+    assert turn[2] == "Hit"
+    assert turn[3].startswith(turn[1].rsplit(" (", 1)[0] + ", ")
+    if "Bust !!" not in turn[3]:
+        assert turn[4:] == ["Stand", turn[3]]
+    for n, block in zip((2, 3, 4), blocks[2:5], strict=True):
+        lines = block.splitlines()
+        assert lines[0] == f"--- Player{n} turn ---"
+        assert all(line in ("Hit", "Stand") for line in lines[2::2])
+    assert blocks[5].startswith("--- House turn ---\nHouse: ")
+    results = blocks[6].splitlines()
+    assert results[0] == "--- Game Results ---"
+    assert all(re.match(r"\[(Win|Lose|Draw)\] Player\d: ", line) for line in results[2:])
+    assert out.endswith("\n\n") and "HIDDEN" not in out.split("\n\n", 1)[1]
+
+
+def test_unknown_input_is_asked_again_and_end_of_input_stands(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, plain, _ = run(monkeypatch, capsys, ["12", "2"], "Stand\n")
+    code, out, _ = run(monkeypatch, capsys, ["12", "2"], "draw\n\nSTAND\n")
+    assert code == 0
+    assert out == plain.replace("(18)\nStand\n", f"(18)\n{HINT}\n{HINT}\nStand\n", 1)
+    _, silent, _ = run(monkeypatch, capsys, ["12", "2"], "")
+    assert silent == plain
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["100"], ["x", "4"], ["100", "four"], ["100", "0"], ["100", "8"], ["1", "2", "3"]],
+)
+def test_bad_arguments_are_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "blackjack", *args])
+    out, err = capsys.readouterr()
+    assert exited.value.code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("deckhand")
+
+
+def test_python_m_bot_plays_the_seed_game() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "play", "blackjack", "2", "4"],
+        input="Hit\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=Path(__file__).resolve().parents[3],
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (GOLDEN / "seed_2_4.txt").read_text(encoding="utf-8")
