@@ -284,7 +284,9 @@ class GostopView:
     dealer: int
     hand: tuple[HwatuCard, ...] | None
     hand_sizes: tuple[int, int]
-    floor: tuple[tuple[int, tuple[HwatuCard, ...], int | None], ...]  # month, cards, stack owner
+    # (month, cards, stack): stack is the seat whose ppuk left three cards, -1 for three
+    # dealt together (rule 4), None when the month is no stack.
+    floor: tuple[tuple[int, tuple[HwatuCard, ...], int | None], ...]
     pile_size: int
     piles: tuple[PileView, PileView]
     goes: tuple[int, int]
