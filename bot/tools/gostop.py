@@ -64,7 +64,8 @@ def _side(data: dict[str, Any], where: str, seen: dict[int, str]) -> list[int]:
         except HwatuParseError as exc:
             raise ScoreInputError(f"{where}.captured: {exc}") from exc
         if card.index in seen:
-            raise ScoreInputError(f"{card.code} is listed twice ({seen[card.index]} and {where})")
+            places = where if seen[card.index] == where else f"{seen[card.index]} and {where}"
+            raise ScoreInputError(f"{card.code} is listed twice ({places})")
         seen[card.index] = where
         cards.append(card.index)
     return cards
