@@ -125,18 +125,6 @@ _DRAWN = tuple(tuple(CardsDrawn(s, k) for k in range(_CACHED_DRAWS)) for s in ra
 _PASSED = tuple(TurnPassed(s) for s in range(MAX_PLAYERS))
 
 
-def shuffle(rng: GameRandom, items: list[int]) -> None:
-    """Fisher-Yates over the game's own generator, several times faster than ``rng.shuffle``.
-
-    ``int(random() * k)`` is uniform up to float rounding (bias below 2**-45 for k <= 108);
-    reshuffles happen many times a game, so this is on the hot path.
-    """
-    random = rng._random.random  # the bound C method: this loop runs 100 times a shuffle
-    for i in range(len(items) - 1, 0, -1):
-        j = int(random() * (i + 1))
-        items[i], items[j] = items[j], items[i]
-
-
 def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     opts: dict[str, Any] = {"ruleset": "official", **dict.fromkeys(HOUSE_RULES, False)}
     for key, value in (options or {}).items():
@@ -180,8 +168,10 @@ class UnoState:
         "_guilty",
         "_idle",
         "_offender",
+        "_rand",
         "_result",
         "_reveal",
+        "_unshuffled",
         "colour",
         "direction",
         "discard",
@@ -214,6 +204,11 @@ class UnoState:
         self.uno_call: bool = options["uno_call"]
         self.hands: list[list[int]] = []
         self.pile: list[int] = []
+        # The pile is shuffled lazily: positions below this have not had their Fisher-Yates
+        # step yet; it runs when the card there is drawn. Same odds as shuffling up front,
+        # without shuffling the 60-odd cards a short game never reaches.
+        self._unshuffled = 0
+        self._rand = rng._random.random  # the bound C method, for the shuffle steps
         self.discard: list[int] = []
         self.colour = NONE
         self.turn = 0
@@ -564,10 +559,20 @@ class UnoState:
         while got < count:
             if not pile and not self._reshuffle(events):
                 break
-            hand.append(pile.pop())
+            hand.append(self._take())
             got += 1
         events.append(_DRAWN[seat][got] if got < _CACHED_DRAWS else CardsDrawn(seat, got))
         return got
+
+    def _take(self) -> int:
+        """The top card of the (non-empty) draw pile, after its Fisher-Yates step if due."""
+        pile = self.pile
+        top = len(pile) - 1
+        if top < self._unshuffled:
+            other = int(self._rand() * (top + 1))  # uniform in [0, top] to float precision
+            pile[top], pile[other] = pile[other], pile[top]
+            self._unshuffled = top
+        return pile.pop()
 
     def _reshuffle(self, events: list[Event]) -> bool:
         discard = self.discard
@@ -578,7 +583,7 @@ class UnoState:
         pile += discard
         discard.clear()
         discard.append(top)
-        shuffle(self.rng, pile)
+        self._unshuffled = len(pile)
         events.append(Reshuffled(len(pile)))
         return True
 
@@ -605,7 +610,7 @@ class UnoState:
         while True:
             if not pile and not self._reshuffle(events):
                 break
-            hand.append(pile.pop())
+            hand.append(self._take())
             got += 1
             if not self.draw_until or playable[hand[-1]]:
                 break
@@ -730,6 +735,7 @@ class UnoState:
             "rng": self.rng.getstate(),
             "hands": [list(h) for h in self.hands],
             "pile": list(self.pile),
+            "unshuffled": self._unshuffled,
             "discard": list(self.discard),
             "colour": self.colour,
             "turn": self.turn,
@@ -790,11 +796,10 @@ def new(
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Uno is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     state = UnoState(players, GameRandom(seed), _options(options))
-    deck = list(range(DECK_SIZE))
-    shuffle(state.rng, deck)
-    state.hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(players)]
-    del deck[: players * HAND_SIZE]
-    state.pile = deck
+    state.pile = list(range(DECK_SIZE))
+    state._unshuffled = DECK_SIZE
+    take = state._take
+    state.hands = [[take() for _ in range(HAND_SIZE)] for _ in range(players)]
     state.turn = state.rng.randbelow(players)
     _turn_first_card(state)
     return state
@@ -802,12 +807,12 @@ def new(
 
 def _turn_first_card(state: UnoState) -> None:
     pile = state.pile
-    card = pile.pop()
+    card = state._take()
     if not state.seed_rules:
         while CARD_RANK[card] == WILD_DRAW_FOUR:  # rule 4: back in the deck, turn another
             pile.append(card)
-            shuffle(state.rng, pile)
-            card = pile.pop()
+            state._unshuffled = len(pile)
+            card = state._take()
     state.discard.append(card)
     state.colour = CARD_COLOUR[card]
     if state.seed_rules:
@@ -836,6 +841,7 @@ def restore(snapshot: Mapping[str, Any]) -> UnoState:
         )
         state.hands = [[int(c) for c in h] for h in snapshot["hands"]]
         state.pile = [int(c) for c in snapshot["pile"]]
+        state._unshuffled = int(snapshot["unshuffled"])
         state.discard = [int(c) for c in snapshot["discard"]]
         state.colour = int(snapshot["colour"])
         state.turn = int(snapshot["turn"])

@@ -44,6 +44,7 @@ def _rig(
     first_card = take(first) if first is not None else None
     top_card = take(top) if top is not None else None
     state.pile = [c for cards in free.values() for c in cards] + drawn[::-1]
+    state._unshuffled = 0  # the order given is the order drawn
     state.discard = []
     state.turn = turn
     state.direction = 1
