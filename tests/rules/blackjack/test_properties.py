@@ -1,0 +1,127 @@
+"""Invariants over thousands of random games, seeded (the seed's shoe) and fair (rule 12).
+
+Each game: 1-7 seats, some held by computers from the start, one maybe handed over midway,
+the humans choosing Hit or Stand at random. At every step the 208 cards are all somewhere,
+a refused move changes nothing, and a restored snapshot plays on exactly like the original.
+At the end the House followed its rule and every seat's result is the table's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from unittest.mock import patch
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rules.blackjack as bj
+from rules.cards import STANDARD_DECK
+from rules.engine import GameOver, IllegalAction, Outcome
+from tests.rules.blackjack import reference
+
+FULL_SHOE = Counter({card.index: 4 for card in STANDARD_DECK})
+LETTERS = {"♣": "c", "♥": "h", "♦": "d", "♠": "s"}
+
+
+def seed_names(indices: list[int]) -> list[str]:
+    return [STANDARD_DECK[i].rank.label + LETTERS[STANDARD_DECK[i].suit.value] for i in indices]
+
+
+def check_cards(state: bj.State) -> None:
+    data = state.snapshot()
+    cards = Counter(data["shoe"] + data["house"] + [i for hand in data["hands"] for i in hand])
+    assert cards == FULL_SHOE
+    assert len(data["shoe"]) == state.view(None).shoe
+
+
+def check_refusals(state: bj.State, pick: random.Random) -> None:
+    before = state.snapshot()
+    current = state.current_seat
+    others = [s for s in range(state.players) if s != current]
+    attempts: list[tuple[int, object]] = [(current if current is not None else 0, "Hit")]
+    if others:
+        attempts.append((pick.choice(others), pick.choice((bj.Hit(), bj.Stand()))))
+    if current is None:
+        attempts.append((0, bj.Stand()))
+    for seat, action in attempts:
+        assert state.legal_actions(seat) == () or seat == current
+        try:
+            state.apply(seat, action)  # type: ignore[arg-type]
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError(f"{action!r} by seat {seat} was accepted")
+        assert state.snapshot() == before
+
+
+def check_end(state: bj.State, events: list[object]) -> None:
+    result = state.result
+    assert result is not None and isinstance(events[-1], GameOver)
+    house = state.snapshot()["house"]
+    hands = state.snapshot()["hands"]
+    house_value = reference.value(seed_names(house))
+    blackjack = any(isinstance(e, bj.HouseBlackjack) for e in events)
+    if blackjack:
+        assert len(house) == 2 and house_value == 21
+    else:
+        # The House drew while at 16 or less and stopped at 17 or more (rule 8).
+        assert house_value >= 17
+        assert all(reference.value(seed_names(house[:n])) <= 16 for n in range(2, len(house)))
+    for seat, hand in enumerate(hands):
+        value = reference.value(seed_names(hand))
+        assert result.scores[seat] == value
+        if blackjack or value > 21:
+            expected = Outcome.LOSE
+        elif house_value > 21 or value > house_value:
+            expected = Outcome.WIN
+        elif value == house_value:
+            expected = Outcome.DRAW
+        else:
+            expected = Outcome.LOSE
+        assert result.outcomes[seat] is expected
+    assert sorted(result.ranking) == list(range(state.players))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    fair=st.booleans(),
+    players=st.integers(1, 7),
+    computers=st.sets(st.integers(0, 6)),
+    handover=st.integers(-1, 20),
+    policy=st.integers(0, 2**32 - 1),
+)
+def test_random_games_keep_every_invariant(
+    *, seed: int, fair: bool, players: int, computers: set[int], handover: int, policy: int
+) -> None:
+    options = {"computers": sorted(s for s in computers if s < players)}
+    if fair:
+        with patch("rules.rng.new_seed", return_value=seed):
+            state = bj.new(players, options=options)
+    else:
+        state = bj.new(players, seed=seed, options=options)
+    pick = random.Random(policy)
+    events: list[object] = list(state.opening_events)
+    check_cards(state)
+    steps = 0
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None and not state.is_computer(seat)
+        check_refusals(state, pick)
+        copy = bj.restore(state.snapshot())
+        if steps == handover:
+            new_events = state.hand_to_computer(seat)
+            assert copy.hand_to_computer(seat) == new_events
+        else:
+            action = pick.choice(state.legal_actions(seat))
+            new_events = state.apply(seat, action)
+            assert copy.apply(seat, action) == new_events
+        assert copy.snapshot() == state.snapshot()
+        events += new_events
+        check_cards(state)
+        steps += 1
+        assert steps < 200
+    check_refusals(state, pick)
+    check_end(state, events)
+    assert bj.restore(state.snapshot()).result == state.result
