@@ -29,7 +29,7 @@ from bot.i18n import t
 from bot.settings import Settings
 from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
 from bot.timers import ChannelTasks
-from rules.engine import Action, Event, GameState
+from rules.engine import Action, Event, GameState, IllegalAction
 
 __all__ = [
     "MAX_MESSAGE",
@@ -470,7 +470,7 @@ class SessionRegistry:
             adapter = self.adapter(session)
             if isinstance(action, tuple):
                 action = adapter.parse(*action)
-            events = state.apply(seat, action)
+            events = await self._apply(session, seat, action)
             session.seats[seat].timeouts = 0
             return await self._commit(session, events, [])
 
@@ -610,6 +610,18 @@ class SessionRegistry:
         session.seats[seat].computer = True
         assert session.state is not None
         return list(self.adapter(session).hand_to_computer(session.state, seat))
+
+    async def _apply(self, session: Session, seat: int, action: Action) -> list[Event]:
+        """``state.apply``; if the engine fails with anything but a refusal, the state it
+        leaves cannot be trusted, so the session is reloaded from the store first."""
+        assert session.state is not None
+        try:
+            return session.state.apply(seat, action)
+        except IllegalAction:
+            raise
+        except Exception:
+            await self._reload(session.channel_id)
+            raise
 
     async def _commit(
         self, session: Session, events: Sequence[Event], notices: Sequence[str]
@@ -807,7 +819,7 @@ class SessionRegistry:
             if seat is None or session.seats[seat].computer:
                 return
             adapter = self.adapter(session)
-            events = state.apply(seat, adapter.timeout_action(state, seat))
+            events = await self._apply(session, seat, adapter.timeout_action(state, seat))
             occupant = session.seats[seat]
             occupant.timeouts += 1
             notices = [t("turn.timed_out", session.locale, name=occupant.name)]
@@ -843,7 +855,7 @@ class SessionRegistry:
                 seat = state.current_seat
                 if state.is_over or seat is None or not session.seats[seat].computer:
                     break
-                events += state.apply(seat, adapter.computer_action(state, seat))
+                events += await self._apply(session, seat, adapter.computer_action(state, seat))
             reply = await self._commit(session, events, [])
         await self._post(reply)
 
