@@ -1,5 +1,55 @@
 """Rummikub: the engine for rules/rummikub.md.
 
-Tiles and their parser (:mod:`rules.rummikub.tiles`), set checking with reasons
-(:mod:`rules.rummikub.sets`) and the exact solver (:mod:`rules.rummikub.solver`).
+``new(players, seed=...)`` deals a game, ``restore(snapshot)`` continues one. Tiles and their
+parser are in :mod:`rules.rummikub.tiles`, set checking with reasons in
+:mod:`rules.rummikub.sets`, the exact solver in :mod:`rules.rummikub.solver` and the computer
+player in :mod:`rules.rummikub.ai`.
 """
+
+from rules.rummikub.state import (
+    HAND_SIZE,
+    INITIAL_MELD,
+    TIMEOUT_PENALTY,
+    AddTiles,
+    Done,
+    Draw,
+    Meld,
+    MoveTiles,
+    Passed,
+    PutSet,
+    RummikubView,
+    SplitSet,
+    State,
+    TableChanged,
+    TilesDrawn,
+    TimedOut,
+    TimeOut,
+    Undo,
+    new,
+    rack_value,
+    restore,
+)
+
+__all__ = [
+    "HAND_SIZE",
+    "INITIAL_MELD",
+    "TIMEOUT_PENALTY",
+    "AddTiles",
+    "Done",
+    "Draw",
+    "Meld",
+    "MoveTiles",
+    "Passed",
+    "PutSet",
+    "RummikubView",
+    "SplitSet",
+    "State",
+    "TableChanged",
+    "TilesDrawn",
+    "TimeOut",
+    "TimedOut",
+    "Undo",
+    "new",
+    "rack_value",
+    "restore",
+]

@@ -1,0 +1,682 @@
+"""The Rummikub turn machine (rules 2 and 7-14).
+
+A turn is staged: the player edits a private copy of the table with small operations
+(:class:`PutSet`, :class:`AddTiles`, :class:`MoveTiles`, :class:`SplitSet`), can :class:`Undo`
+them, and commits with :class:`Done`; :class:`Meld` replaces the staged table at once (what
+the computer player and the solver hint use). :class:`Draw` ends the turn instead (a pass
+when the pool is empty); :class:`TimeOut` is what the bot applies when the turn clock runs out.
+Set numbers in actions are 0-based positions in the staged table (the bot shows them from 1).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine import (
+    Action,
+    Event,
+    GameOver,
+    IllegalAction,
+    Outcome,
+    Result,
+    SnapshotError,
+    check_snapshot,
+)
+from rules.rng import GameRandom
+from rules.rummikub.sets import check_set
+from rules.rummikub.tiles import FULL_SET, Tile, parse_tile, tiles_text
+
+__all__ = [
+    "HAND_SIZE",
+    "INITIAL_MELD",
+    "TIMEOUT_PENALTY",
+    "AddTiles",
+    "Done",
+    "Draw",
+    "Meld",
+    "MoveTiles",
+    "Passed",
+    "PutSet",
+    "RummikubView",
+    "SplitSet",
+    "State",
+    "TableChanged",
+    "TilesDrawn",
+    "TimeOut",
+    "TimedOut",
+    "Undo",
+    "new",
+    "rack_value",
+    "restore",
+]
+
+GAME = "rummikub"
+SCHEMA = 1
+HAND_SIZE = 14
+INITIAL_MELD = 30
+TIMEOUT_PENALTY = 3  # tiles drawn when the clock runs out on staged changes (rule 12)
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+Sets = tuple[tuple[Tile, ...], ...]
+
+
+# ---------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class PutSet(Action):
+    """Put a new set on the staged table, made of rack tiles."""
+
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AddTiles(Action):
+    """Add rack tiles to staged set ``target``."""
+
+    target: int
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTiles(Action):
+    """Move tiles from staged set ``source`` to set ``target`` (``None``: a new set)."""
+
+    source: int
+    tiles: tuple[Tile, ...]
+    target: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SplitSet(Action):
+    """Split staged set ``target`` before its tile at position ``at`` (1 .. len - 1)."""
+
+    target: int
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Action):
+    """Throw the staged changes away; the turn goes on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Done(Action):
+    """Commit the staged table (rules 8, 9 and 11)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Meld(Action):
+    """Replace the staged table with ``table`` and commit it."""
+
+    table: Sets
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Draw one tile and end the turn (rule 7); with an empty pool, pass."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut(Action):
+    """The turn clock ran out (rule 12): staged changes are undone and tiles drawn."""
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class TableChanged(Event):
+    """``seat`` committed: ``tiles`` came from their rack; ``table`` is the new table."""
+
+    seat: int
+    tiles: tuple[Tile, ...]
+    table: Sets
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class TilesDrawn(Event):
+    """``seat`` drew ``count`` tiles (which ones only their own view shows)."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """``seat`` could not draw (the pool is empty) and passed."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut(Event):
+    """``seat``'s clock ran out; staged changes were undone and ``drawn`` tiles drawn."""
+
+    seat: int
+    drawn: int
+
+
+# ---------------------------------------------------------------- view
+
+
+@dataclass(frozen=True, slots=True)
+class RummikubView:
+    """What ``seat`` may see. ``rack`` is empty for spectators and others' turns never show.
+
+    ``staged`` is the seat's own staged table while it is their turn (else ``None``), with
+    ``problems``: what is still wrong with it, one line per set.
+    """
+
+    seat: int | None
+    players: int
+    current_seat: int | None
+    table: Sets
+    rack: tuple[Tile, ...]
+    rack_counts: tuple[int, ...]
+    pool: int
+    melded: tuple[bool, ...]
+    staged: Sets | None
+    staged_rack: tuple[Tile, ...] | None
+    problems: tuple[str, ...]
+    result: Result | None
+
+
+def rack_value(tiles: Iterable[Tile]) -> int:
+    """What a rack costs at the end (rule 13: a joker counts 30)."""
+    return sum(t.penalty for t in tiles)
+
+
+def _remove(rack: list[Tile], tiles: Sequence[Tile], where: str) -> list[Tile]:
+    """``rack`` without ``tiles``; refuse tiles that are not there."""
+    rest = list(rack)
+    for tile in tiles:
+        try:
+            rest.remove(tile)
+        except ValueError:
+            raise IllegalAction(
+                f"{where} has no {tile} to use", code="tile_missing", tile=tile.code
+            ) from None
+    return rest
+
+
+def _describe(index: int, tiles: Sequence[Tile]) -> str:
+    return f"set {index + 1} ({tiles_text(tiles)})"
+
+
+class State:
+    """A game of Rummikub."""
+
+    __slots__ = (
+        "_fresh",
+        "_idle",
+        "_log",
+        "_result",
+        "_rng",
+        "_staged",
+        "_staged_rack",
+        "melded",
+        "players",
+        "pool",
+        "racks",
+        "table",
+        "turn",
+    )
+
+    def __init__(self, players: int, rng: GameRandom) -> None:
+        self.players = players
+        self._rng = rng
+        self.racks: list[list[Tile]] = [[] for _ in range(players)]
+        self.pool: list[Tile] = []
+        self.table: list[tuple[Tile, ...]] = []
+        self.melded = [False] * players
+        self.turn = 0
+        self._idle = 0  # turns passed in a row with an empty pool (rule 14)
+        self._staged: list[list[Tile]] | None = None
+        self._fresh: list[bool] = []  # which staged sets were made this turn
+        self._staged_rack: list[Tile] = []
+        self._result: Result | None = None
+        self._log: list[list[Any]] = []
+
+    # ------------------------------------------------------------ contract
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or ``None`` once the game is over."""
+        return None if self._result is not None else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._result is not None
+
+    @property
+    def result(self) -> Result | None:
+        """The result once the game is over."""
+        return self._result
+
+    @property
+    def staging(self) -> bool:
+        """Whether the current player has staged changes."""
+        return self._staged is not None
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """The turn-level choices of ``seat``: draw (or pass), and undo/commit when staged.
+
+        Table edits are open-ended and not listed; :func:`rules.rummikub.ai.choose_action`
+        finds the best :class:`Meld`.
+        """
+        if self._result is not None or seat != self.turn:
+            return []
+        actions: list[Action] = [Draw()]
+        if self._staged is not None:
+            actions.append(Undo())
+            try:
+                self._verify_commit(self._staged, self._fresh, self._staged_rack)
+            except IllegalAction:
+                pass
+            else:
+                actions.append(Done())
+        return actions
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Verify, then apply; raise :class:`IllegalAction` and change nothing if refused."""
+        if self._result is not None:
+            raise IllegalAction("The game is over.", code="game_over")
+        if not 0 <= seat < self.players:
+            raise IllegalAction("There is no such seat.", code="no_seat")
+        if seat != self.turn:
+            raise IllegalAction("It is not your turn.", code="not_your_turn")
+        events = self._apply(seat, action)
+        self._log.append([seat, _encode(action)])
+        return events
+
+    def view(self, seat: int | None) -> RummikubView:
+        """What ``seat`` may see (``None``: a spectator)."""
+        own = seat is not None and 0 <= seat < self.players
+        mine = own and seat == self.turn and self._staged is not None and self._result is None
+        staged = tuple(tuple(s) for s in self._staged) if mine and self._staged else None
+        return RummikubView(
+            seat=seat,
+            players=self.players,
+            current_seat=self.current_seat,
+            table=tuple(self.table),
+            rack=tuple(self.racks[seat]) if own and seat is not None else (),
+            rack_counts=tuple(len(r) for r in self.racks),
+            pool=len(self.pool),
+            melded=tuple(self.melded),
+            staged=staged,
+            staged_rack=tuple(self._staged_rack) if mine else None,
+            problems=self.problems() if mine else (),
+            result=self._result,
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON-safe dict that :func:`restore` turns back into this state."""
+
+        def codes(tiles: Iterable[Tile]) -> list[str]:
+            return [t.code for t in tiles]
+
+        return {
+            "game": GAME,
+            "schema": SCHEMA,
+            "players": self.players,
+            "rng": self._rng.getstate(),
+            "racks": [codes(r) for r in self.racks],
+            "pool": codes(self.pool),
+            "table": [codes(s) for s in self.table],
+            "melded": list(self.melded),
+            "turn": self.turn,
+            "idle": self._idle,
+            "staged": None if self._staged is None else [codes(s) for s in self._staged],
+            "fresh": list(self._fresh),
+            "staged_rack": codes(self._staged_rack),
+            "result": None
+            if self._result is None
+            else {
+                "outcomes": [o.value for o in self._result.outcomes],
+                "scores": list(self._result.scores),
+                "ranking": list(self._result.ranking),
+            },
+            "log": [list(entry) for entry in self._log],
+        }
+
+    # ------------------------------------------------------------ staging
+
+    def problems(self) -> tuple[str, ...]:
+        """What keeps the staged table from being committed, one line each (rule 15)."""
+        if self._staged is None:
+            return ()
+        try:
+            self._verify_commit(self._staged, self._fresh, self._staged_rack)
+        except IllegalAction as exc:
+            return tuple(exc.reason.split("\n"))
+        return ()
+
+    def _begin(self, seat: int) -> tuple[list[list[Tile]], list[bool], list[Tile]]:
+        """Copies of the staged table, its fresh flags and rack, to edit before committing."""
+        if self._staged is None:
+            return [list(s) for s in self.table], [False] * len(self.table), list(self.racks[seat])
+        return [list(s) for s in self._staged], list(self._fresh), list(self._staged_rack)
+
+    def _touch(self, fresh: list[bool], index: int, melded: bool, sets: int) -> None:
+        if not 0 <= index < sets:
+            raise IllegalAction(f"There is no set {index + 1}.", code="no_set", set=index + 1)
+        if not melded and not fresh[index]:
+            raise IllegalAction(
+                "Before your initial meld you may only put down new sets from your rack.",
+                code="initial_meld_table",
+            )
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        melded = self.melded[seat]
+        if isinstance(action, PutSet | AddTiles | MoveTiles | SplitSet):
+            sets, fresh, rack = self._begin(seat)
+            if isinstance(action, PutSet):
+                if not action.tiles:
+                    raise IllegalAction("Name the tiles of the new set.", code="no_tiles")
+                rack = _remove(rack, action.tiles, "Your rack")
+                sets.append(list(action.tiles))
+                fresh.append(True)
+            elif isinstance(action, AddTiles):
+                self._touch(fresh, action.target, melded, len(sets))
+                rack = _remove(rack, action.tiles, "Your rack")
+                sets[action.target].extend(action.tiles)
+            elif isinstance(action, MoveTiles):
+                self._touch(fresh, action.source, melded, len(sets))
+                if action.target is not None:
+                    self._touch(fresh, action.target, melded, len(sets))
+                    if action.target == action.source:
+                        raise IllegalAction("Move tiles to another set.", code="same_set")
+                where = f"Set {action.source + 1}"
+                sets[action.source] = _remove(sets[action.source], action.tiles, where)
+                if action.target is None:
+                    sets.append(list(action.tiles))
+                    fresh.append(True)
+                else:
+                    sets[action.target].extend(action.tiles)
+                    fresh[action.target] = fresh[action.target] or fresh[action.source]
+            else:
+                self._touch(fresh, action.target, melded, len(sets))
+                tiles = sets[action.target]
+                if not 1 <= action.at < len(tiles):
+                    raise IllegalAction(
+                        f"Set {action.target + 1} can be split before tiles 2 to {len(tiles)}.",
+                        code="bad_split",
+                    )
+                sets[action.target : action.target + 1] = [tiles[: action.at], tiles[action.at :]]
+                fresh.insert(action.target + 1, fresh[action.target])
+            keep = [i for i, s in enumerate(sets) if s]
+            self._staged = [sets[i] for i in keep]
+            self._fresh = [fresh[i] for i in keep]
+            self._staged_rack = rack
+            return []
+        if isinstance(action, Undo):
+            if self._staged is None:
+                raise IllegalAction("There is nothing to undo.", code="nothing_staged")
+            self._clear_staging()
+            return []
+        if isinstance(action, Done):
+            if self._staged is None:
+                raise IllegalAction(
+                    "Change the table first, or draw a tile.", code="nothing_staged"
+                )
+            played = self._verify_commit(self._staged, self._fresh, self._staged_rack)
+            return self._commit(seat, self._staged, self._staged_rack, played)
+        if isinstance(action, Meld):
+            sets, fresh, rack = self._meld_plan(seat, action.table)
+            played = self._verify_commit(sets, fresh, rack)
+            return self._commit(seat, sets, rack, played)
+        if isinstance(action, Draw):
+            self._clear_staging()
+            return self._draw(seat, 1)
+        if isinstance(action, TimeOut):
+            count = TIMEOUT_PENALTY if self._staged is not None else 1
+            self._clear_staging()
+            drawn = min(count, len(self.pool))
+            events: list[Event] = [TimedOut(seat, drawn)]
+            events.extend(self._draw(seat, count, announce=False))
+            return events
+        raise IllegalAction("That is not a Rummikub move.", code="unknown_action")
+
+    def _meld_plan(self, seat: int, table: Sets) -> tuple[list[list[Tile]], list[bool], list[Tile]]:
+        """Check a whole new table against the committed one; staged form for the commit."""
+        old = Counter(t for s in self.table for t in s)
+        new_tiles = Counter(t for s in table for t in s)
+        if old - new_tiles:
+            missing = sorted((old - new_tiles).elements())
+            raise IllegalAction(
+                f"Tiles on the table must stay there: {tiles_text(missing)} would be gone.",
+                code="table_tile_missing",
+            )
+        rack = _remove(self.racks[seat], sorted((new_tiles - old).elements()), "Your rack")
+        sets = [list(s) for s in table]
+        if self.melded[seat]:
+            return sets, [True] * len(sets), rack
+        # Before the initial meld the old sets must stand exactly as they were.
+        unmatched = Counter(tuple(sorted(s)) for s in self.table)
+        fresh = []
+        for s in sets:
+            key = tuple(sorted(s))
+            if unmatched[key]:
+                unmatched[key] -= 1
+                fresh.append(False)
+            else:
+                fresh.append(True)
+        if +unmatched:
+            raise IllegalAction(
+                "Before your initial meld you may only put down new sets from your rack.",
+                code="initial_meld_table",
+            )
+        return sets, fresh, rack
+
+    def _verify_commit(
+        self, sets: Sequence[Sequence[Tile]], fresh: Sequence[bool], rack: Sequence[Tile]
+    ) -> tuple[Tile, ...]:
+        """Rules 8, 9 and 11: raise with every reason; the rack tiles played when all is well."""
+        seat = self.turn
+        reasons = []
+        for i, tiles in enumerate(sets):
+            check = check_set(tiles)
+            if not check.valid:
+                reasons.append(f"{_describe(i, tiles)}: {check.reason}")
+        if reasons:
+            raise IllegalAction("\n".join(reasons), code="invalid_sets", count=len(reasons))
+        played = Counter(self.racks[seat]) - Counter(rack)
+        if not played:
+            raise IllegalAction(
+                "Add at least one tile from your rack, or draw.", code="no_rack_tile"
+            )
+        if not self.melded[seat]:
+            value = sum(check_set(s).value for s, new in zip(sets, fresh, strict=True) if new)
+            if value < INITIAL_MELD:
+                raise IllegalAction(
+                    f"The initial meld must be worth {INITIAL_MELD}; yours is {value}.",
+                    code="initial_meld_value",
+                    value=value,
+                )
+        return tuple(sorted(played.elements()))
+
+    def _commit(
+        self,
+        seat: int,
+        sets: Sequence[Sequence[Tile]],
+        rack: Sequence[Tile],
+        played: tuple[Tile, ...],
+    ) -> list[Event]:
+        before = sum(check_set(s).value for s in self.table)
+        self.table = [tuple(s) for s in sets]
+        self.racks[seat] = list(rack)
+        self.melded[seat] = True
+        self._idle = 0
+        self._clear_staging()
+        after = sum(check_set(s).value for s in self.table)
+        events: list[Event] = [TableChanged(seat, played, tuple(self.table), after - before)]
+        if not rack:
+            events.append(self._finish_out(seat))
+        else:
+            self._next()
+        return events
+
+    def _draw(self, seat: int, count: int, *, announce: bool = True) -> list[Event]:
+        events: list[Event] = []
+        if not self.pool:
+            self._idle += 1
+            if announce:
+                events.append(Passed(seat))
+            if self._idle >= self.players:
+                events.append(self._finish_blocked())
+                return events
+        else:
+            drawn = self.pool[-count:]
+            del self.pool[-count:]
+            self.racks[seat].extend(reversed(drawn))
+            if announce:
+                events.append(TilesDrawn(seat, len(drawn)))
+        self._next()
+        return events
+
+    def _next(self) -> None:
+        self.turn = (self.turn + 1) % self.players
+
+    def _clear_staging(self) -> None:
+        self._staged = None
+        self._fresh = []
+        self._staged_rack = []
+
+    # ------------------------------------------------------------ end
+
+    def _finish_out(self, winner: int) -> GameOver:
+        """Rule 13: the others pay their rack values to the winner."""
+        values = [rack_value(r) for r in self.racks]
+        scores = [-v for v in values]
+        scores[winner] = sum(values)
+        return self._end(scores, values, {winner})
+
+    def _finish_blocked(self) -> GameOver:
+        """Rule 14: the lowest rack wins; the others pay the difference."""
+        values = [rack_value(r) for r in self.racks]
+        low = min(values)
+        winners = {s for s, v in enumerate(values) if v == low}
+        scores = [-(v - low) for v in values]
+        for s in winners:
+            scores[s] = sum(v - low for v in values)
+        return self._end(scores, values, winners)
+
+    def _end(self, scores: list[int], values: list[int], winners: set[int]) -> GameOver:
+        ranking = tuple(sorted(range(self.players), key=lambda s: (values[s], s)))
+        outcomes = tuple(Outcome.WIN if s in winners else Outcome.LOSE for s in range(self.players))
+        self._result = Result(outcomes, tuple(scores), ranking)
+        return GameOver(self._result)
+
+
+# ---------------------------------------------------------------- encoding
+
+
+def _tiles(codes: Iterable[str]) -> tuple[Tile, ...]:
+    return tuple(parse_tile(c) for c in codes)
+
+
+def _encode(action: Action) -> dict[str, Any]:
+    """An action as JSON, for the log."""
+    name = type(action).__name__
+    if isinstance(action, PutSet):
+        return {"a": name, "tiles": [t.code for t in action.tiles]}
+    if isinstance(action, AddTiles):
+        return {"a": name, "target": action.target, "tiles": [t.code for t in action.tiles]}
+    if isinstance(action, MoveTiles):
+        return {
+            "a": name,
+            "source": action.source,
+            "target": action.target,
+            "tiles": [t.code for t in action.tiles],
+        }
+    if isinstance(action, SplitSet):
+        return {"a": name, "target": action.target, "at": action.at}
+    if isinstance(action, Meld):
+        return {"a": name, "table": [[t.code for t in s] for s in action.table]}
+    return {"a": name}
+
+
+def decode_action(data: dict[str, Any]) -> Action:
+    """The action :func:`_encode` wrote."""
+    name = data["a"]
+    if name == "PutSet":
+        return PutSet(_tiles(data["tiles"]))
+    if name == "AddTiles":
+        return AddTiles(int(data["target"]), _tiles(data["tiles"]))
+    if name == "MoveTiles":
+        target = data["target"]
+        return MoveTiles(int(data["source"]), _tiles(data["tiles"]), target)
+    if name == "SplitSet":
+        return SplitSet(int(data["target"]), int(data["at"]))
+    if name == "Meld":
+        return Meld(tuple(_tiles(s) for s in data["table"]))
+    simple: dict[str, type[Action]] = {
+        "Undo": Undo,
+        "Done": Done,
+        "Draw": Draw,
+        "TimeOut": TimeOut,
+    }
+    if name not in simple:
+        raise SnapshotError(f"unknown rummikub action {name!r}")
+    return simple[name]()
+
+
+# ---------------------------------------------------------------- construction
+
+
+def new(players: int, *, seed: int | None = None, options: object = None) -> State:
+    """Deal a game (rule 2): 14 tiles each, a random first player, the rest face down."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise IllegalAction(
+            f"Rummikub is for between {MIN_PLAYERS} and {MAX_PLAYERS} players.",
+            code="players",
+        )
+    rng = GameRandom(seed)
+    state = State(players, rng)
+    pool = list(FULL_SET)
+    rng.shuffle(pool)
+    for seat in range(players):
+        state.racks[seat] = pool[:HAND_SIZE]
+        del pool[:HAND_SIZE]
+    state.pool = pool
+    state.turn = rng.randbelow(players)
+    return state
+
+
+def restore(snapshot: dict[str, Any]) -> State:
+    """The state a :meth:`State.snapshot` describes."""
+    check_snapshot(snapshot, GAME, SCHEMA)
+    try:
+        state = State(int(snapshot["players"]), GameRandom.from_state(snapshot["rng"]))
+        state.racks = [list(_tiles(r)) for r in snapshot["racks"]]
+        state.pool = list(_tiles(snapshot["pool"]))
+        state.table = [_tiles(s) for s in snapshot["table"]]
+        state.melded = [bool(m) for m in snapshot["melded"]]
+        state.turn = int(snapshot["turn"])
+        state._idle = int(snapshot["idle"])
+        staged = snapshot["staged"]
+        if staged is not None:
+            state._staged = [list(_tiles(s)) for s in staged]
+            state._fresh = [bool(f) for f in snapshot["fresh"]]
+            state._staged_rack = list(_tiles(snapshot["staged_rack"]))
+        result = snapshot["result"]
+        if result is not None:
+            state._result = Result(
+                tuple(Outcome(o) for o in result["outcomes"]),
+                tuple(int(s) for s in result["scores"]),
+                tuple(int(s) for s in result["ranking"]),
+            )
+        state._log = [list(entry) for entry in snapshot["log"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SnapshotError(f"damaged rummikub snapshot: {exc}") from exc
+    if sum(len(r) for r in state.racks) + len(state.pool) + sum(len(s) for s in state.table) != len(
+        FULL_SET
+    ):
+        raise SnapshotError("damaged rummikub snapshot: tiles are not all there")
+    return state

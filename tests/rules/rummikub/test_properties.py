@@ -1,0 +1,85 @@
+"""Invariants over seeded random games with computer players (DESIGN.md section 2)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rules.rummikub as rk
+from rules.engine import Action, GameOver, IllegalAction
+from rules.rummikub.ai import choose_action
+from rules.rummikub.sets import check_set
+from rules.rummikub.tiles import FULL_SET
+
+MAX_TURNS = 2_000
+
+
+def every_tile(state: rk.State) -> Counter[object]:
+    return (
+        Counter(t for r in state.racks for t in r)
+        + Counter(state.pool)
+        + Counter(t for s in state.table for t in s)
+    )
+
+
+def random_edit(state: rk.State, pick: random.Random) -> Action:
+    """A random table edit, often one the rules refuse."""
+    seat = state.turn
+    rack = state.racks[seat]
+    sets = len(state.table) + 1
+    tiles = tuple(pick.sample(rack, min(len(rack), pick.randint(1, 3))))
+    table_tiles = [t for s in state.table for t in s]
+    kind = pick.randrange(5)
+    if kind == 0:
+        return rk.PutSet(tiles)
+    if kind == 1:
+        return rk.AddTiles(pick.randrange(sets), tiles)
+    if kind == 2 and table_tiles:
+        return rk.MoveTiles(pick.randrange(sets), (pick.choice(table_tiles),), None)
+    if kind == 3:
+        return rk.SplitSet(pick.randrange(sets), pick.randint(0, 4))
+    return rk.Done()
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**40))
+def test_games_end_conserve_106_tiles_and_restore_losslessly(players: int, seed: int) -> None:
+    state = rk.new(players, seed=seed)
+    pick = random.Random(seed)
+    for _ in range(MAX_TURNS):
+        if state.is_over:
+            break
+        seat = state.current_seat
+        assert seat is not None
+        for other in range(players):
+            if other != seat:
+                assert state.legal_actions(other) == []
+        if pick.random() < 0.3:
+            before = state.snapshot()
+            try:
+                state.apply(seat, random_edit(state, pick))
+            except IllegalAction:
+                assert state.snapshot() == before  # a refused action changes nothing
+        if state.is_over:
+            break
+        copy = rk.restore(state.snapshot())
+        assert copy.snapshot() == state.snapshot()
+        if pick.random() < 0.05:
+            action: Action = rk.TimeOut()
+        else:
+            action = choose_action(state.view(seat))
+        events = state.apply(seat, action)
+        copy.apply(seat, action)
+        assert copy.snapshot() == state.snapshot()
+        assert every_tile(state) == Counter(FULL_SET)
+        assert all(check_set(s).valid for s in state.table)
+        if state.is_over:
+            assert isinstance(events[-1], GameOver)
+    assert state.is_over
+    result = state.result
+    assert result is not None
+    assert sum(result.scores) == 0
+    assert result.winners

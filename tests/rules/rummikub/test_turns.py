@@ -1,0 +1,383 @@
+"""One test (or a few) per numbered rule of rules/rummikub.md: the deal and the turn model."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+import rules.rummikub as rk
+from rules.engine import GameOver, IllegalAction, Outcome
+from rules.rng import GameRandom
+from rules.rummikub.ai import best_play, choose_action
+from rules.rummikub.tiles import FULL_SET, Tile, parse_tiles
+
+
+def ts(text: str) -> tuple[Tile, ...]:
+    return tuple(parse_tiles(text))
+
+
+def rig(
+    racks: Sequence[str],
+    table: str = "",
+    *,
+    pool: str | None = None,
+    turn: int = 0,
+    melded: Sequence[bool] | None = None,
+) -> rk.State:
+    """A game with these racks and table; ``pool`` lists the tiles drawn next, in order.
+
+    Without ``pool`` the pool holds every other tile, so 106 tiles are always in play.
+    """
+    state = rk.State(len(racks), GameRandom(1))
+    state.racks = [list(ts(r)) for r in racks]
+    state.table = [ts(s) for s in table.split("|") if s.strip()]
+    used = Counter(t for r in state.racks for t in r) + Counter(t for s in state.table for t in s)
+    if pool is None:
+        state.pool = list((Counter(FULL_SET) - used).elements())
+    else:
+        state.pool = list(reversed(ts(pool)))  # drawn from the end
+    state.turn = turn
+    state.melded = list(melded) if melded is not None else [bool(state.table)] * len(racks)
+    return state
+
+
+def all_tiles(state: rk.State) -> Counter[Tile]:
+    return (
+        Counter(t for r in state.racks for t in r)
+        + Counter(state.pool)
+        + Counter(t for s in state.table for t in s)
+    )
+
+
+def codes(sets: Sequence[Sequence[Tile]]) -> list[list[str]]:
+    return [[t.code for t in s] for s in sets]
+
+
+# ---------------------------------------------------------------- rule 2: the deal
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rule_2_fourteen_each_rest_in_the_pool(players: int) -> None:
+    state = rk.new(players, seed=11)
+    assert [len(r) for r in state.racks] == [14] * players
+    assert len(state.pool) == 106 - 14 * players
+    assert all_tiles(state) == Counter(FULL_SET)
+    assert state.table == []
+
+
+@pytest.mark.parametrize("players", [0, 1, 5])
+def test_rule_2_two_to_four_players(players: int) -> None:
+    with pytest.raises(IllegalAction, match="between 2 and 4"):
+        rk.new(players, seed=1)
+
+
+def test_rule_2_a_random_player_starts_and_play_passes_in_order() -> None:
+    starters = {rk.new(4, seed=seed).current_seat for seed in range(40)}
+    assert starters == {0, 1, 2, 3}
+    state = rk.new(3, seed=5)
+    first = state.current_seat
+    assert first is not None
+    state.apply(first, rk.Draw())
+    assert state.current_seat == (first + 1) % 3
+
+
+def test_rule_2_same_seed_same_deal() -> None:
+    a, b = rk.new(4, seed=99), rk.new(4, seed=99)
+    assert a.racks == b.racks and a.pool == b.pool and a.turn == b.turn
+
+
+# ---------------------------------------------------------------- rule 7: play or draw
+
+
+def test_rule_7_draw_takes_one_tile_and_ends_the_turn() -> None:
+    state = rig(["R1", "B1"], pool="K9 K10")
+    events = state.apply(0, rk.Draw())
+    assert events == [rk.TilesDrawn(0, 1)]
+    assert ts("K9")[0] in state.racks[0] and len(state.racks[0]) == 2
+    assert state.current_seat == 1
+
+
+def test_rule_7_empty_pool_means_the_turn_passes() -> None:
+    state = rig(["R1", "B1", "O1"], pool="")
+    assert state.apply(0, rk.Draw()) == [rk.Passed(0)]
+    assert state.racks[0] == list(ts("R1"))
+    assert state.current_seat == 1
+
+
+def test_rule_7_only_the_current_seat_acts() -> None:
+    state = rig(["R1", "B1"])
+    with pytest.raises(IllegalAction, match="not your turn"):
+        state.apply(1, rk.Draw())
+    assert state.legal_actions(1) == []
+    assert rk.Draw() in state.legal_actions(0)
+
+
+# ---------------------------------------------------------------- rule 8: initial meld
+
+
+def test_rule_8_initial_meld_of_thirty_from_the_rack() -> None:
+    state = rig(["R10 R11 R12 K1", "B1"], melded=[False, False])
+    state.apply(0, rk.PutSet(ts("R10 R11 R12")))
+    events = state.apply(0, rk.Done())
+    assert isinstance(events[0], rk.TableChanged) and events[0].value == 33
+    assert state.melded[0] and codes(state.table) == [["R10", "R11", "R12"]]
+    assert state.racks[0] == list(ts("K1"))
+
+
+def test_rule_8_initial_meld_below_thirty_is_refused_with_its_value() -> None:
+    state = rig(["R7 R8 R9 K1", "B1"], melded=[False, False])
+    state.apply(0, rk.PutSet(ts("R7 R8 R9")))
+    with pytest.raises(IllegalAction, match="must be worth 30; yours is 24") as info:
+        state.apply(0, rk.Done())
+    assert info.value.code == "initial_meld_value"
+    assert state.current_seat == 0 and not state.table  # nothing committed
+
+
+def test_rule_8_initial_meld_may_not_touch_the_table() -> None:
+    state = rig(["R4 B10 O10 K10", "B1"], "R1 R2 R3", melded=[False, True])
+    with pytest.raises(IllegalAction, match="initial meld"):
+        state.apply(0, rk.AddTiles(0, ts("R4")))
+    with pytest.raises(IllegalAction, match="initial meld"):
+        state.apply(0, rk.MoveTiles(0, ts("R3")))
+    with pytest.raises(IllegalAction, match="initial meld"):
+        state.apply(0, rk.SplitSet(0, 1))
+    # A Meld that extends the old run is refused too; new sets from the rack are fine.
+    with pytest.raises(IllegalAction, match="initial meld"):
+        state.apply(0, rk.Meld((ts("R1 R2 R3 R4"), ts("B10 O10 K10"))))
+    state.apply(0, rk.Meld((ts("R1 R2 R3"), ts("B10 O10 K10"))))
+    assert state.melded[0] and state.racks[0] == list(ts("R4"))
+
+
+def test_rule_8_new_sets_may_be_edited_before_the_meld() -> None:
+    state = rig(["R10 R11 R12 R13", "B1"], melded=[False, False])
+    state.apply(0, rk.PutSet(ts("R10 R11")))
+    state.apply(0, rk.AddTiles(0, ts("R12 R13")))
+    state.apply(0, rk.Done())
+    assert state.is_over  # the rack is empty: rule 13
+
+
+# ---------------------------------------------------------------- rule 9: rearranging
+
+
+def test_rule_9_split_move_and_add_make_a_valid_table() -> None:
+    state = rig(["B4 O4 K9", "B1"], "R1 R2 R3 R4 R5 R6 R7")
+    state.apply(0, rk.SplitSet(0, 3))  # R1 R2 R3 | R4 R5 R6 R7
+    state.apply(0, rk.MoveTiles(1, ts("R4"), 0))  # R1 R2 R3 R4 | R5 R6 R7
+    assert state.problems() == ("Add at least one tile from your rack, or draw.",)
+    state.apply(0, rk.MoveTiles(0, ts("R4")))  # to a new set of its own
+    assert state.problems() == ("set 3 (R4): a set needs at least 3 tiles, this one has 1",)
+    state.apply(0, rk.AddTiles(2, ts("B4 O4")))
+    assert state.problems() == ()
+    state.apply(0, rk.Done())
+    assert codes(state.table) == [["R1", "R2", "R3"], ["R5", "R6", "R7"], ["R4", "B4", "O4"]]
+    assert state.racks[0] == list(ts("K9")) and state.current_seat == 1
+
+
+def test_rule_9_every_set_valid_and_a_rack_tile_added() -> None:
+    state = rig(["B4 O4 K9", "B1"], "R1 R2 R3 R4")
+    state.apply(0, rk.MoveTiles(0, ts("R4")))
+    state.apply(0, rk.AddTiles(1, ts("B4 O4")))
+    events = state.apply(0, rk.Done())
+    assert events[0] == rk.TableChanged(0, ts("B4 O4"), (ts("R1 R2 R3"), ts("R4 B4 O4")), 8)
+    assert state.racks[0] == list(ts("K9"))
+
+
+def test_rule_9_rearranging_without_a_rack_tile_is_refused() -> None:
+    state = rig(["K9", "B1"], "R1 R2 R3 R4 R5 R6")
+    state.apply(0, rk.SplitSet(0, 3))
+    with pytest.raises(IllegalAction, match="at least one tile from your rack"):
+        state.apply(0, rk.Done())
+    assert len(state.table) == 1
+
+
+def test_rule_9_table_tiles_must_stay_on_the_table() -> None:
+    state = rig(["R4 K9", "B1"], "R1 R2 R3|B5 O5 K5 R5")
+    with pytest.raises(IllegalAction, match="must stay there: R5"):
+        state.apply(0, rk.Meld((ts("R1 R2 R3 R4"), ts("B5 O5 K5"))))
+    assert state.racks[0] == list(ts("R4 K9"))  # nothing changed
+
+
+def test_rule_9_tiles_not_in_the_rack_are_refused() -> None:
+    state = rig(["R4", "B1"], "R1 R2 R3")
+    with pytest.raises(IllegalAction, match="Your rack has no R5"):
+        state.apply(0, rk.AddTiles(0, ts("R5")))
+    with pytest.raises(IllegalAction, match="Set 1 has no B2"):
+        state.apply(0, rk.MoveTiles(0, ts("B2")))
+    with pytest.raises(IllegalAction, match="no set 4"):
+        state.apply(0, rk.AddTiles(3, ts("R4")))
+    assert not state.staging
+
+
+# ---------------------------------------------------------------- rule 10: jokers move too
+
+
+def test_rule_10_joker_retrieval_by_moving_it() -> None:
+    # R6 replaces the joker in R5 J R7; the joker goes with K1 K2 into a new run.
+    state = rig(["R6 K1 K2", "B1"], "R5 J R7")
+    state.apply(0, rk.MoveTiles(0, ts("J")))
+    state.apply(0, rk.AddTiles(0, ts("R6")))
+    state.apply(0, rk.AddTiles(1, ts("K1 K2")))
+    state.apply(0, rk.Done())
+    assert state.is_over
+    assert sorted(sorted(t.code for t in s) for s in state.table) == [
+        ["J", "K1", "K2"],
+        ["R5", "R6", "R7"],
+    ]
+
+
+def test_rule_10_a_joker_may_not_go_back_to_the_rack() -> None:
+    state = rig(["R6", "B1"], "R5 J R7")
+    with pytest.raises(IllegalAction, match="must stay there: J"):
+        state.apply(0, rk.Meld((ts("R5 R6 R7"),)))
+
+
+# ---------------------------------------------------------------- rule 11: refused with reason
+
+
+def test_rule_11_invalid_table_is_refused_with_each_set_and_why() -> None:
+    state = rig(["R7 B7 K1", "B1"], "R5 R6 R7 R8|B7 O7 K7")
+    state.apply(0, rk.SplitSet(0, 2))  # R5 R6 | R7 R8
+    state.apply(0, rk.AddTiles(2, ts("B7")))  # B7 O7 K7 B7
+    with pytest.raises(IllegalAction) as info:
+        state.apply(0, rk.Done())
+    assert info.value.code == "invalid_sets"
+    assert info.value.reason.split("\n") == [
+        "set 1 (R5 R6): a set needs at least 3 tiles, this one has 2",
+        "set 2 (R7 R8): a set needs at least 3 tiles, this one has 2",
+        "set 3 (B7 O7 K7 B7): group has two blue 7s",
+    ]
+    # The player keeps working: the staged table is still there, then undone.
+    assert state.staging and state.current_seat == 0
+    state.apply(0, rk.Undo())
+    assert not state.staging and codes(state.table)[0] == ["R5", "R6", "R7", "R8"]
+    state.apply(0, rk.Draw())
+    assert state.current_seat == 1
+
+
+def test_rule_11_run_that_breaks_names_the_gap() -> None:
+    state = rig(["R7 K1", "B1"], "R3 R4 R5")
+    state.apply(0, rk.AddTiles(0, ts("R7")))
+    with pytest.raises(IllegalAction, match=r"set 1 \(R3 R4 R5 R7\): run breaks between R5 and R7"):
+        state.apply(0, rk.Done())
+
+
+# ---------------------------------------------------------------- rule 12: time-out
+
+
+def test_rule_12_timeout_with_staged_changes_draws_three() -> None:
+    state = rig(["R4 K9", "B1"], "R1 R2 R3", pool="O1 O2 O3 O4")
+    state.apply(0, rk.AddTiles(0, ts("R4")))
+    events = state.apply(0, rk.TimeOut())
+    assert events == [rk.TimedOut(0, 3)]
+    assert codes(state.table) == [["R1", "R2", "R3"]]
+    assert sorted(t.code for t in state.racks[0]) == ["K9", "O1", "O2", "O3", "R4"]
+    assert state.current_seat == 1
+
+
+def test_rule_12_timeout_without_changes_draws_one() -> None:
+    state = rig(["K9", "B1"], pool="O1 O2")
+    assert state.apply(0, rk.TimeOut()) == [rk.TimedOut(0, 1)]
+    assert len(state.racks[0]) == 2
+
+
+# ---------------------------------------------------------------- rules 13-14: the end
+
+
+def test_rule_13_empty_rack_wins_and_others_pay_their_racks() -> None:
+    state = rig(["R4", "B1 J", "K13 O2"], "R1 R2 R3")
+    events = state.apply(0, rk.AddTiles(0, ts("R4"))) + state.apply(0, rk.Done())
+    over = events[-1]
+    assert isinstance(over, GameOver)
+    assert over.result.scores == (31 + 15, -31, -15)  # the joker on a rack counts 30
+    assert over.result.outcomes == (Outcome.WIN, Outcome.LOSE, Outcome.LOSE)
+    assert over.result.ranking == (0, 2, 1)
+    assert state.is_over and state.current_seat is None
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply(0, rk.Draw())
+
+
+def test_rule_14_empty_pool_and_a_silent_round_ends_the_game() -> None:
+    state = rig(["R9 R1", "B3", "K13 J"], pool="")
+    state.apply(0, rk.Draw())
+    state.apply(1, rk.Draw())
+    assert not state.is_over
+    events = state.apply(2, rk.Draw())
+    over = events[-1]
+    assert isinstance(over, GameOver)
+    # Totals 10, 3, 43: B3 wins; the others pay the difference.
+    assert over.result.winners == (1,)
+    assert over.result.scores == (-7, 47, -40)
+
+
+def test_rule_14_a_play_restarts_the_round() -> None:
+    state = rig(["R9", "R4 B8", "K13"], "R1 R2 R3", pool="")
+    state.apply(0, rk.Draw())
+    state.apply(1, rk.AddTiles(0, ts("R4")))
+    state.apply(1, rk.Done())
+    state.apply(2, rk.Draw())
+    state.apply(0, rk.Draw())
+    assert not state.is_over
+    state.apply(1, rk.Draw())
+    assert state.is_over
+
+
+# ---------------------------------------------------------------- rules 15-16: staging, hint
+
+
+def test_rule_15_staged_table_is_private_until_committed() -> None:
+    state = rig(["R4 K9", "B1 B2"], "R1 R2 R3")
+    state.apply(0, rk.AddTiles(0, ts("R4")))
+    mine = state.view(0)
+    assert mine.staged == (ts("R1 R2 R3 R4"),)
+    assert mine.staged_rack == ts("K9") and mine.problems == ()
+    for other in (1, None):
+        seen = state.view(other)
+        assert seen.staged is None and seen.staged_rack is None
+        assert seen.table == (ts("R1 R2 R3"),)
+        assert seen.rack_counts == (2, 2)
+    assert state.view(None).rack == () and state.view(1).rack == ts("B1 B2")
+    assert rk.Done() in state.legal_actions(0) and rk.Undo() in state.legal_actions(0)
+
+
+def test_rule_15_split_refuses_a_bad_position() -> None:
+    state = rig(["K9", "B1"], "R1 R2 R3")
+    with pytest.raises(IllegalAction, match="split before tiles 2 to 3"):
+        state.apply(0, rk.SplitSet(0, 3))
+
+
+def test_rule_16_hint_is_the_solver_play_for_your_rack() -> None:
+    state = rig(["R10 R11 R12 J K7", "B1"], "B5 O5 K5|R1 R2 R3")
+    play = best_play(state.view(0))
+    assert sorted(t.code for t in play.tiles) == ["R10", "R11", "R12"]  # keeps the joker
+    action = choose_action(state.view(0))
+    assert isinstance(action, rk.Meld)
+    state.apply(0, action)
+    assert state.racks[0] == list(ts("J K7"))
+
+
+def test_rule_16_computer_plays_the_joker_when_it_matters() -> None:
+    state = rig(["R10 R11 J", "B1"], "B5 O5 K5")
+    action = choose_action(state.view(0))
+    assert isinstance(action, rk.Meld)
+    state.apply(0, action)
+    assert state.is_over
+
+
+def test_rule_16_computer_draws_without_a_play() -> None:
+    state = rig(["R1 B9", "B1"], "", melded=[False, False])
+    assert choose_action(state.view(0)) == rk.Draw()
+
+
+# ---------------------------------------------------------------- snapshots
+
+
+def test_snapshot_restores_a_staged_turn() -> None:
+    state = rig(["R4 K9", "B1 B2"], "R1 R2 R3")
+    state.apply(0, rk.AddTiles(0, ts("R4")))
+    copy = rk.restore(state.snapshot())
+    assert copy.snapshot() == state.snapshot()
+    copy.apply(0, rk.Done())
+    state.apply(0, rk.Done())
+    assert copy.snapshot() == state.snapshot()
