@@ -493,3 +493,35 @@ def test_rule_18_official_seven_needs_a_target(rig: Rig) -> None:
     state = rig([["red_7", "red_1"], ["blue_2"]], "red_5", seven_zero=True)
     with pytest.raises(IllegalAction, match="swap"):
         state.apply(0, Play(0))
+
+
+def test_rule_3_blocked_table_ends_with_fewest_points_winning(rig: Rig) -> None:
+    # Documented cap (rules/uno/state.py): nobody can play and nothing is left to draw.
+    state = rig([["blue_1", "blue_2"], ["green_9", "green_3"], ["yellow_5"]], "red_5")
+    state.hands[2] += state.pile  # every other card is held: nothing to draw
+    state.pile = []
+    for seat in (0, 1):
+        state.apply(seat, Draw())
+        assert not state.is_over
+    playable_left = [c for c in state.hands[2] if state.playable(c)]  # seat 2 holds no play
+    state.hands[0] += playable_left
+    state.hands[2] = [c for c in state.hands[2] if c not in playable_left]
+    events = state.apply(2, Draw())
+    assert isinstance(events[-1], GameOver)
+    result = state.result
+    assert result is not None
+    assert result.winners == (1,)  # green_9 + green_3 = 12 points, the fewest
+    assert result.ranking[0] == 1
+
+
+def test_views_hide_other_hands(rig: Rig) -> None:
+    state = rig([["blue_1", "red_2"], ["green_9"]], "red_5")
+    mine = state.view(0)
+    assert mine.hand == ("blue_1", "red_2")
+    assert mine.hand_counts == (2, 1)
+    assert "green_9" not in repr(mine)
+    spectator = state.view(None)
+    assert spectator.hand is None
+    assert spectator.legal == ()
+    assert "blue_1" not in repr(spectator)
+    assert spectator.top == "red_5"
