@@ -80,15 +80,20 @@ SEED_SWAPS: Final = 1000  # rule 11
 _VALUE: Final = tuple(min(i % 13 + 1, 10) for i in range(52))
 _SEED_SUITS: Final = (Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES)  # rule 11
 
+_RANK_ORDER: Final = {Outcome.WIN: 0, Outcome.DRAW: 1, Outcome.LOSE: 2}
 _STAND_CODE: Final = 0
 _HIT_CODE: Final = 1
 _COMPUTER_CODE: Final = 2  # a log entry: the seat was handed to a computer
 
 
+_SEED_SHOE: Final = tuple(
+    [Card.of(suit, rank).index for rank in range(1, 14) for suit in _SEED_SUITS] * DECKS
+)
+
+
 def seed_shoe() -> list[int]:
     """The seed program's ordered shoe: per deck A..K, each rank as c, h, d, s (rule 11)."""
-    deck = [Card.of(suit, rank).index for rank in range(1, 14) for suit in _SEED_SUITS]
-    return deck * DECKS
+    return list(_SEED_SHOE)
 
 
 def hand_total(cards: Iterable[int]) -> int:
@@ -125,10 +130,9 @@ def judge(hands: Sequence[Sequence[int]], house: Sequence[int]) -> Result:
             outcomes.append(Outcome.DRAW)
         else:
             outcomes.append(Outcome.LOSE)
-    order = {Outcome.WIN: 0, Outcome.DRAW: 1, Outcome.LOSE: 2}
     ranking = sorted(
         range(len(hands)),
-        key=lambda s: (order[outcomes[s]], -scores[s] if scores[s] <= BLACKJACK else 0),
+        key=lambda s: (_RANK_ORDER[outcomes[s]], -scores[s] if scores[s] <= BLACKJACK else 0),
     )
     return Result(tuple(outcomes), tuple(scores), tuple(ranking))
 
@@ -216,8 +220,17 @@ class State:
             self._coin = lambda: rand() % 2  # the seed's ``int is_hit = rand() % 2``
         else:
             assert rng is not None
-            self._draw = self._fair_draw
+            shoe = self._shoe
             randbelow = rng.randbelow
+
+            def fair_draw() -> int:
+                j = randbelow(len(shoe))
+                card = shoe[j]
+                shoe[j] = shoe[-1]
+                shoe.pop()
+                return card
+
+            self._draw = fair_draw
             self._coin = lambda: randbelow(2)
 
     # ----------------------------------------------------------------- properties
@@ -328,15 +341,6 @@ class State:
                 code="not_your_turn",
                 current=self._current,
             )
-
-    def _fair_draw(self) -> int:
-        shoe = self._shoe
-        assert self._rng is not None
-        j = self._rng.randbelow(len(shoe))
-        card = shoe[j]
-        shoe[j] = shoe[-1]
-        shoe.pop()
-        return card
 
     def _act(self, seat: int, hit: bool, events: list[Event]) -> None:
         hand = self._hands[seat]
@@ -459,20 +463,25 @@ def new(
     if seed is None:
         rng = GameRandom()
         state = State(players, rng.seed, None, rng)
-        state._shoe.extend(seed_shoe())
+        state._shoe.extend(_SEED_SHOE)
     else:
         msvc = MsvcRand(seed)
         state = State(players, seed, msvc, None)
         shoe = state._shoe
-        shoe.extend(seed_shoe())
-        rand = msvc.rand
+        shoe.extend(_SEED_SHOE)
+        # ``swap(rand() % size, rand() % size)`` 1000 times; a swap is symmetric, so the
+        # order the compiler evaluated the two arguments in cannot matter. MsvcRand's step
+        # is inlined on a local int: 2000 method calls would be most of a game's time.
         size = len(shoe)
+        mul, inc, rand_max = MsvcRand.MULTIPLIER, MsvcRand.INCREMENT, MsvcRand.RAND_MAX
+        x = msvc.state
         for _ in range(SEED_SWAPS):
-            # ``swap(rand() % size, rand() % size)``: a swap is symmetric, so the order the
-            # compiler evaluates the two arguments in cannot matter.
-            i = rand() % size
-            j = rand() % size
+            x = (x * mul + inc) & 0xFFFFFFFF
+            i = ((x >> 16) & rand_max) % size
+            x = (x * mul + inc) & 0xFFFFFFFF
+            j = ((x >> 16) & rand_max) % size
             shoe[i], shoe[j] = shoe[j], shoe[i]
+        msvc.state = x
     for seat in computers:
         state._computers[seat] = True
     state._opening = tuple(state._deal())
