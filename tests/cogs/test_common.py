@@ -10,9 +10,11 @@ from typing import Any
 import discord
 import pytest
 
-from bot.games import Control
-from bot.i18n import catalog
-from bot.sessions import Post, SessionError
+from bot.games import Control, GameCatalog
+from bot.i18n import catalog, t
+from bot.sessions import Player, Post, SessionError, SessionRegistry
+from bot.settings import Settings
+from bot.store.memory import MemoryStore
 from cogs.common.buttons import (
     CUSTOM_ID_LIMIT,
     TEMPLATE,
@@ -23,6 +25,7 @@ from cogs.common.buttons import (
 )
 from cogs.common.respond import guarded
 from rules.engine import IllegalAction
+from tests.bot.test_sessions import ALICE, BOB, CHANNEL, CountAdapter
 
 BIG_CHANNEL = 2**64 - 1  # the largest snowflake
 
@@ -142,3 +145,82 @@ async def test_a_bug_is_logged_with_context_and_answered_politely(
         ("Something went wrong; the game is unchanged.", {"ephemeral": True})
     ]
     assert "/blackjack hit failed in channel 10" in caplog.text
+
+
+# -- a click through the real session code, with a fake interaction ------------------------
+
+
+class RecordingResponse(FakeResponse):
+    """Notes what the store held at the moment the bot answered Discord."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        super().__init__()
+        self.store = store
+        self.stored_versions: list[int] = []
+
+    async def send_message(self, content: str, **options: Any) -> Any:
+        self.stored_versions += [game.version for game in await self.store.load_active()]
+        await super().send_message(content, **options)
+        return SimpleNamespace(message_id=9000 + len(self.sent))
+
+
+async def count_table() -> tuple[SessionRegistry, MemoryStore]:
+    store = MemoryStore()
+    games = GameCatalog()
+    games.register(CountAdapter())
+    registry = SessionRegistry(
+        store=store,
+        settings=Settings(_env_file=None),  # type: ignore[call-arg]
+        games=games,
+    )
+    await registry.open_lobby(CHANNEL, 1, "count", ALICE, players=2)
+    await registry.join(CHANNEL, BOB)
+    return registry, store
+
+
+def clicker(
+    registry: SessionRegistry, store: MemoryStore, member: Player, channel: int = CHANNEL
+) -> Any:
+    return SimpleNamespace(
+        locale=discord.Locale.american_english,
+        guild_locale=None,
+        channel_id=channel,
+        guild_id=1,
+        user=SimpleNamespace(id=member.id, display_name=member.name),
+        client=SimpleNamespace(sessions=registry, store=store),
+        response=RecordingResponse(store),
+    )
+
+
+async def test_a_click_is_saved_before_discord_hears_back() -> None:
+    registry, store = await count_table()
+    session = registry.get(CHANNEL)
+    assert session is not None
+    version = session.version
+    click = clicker(registry, store, ALICE)
+    await GameButton(CHANNEL, version, "add", "2").callback(click)
+    [(content, options)] = click.response.sent
+    assert content.startswith("Alice +2") and "ephemeral" not in options
+    assert click.response.stored_versions == [version + 1]  # saved before the answer
+    assert session.message_id == 9001
+    await registry.close()
+
+
+async def test_stale_wrong_channel_and_out_of_turn_clicks_change_nothing() -> None:
+    registry, store = await count_table()
+    session = registry.get(CHANNEL)
+    assert session is not None
+    version = session.version
+    cases = [
+        (GameButton(CHANNEL, version - 1, "add", "1"), ALICE, CHANNEL, "error.stale_button"),
+        (GameButton(CHANNEL, version, "add", "1"), ALICE, CHANNEL + 1, "error.wrong_channel"),
+        (GameButton(CHANNEL, version, "add", "1"), BOB, CHANNEL, "error.not_your_turn"),
+    ]
+    for button, member, channel, key in cases:
+        click = clicker(registry, store, member, channel)
+        await button.callback(click)
+        assert click.response.sent == [(t(key, "en"), {"ephemeral": True})]
+    assert session.version == version
+    [stored] = await store.load_active()
+    assert stored.version == version
+    await registry.close()
