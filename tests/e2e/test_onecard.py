@@ -1,0 +1,367 @@
+"""One Card end to end: the real bot and cogs, driven by members through the fake Discord.
+
+Members use everything a member can: ``/onecard start 4`` with a computer seat, Join, the
+table's **Hand** button and its select menus (a 7 asks for the suit), the **Take** button,
+``/onecard play`` and ``/onecard take``. Besides the game reaching its end, the tests check
+what nobody may see: no card of any hand in any public message (each message is compared
+with the hands at the moment it was posted, taken from the engine snapshots the bot saved).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from cogs.onecard import render
+from rules.cards import FULL_DECK, Card, Rank, parse_card
+from rules.onecard import PlayCard, State, Take
+from rules.onecard.ai import choose_action
+from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+
+if TYPE_CHECKING:
+    from bot.client import DeckhandBot
+    from tests.e2e.conftest import Deckhand
+
+SEED = 43  # 52 member moves: 7s with a suit, attacks, two bankruptcies
+VERSION = re.compile(r"^dh:\d+:(\d+):")
+PHASE = re.compile(r"^Phase (\d+)$", re.MULTILINE)
+PLAYED = re.compile(r"put the card \[[^\]]+\]")
+MENU = "Play a card or take"
+CARD_TEXTS = {render.card_text(card): card for card in FULL_DECK}
+
+
+# -- reading the channel --------------------------------------------------------------------
+
+
+def version_of(message: FakeMessage) -> int | None:
+    for item in message.items():
+        match = VERSION.match(str(item.get("custom_id", "")))
+        if match:
+            return int(match[1])
+    return None
+
+
+async def settled(fake: FakeDiscord, bot: DeckhandBot, channel: FakeChannel) -> FakeMessage:
+    """The table of the session's current version once posted (computers have played)."""
+
+    def ready() -> FakeMessage | None:
+        session = bot.sessions.get(channel.id)
+        live = [m for m in fake.public_messages(channel) if m.buttons]
+        if session is None:
+            public = fake.public_messages(channel)
+            return public[-1] if public and not live else None
+        if len(live) != 1 or version_of(live[0]) != session.version:
+            return None
+        return live[0]
+
+    return await fake.wait_for(ready)
+
+
+class HandLog:
+    """Every position the bot saved, by phase: the hands as they were at that moment."""
+
+    def __init__(self, bot: DeckhandBot, channel_id: int) -> None:
+        self.by_phase: dict[int, list[list[str]]] = {}
+        self.channel_id = channel_id
+        store = bot.store
+        save, finish = store.save, store.finish
+        self.state: State | None = None
+
+        async def saving(game: Any, *, expected_version: int) -> Any:
+            if game.data.get("state"):
+                snapshot = game.data["state"]
+                self.by_phase[snapshot["phase"]] = snapshot["hands"]
+            return await save(game, expected_version=expected_version)
+
+        async def finishing(channel_id: int, **kwargs: Any) -> Any:
+            session = bot.sessions.get(channel_id)
+            if session is not None and isinstance(session.state, State):
+                snapshot = session.state.snapshot()
+                self.by_phase[snapshot["phase"]] = snapshot["hands"]
+            return await finish(channel_id, **kwargs)
+
+        store.save = saving  # type: ignore[method-assign]
+        store.finish = finishing  # type: ignore[method-assign]
+
+    def leaks(self, message: FakeMessage) -> list[str]:
+        """Cards of a hand (at the message's phase) that the message shows; played cards aside."""
+        text = PLAYED.sub("", message.text)
+        phases = [int(p) for p in PHASE.findall(message.text)]
+        if phases:
+            hands = self.by_phase[phases[-1]]
+            held = {code for hand in hands for code in hand}
+        else:  # a lobby or notice: no card belongs in it at all
+            held = {card.code for card in FULL_DECK}
+        shown = {CARD_TEXTS[m].code for m in re.findall(r"\[[^\]]{3,4}\]", text) if m in CARD_TEXTS}
+        return sorted(shown & held)
+
+
+# -- acting like a member -------------------------------------------------------------------
+
+
+def menu_of(message: FakeMessage) -> dict[str, Any]:
+    menus = [c for c in message.items() if c.get("type") == 3]
+    assert len(menus) == 1, message.items()
+    return menus[0]
+
+
+async def via_hand_menu(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: PlayCard | Take
+) -> Any:
+    """Hand button → the select of legal cards (→ the suit after a 7)."""
+    hand = await fake.click(member, table, "Hand")
+    assert hand.ephemeral and hand.message is not None, hand.text
+    assert "Total " in hand.text
+    menu = menu_of(hand.message)
+    value = "take" if isinstance(action, Take) else action.card.code
+    picked = await fake.select(member, hand.message, menu["custom_id"], [value])
+    if isinstance(action, PlayCard) and action.card.rank is Rank.SEVEN:
+        assert picked.ephemeral and picked.message is not None, picked.text
+        assert action.suit is not None
+        suits = menu_of(picked.message)
+        picked = await fake.select(member, picked.message, suits["custom_id"], [action.suit.value])
+    return picked
+
+
+async def via_commands(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: PlayCard | Take
+) -> Any:
+    """``/onecard play card suit`` or the table's Take button."""
+    if isinstance(action, Take):
+        label = next(b["label"] for b in table.buttons if str(b["label"]).startswith("Take"))
+        return await fake.click(member, table, label)
+    options: dict[str, Any] = {"card": action.card.code}
+    if action.suit is not None:
+        options["suit"] = action.suit.value
+    return await fake.slash(member, fake.channel, "onecard play", **options)
+
+
+async def via_slash_take(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: PlayCard | Take
+) -> Any:
+    if isinstance(action, Take):
+        return await fake.slash(member, fake.channel, "onecard take")
+    return await via_hand_menu(fake, member, table, action)
+
+
+ROUTES: list[Callable[..., Any]] = [via_hand_menu, via_commands, via_slash_take]
+
+
+async def open_game(
+    fake: FakeDiscord, bot: DeckhandBot, members: list[FakeMember], *, seed: int = SEED
+) -> tuple[FakeMessage, HandLog]:
+    alice, bob, carol = members
+    log = HandLog(bot, fake.channel.id)
+    opened = await fake.slash(alice, fake.channel, "onecard start", players=4, bots=1, seed=seed)
+    assert not opened.ephemeral, opened.text
+    joined = await fake.click(bob, opened.message or opened.messages[0], "Join")
+    assert not joined.ephemeral, joined.text
+    joined = await fake.slash(carol, fake.channel, "onecard join")
+    assert not joined.ephemeral, joined.text
+    return await settled(fake, bot, fake.channel), log
+
+
+def seat_state(bot: DeckhandBot, channel_id: int) -> tuple[Any, State]:
+    session = bot.sessions.get(channel_id)
+    assert session is not None and isinstance(session.state, State)
+    return session, session.state
+
+
+@pytest.fixture
+async def bot(deckhand: Deckhand) -> Any:
+    async with deckhand.run() as running:
+        yield running
+
+
+@pytest.fixture
+def members(fake_discord: FakeDiscord) -> list[FakeMember]:
+    return [
+        fake_discord.add_member("alice"),
+        fake_discord.add_member("bob"),
+        fake_discord.add_member("carol", locale="ko"),
+    ]
+
+
+# -- the tests ------------------------------------------------------------------------------
+
+
+async def test_three_members_and_a_computer_play_to_the_end_and_no_hand_is_ever_public(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    table, log = await open_game(fake, bot, members)
+    session, state = seat_state(bot, fake.channel.id)
+    assert [s.computer for s in session.seats] == [False, False, False, True]
+    names = session.names
+    by_id = {m.id: m for m in members}
+    moves = sevens = 0
+    routes_used: set[str] = set()
+    for _ in range(1000):
+        table = await settled(fake, bot, fake.channel)
+        session = bot.sessions.get(fake.channel.id)
+        if session is None:
+            break
+        seat = state.current_seat
+        assert seat is not None and not session.seats[seat].computer
+        member = by_id[session.seats[seat].member_id]
+        action = choose_action(state.view(seat))
+        route = ROUTES[moves % len(ROUTES)]
+        routes_used.add(route.__name__)
+        sevens += isinstance(action, PlayCard) and action.card.rank is Rank.SEVEN
+        version = session.version
+        result = await route(fake, member, table, action)
+        assert not result.ephemeral, result.text
+        assert session.version > version or bot.sessions.get(fake.channel.id) is None
+        moves += 1
+    else:
+        raise AssertionError("the game did not end")
+
+    assert state.is_over and state.result is not None
+    final = fake.public_messages(fake.channel)[-1]
+    winner = state.result.winners[0]
+    assert f"{render.player(winner, names)} wins!" in final.text
+    assert not [m for m in fake.public_messages(fake.channel) if m.buttons]
+    stats = await bot.store.member_stats(fake.guild.id, members[0].id)
+    assert stats.games["onecard"]["played"] == 1
+    assert moves > 30 and sevens and routes_used == {r.__name__ for r in ROUTES}
+
+    public = fake.public_messages(fake.channel)
+    tables = [m for m in public if PHASE.search(m.text)]
+    assert len(tables) > moves // 2
+    for message in public:
+        assert log.leaks(message) == [], message.text
+        assert "Total " not in message.text  # the hand listing is only ever ephemeral
+    # The scan does see a leak: the first table with a card of a hand added to it.
+    first = tables[0]
+    phase = int(PHASE.findall(first.text)[-1])
+    held = parse_card(log.by_phase[phase][0][0])
+    leaked = dataclasses.replace(first, content=f"{first.content}\n{render.card_text(held)}")
+    assert log.leaks(leaked) == [held.code]
+
+
+async def test_the_hand_menu_holds_exactly_the_legal_cards_and_autocomplete_only_your_own(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    table, _ = await open_game(fake, bot, members)
+    session, state = seat_state(bot, fake.channel.id)
+    seat = state.current_seat
+    assert seat is not None
+    by_id = {m.id: m for m in members}
+    member = by_id[session.seats[seat].member_id]
+    others = [m for m in members if m is not member]
+    legal = [card.code for card in state.view(seat).playable]
+
+    hand = await fake.click(member, table, "Hand")
+    assert hand.ephemeral and hand.message is not None
+    held = state.hand(seat)
+    assert f"Total {len(held)} cards" in hand.text
+    for card in held:
+        assert render.card_text(card) in hand.text
+    options = [o["value"] for o in menu_of(hand.message)["options"]]
+    assert options == [*legal, "take"]
+
+    offered = await fake.autocomplete(member, fake.channel, "onecard play", "card", "")
+    assert [c["value"] for c in offered] == legal
+    for other in others:
+        assert await fake.autocomplete(other, fake.channel, "onecard play", "card", "") == []
+        waiting = await fake.click(other, table, "Hand")
+        assert waiting.ephemeral and waiting.message is not None
+        assert not [c for c in waiting.message.items() if c.get("type") == 3]
+        other_seat = session.seat_of(other.id)
+        assert f"Total {len(state.hand(other_seat))} cards" in waiting.text
+        for card in state.hand(other_seat):
+            assert render.card_text(card) in waiting.text
+
+
+async def test_refusals_are_ephemeral_specific_and_change_nothing(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    table, _ = await open_game(fake, bot, members, seed=SEED + 1)
+    session, state = seat_state(bot, fake.channel.id)
+    seat = state.current_seat
+    assert seat is not None
+    by_id = {m.id: m for m in members}
+    member = by_id[session.seats[seat].member_id]
+    other = next(m for m in members if m is not member)
+    before = (session.version, state.snapshot(), len(fake.public_messages(fake.channel)))
+
+    def unchanged() -> None:
+        assert (session.version, state.snapshot(), len(fake.public_messages(fake.channel))) == (
+            before
+        )
+
+    held = set(state.hand(seat))
+    mine = next(iter(state.hand(seat)))
+    foreign: Card = next(c for c in FULL_DECK if c not in held and c is not state.open_card)
+    refused = await fake.slash(member, fake.channel, "onecard play", card=foreign.code)
+    assert refused.ephemeral and f"You don't have {foreign.code}." in refused.text
+    unchanged()
+
+    turnless = await fake.slash(other, fake.channel, "onecard play", card=mine.code)
+    assert turnless.ephemeral and "It is not your turn." in turnless.text
+    unchanged()
+    clicked = await fake.click(other, table, table.button_labels[-1])
+    assert clicked.ephemeral and "It is not your turn." in clicked.text
+    unchanged()
+
+    nonsense = await fake.slash(member, fake.channel, "onecard play", card="purple 99")
+    assert nonsense.ephemeral and "Unknown card" in nonsense.text
+    unchanged()
+
+    playable = set(state.view(seat).playable)
+    unplayable = [c for c in state.hand(seat) if c not in playable]
+    assert unplayable, "pick a seed whose first player holds a card that does not fit"
+    card = unplayable[0]
+    options = {"suit": "♥"} if card.rank is Rank.SEVEN else {}
+    illegal = await fake.slash(member, fake.channel, "onecard play", card=card.code, **options)
+    assert illegal.ephemeral
+    assert f"{card.code} does not match" in illegal.text or "Under attack" in illegal.text
+    unchanged()
+
+    # A 7 they do not hold, without a suit: the first thing wrong is that it is not theirs.
+    seven = next(c for c in FULL_DECK if c.rank is Rank.SEVEN and c not in held)
+    asked = await fake.slash(member, fake.channel, "onecard play", card=seven.code)
+    assert asked.ephemeral and f"You don't have {seven.code}." in asked.text
+    unchanged()
+
+    stale_hand = await fake.click(member, table, "Hand")
+    assert stale_hand.message is not None
+    await via_commands(fake, member, table, Take())  # a real move: the menu is now stale
+    fresh = await settled(fake, bot, fake.channel)
+    assert fresh.id != table.id
+    stale = await fake.select(
+        member, stale_hand.message, menu_of(stale_hand.message)["custom_id"], ["take"]
+    )
+    assert stale.ephemeral and "out of date" in stale.text
+
+
+async def test_leave_forfeits_and_the_cards_go_back_to_the_deck(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    await open_game(fake, bot, members, seed=SEED + 2)
+    session, state = seat_state(bot, fake.channel.id)
+    leaver = members[1]
+    seat = session.seat_of(leaver.id)
+    assert seat is not None
+    count = len(state.hand(seat))
+    table_before = state.view(None).table
+    left = await fake.slash(leaver, fake.channel, "onecard leave")
+    assert not left.ephemeral, left.text
+    assert f"left the game; {count} cards go back to the main deck" in left.text
+    assert f"Table<{table_before + count}>" in left.text
+    assert not state.view(None).playing[seat]
+    again = await fake.slash(leaver, fake.channel, "onecard hand")
+    assert again.ephemeral and "don't have a seat" in again.text
+    await settled(fake, bot, fake.channel)
+
+
+def test_card_texts_cover_the_deck() -> None:
+    assert len(CARD_TEXTS) == 54
+    assert CARD_TEXTS["[♠ 0]"] is parse_card("♠10")
