@@ -1,0 +1,133 @@
+"""Reading and driving Deckhand's public tables in e2e tests (any game).
+
+A table is the newest public message with live buttons; its buttons' custom ids carry the
+game version (``dh:<channel>:<version>:<action>``), so a test can wait for the table of the
+session's current version instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+
+if TYPE_CHECKING:
+    from bot.client import DeckhandBot
+
+__all__ = [
+    "CALLBACK",
+    "blackjack_seed",
+    "hole_card",
+    "latest_table",
+    "open_table",
+    "play_to_the_end",
+    "settled",
+    "version_of",
+    "whose_turn",
+]
+
+CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
+VERSION = re.compile(r"^dh:\d+:(\d+):")
+
+
+def version_of(message: FakeMessage) -> int | None:
+    """The game version a table's buttons carry (``dh:<channel>:<version>:<action>``)."""
+    for button in message.buttons:
+        match = VERSION.match(str(button.get("custom_id", "")))
+        if match:
+            return int(match[1])
+    return None
+
+
+def latest_table(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    """The newest public message with live buttons (older tables lose theirs)."""
+    tables = [m for m in fake.public_messages(channel) if m.buttons]
+    assert tables, "no table with buttons in the channel"
+    return tables[-1]
+
+
+async def settled(fake: FakeDiscord, bot: DeckhandBot, channel: FakeChannel) -> FakeMessage:
+    """Wait until the table of the session's current version is posted and the older ones
+    are stripped (computer seats have played); return it."""
+
+    def ready() -> FakeMessage | None:
+        session = bot.sessions.get(channel.id)
+        live = [m for m in fake.public_messages(channel) if m.buttons]
+        if len(live) != 1:
+            return None
+        if session is not None and version_of(live[0]) != session.version:
+            return None
+        return live[0]
+
+    return await fake.wait_for(ready)
+
+
+def whose_turn(bot: DeckhandBot, channel: FakeChannel) -> int | None:
+    """The member id whose turn it is (``None``: no game, game over, or a computer's turn)."""
+    session = bot.sessions.get(channel.id)
+    if session is None or session.state is None or session.state.current_seat is None:
+        return None
+    seat = session.seats[session.state.current_seat]
+    return None if seat.computer else seat.member_id
+
+
+async def open_table(
+    fake: FakeDiscord,
+    bot: DeckhandBot,
+    host: FakeMember,
+    others: list[FakeMember],
+    *,
+    bots: int = 0,
+    seed: int | None = None,
+) -> FakeMessage:
+    """``host`` opens a Blackjack table for ``others`` plus ``bots`` computers; all join.
+
+    Without a ``seed`` the first seed whose deal does not end the game at once is used.
+    """
+    players = 1 + len(others) + bots
+    seed = blackjack_seed(players) if seed is None else seed
+    options: dict[str, Any] = {"players": players, "bots": bots, "seed": seed}
+    opened = await fake.slash(host, fake.channel, "blackjack start", **options)
+    assert not opened.ephemeral, opened.text
+    for i, member in enumerate(others):
+        if i % 2:
+            joined = await fake.slash(member, fake.channel, "blackjack join")
+        else:
+            joined = await fake.click(member, latest_table(fake, fake.channel), "Join")
+        assert not joined.ephemeral, joined.text
+    return await settled(fake, bot, fake.channel)
+
+
+async def play_to_the_end(
+    fake: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> FakeMessage:
+    """Each member hits once then stands; computers play themselves. The final table."""
+    by_id = {m.id: m for m in members}
+    hits: set[int] = set()
+    for _ in range(200):
+        table = await settled(fake, bot, fake.channel)
+        member_id = whose_turn(bot, fake.channel)
+        if member_id is None:
+            return table
+        label = "Stand" if member_id in hits else "Hit"
+        hits.add(member_id)
+        result = await fake.click(by_id[member_id], table, label)
+        assert not result.ephemeral, result.text
+    raise AssertionError("the game did not end")
+
+
+def blackjack_seed(players: int) -> int:
+    """The first seed whose deal for ``players`` seats does not end the game at once (the
+    House's first two cards making 21 ends it, rule 4), so tests are repeatable."""
+    from rules.blackjack import new
+
+    return next(seed for seed in range(1000) if not new(players, seed=seed).is_over)
+
+
+def hole_card(players: int, seed: int) -> str:
+    """The House's face-down card in the seeded game (read from the engine, never shown)."""
+    from rules.blackjack import new
+    from rules.cards import STANDARD_DECK
+
+    return str(STANDARD_DECK[new(players, seed=seed).snapshot()["house"][0]].code)

@@ -1,0 +1,155 @@
+"""Blackjack end to end when things go wrong: restarts, timeouts, Discord errors, resumes.
+
+A move a member saw accepted is never lost: not to a bot restart on the same database, not
+to a 429 or a 500 from Discord, not to a gateway reconnect. And the House's face-down card
+never reaches a public message before the House's turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from bot.i18n import t
+from tests.e2e.deckhand_tables import (
+    CALLBACK,
+    hole_card,
+    latest_table,
+    open_table,
+    play_to_the_end,
+    settled,
+    whose_turn,
+)
+from tests.e2e.fakediscord import FakeDiscord, FakeMember
+
+if TYPE_CHECKING:
+    from tests.e2e.conftest import Deckhand
+
+pytest.importorskip("cogs.blackjack")
+
+
+async def test_a_new_bot_on_the_same_database_continues_with_the_same_buttons(
+    fake_discord: FakeDiscord, deckhand: Deckhand
+) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    by_id = {alice.id: alice, bob.id: bob}
+    async with deckhand.run() as bot:
+        await open_table(fake_discord, bot, alice, [bob])
+        first = whose_turn(bot, fake_discord.channel)
+        assert first is not None
+        await fake_discord.click(
+            by_id[first], latest_table(fake_discord, fake_discord.channel), "Stand"
+        )
+        table = await settled(fake_discord, bot, fake_discord.channel)
+        session = bot.sessions.get(fake_discord.channel.id)
+        assert session is not None
+        version, turn = session.version, whose_turn(bot, fake_discord.channel)
+    assert turn is not None and turn != first
+    async with deckhand.run() as bot:
+        restored = bot.sessions.get(fake_discord.channel.id)
+        assert restored is not None and restored.version == version
+        assert whose_turn(bot, fake_discord.channel) == turn
+        # The message posted by the old process still works: its buttons are DynamicItems.
+        moved = await fake_discord.click(by_id[turn], table, "Stand")
+        assert not moved.ephemeral, moved.text
+        assert bot.sessions.get(fake_discord.channel.id) is None  # both stood: game over
+    assert fake_discord.gateway.identifies == 2
+
+
+async def test_a_turn_timeout_stands_for_the_player(
+    fake_discord: FakeDiscord, deckhand: Deckhand
+) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    async with deckhand.run(blackjack_turn_seconds=0.3) as bot:
+        table = await open_table(fake_discord, bot, alice, [bob])
+        first = whose_turn(bot, fake_discord.channel)
+        session = bot.sessions.get(fake_discord.channel.id)
+        assert session is not None and session.state is not None and first is not None
+        version, seat = session.version, session.state.current_seat
+        assert seat is not None
+        total = session.state.view(None).totals[seat]
+        line = t("bj.log.stand", "en", name=session.seats[seat].name, total=total)
+        # Nobody clicks: after 0.3 s the bot stands for the player and posts the table.
+        stood = await fake_discord.wait_for_message(
+            fake_discord.channel, lambda m: line in m.text, after=table.id
+        )
+        assert session.version > version
+        assert whose_turn(bot, fake_discord.channel) != first
+        assert stood.buttons
+
+
+@pytest.mark.parametrize("status", [429, 500])
+async def test_a_discord_error_does_not_lose_the_move(
+    fake_discord: FakeDiscord, deckhand: Deckhand, status: int
+) -> None:
+    alice = fake_discord.add_member("alice")
+    async with deckhand.run() as bot:
+        table = await open_table(fake_discord, bot, alice, [], bots=1)
+        session = bot.sessions.get(fake_discord.channel.id)
+        assert session is not None
+        version = session.version
+        failure = fake_discord.fail_next(status, CALLBACK)
+        moved = await fake_discord.click(alice, table, "Hit")
+        assert failure.hits == 1
+        assert not moved.ephemeral, moved.text
+        live = bot.sessions.get(fake_discord.channel.id)
+        assert live is None or live.version > version
+
+
+async def test_a_gateway_resume_keeps_the_game(
+    fake_discord: FakeDiscord, deckhand: Deckhand
+) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    by_id: dict[int, FakeMember] = {alice.id: alice, bob.id: bob}
+    async with deckhand.run() as bot:
+        table = await open_table(fake_discord, bot, alice, [bob])
+        await fake_discord.reconnect_gateway(how="drop")
+        turn = whose_turn(bot, fake_discord.channel)
+        assert turn is not None
+        moved = await fake_discord.click(by_id[turn], table, "Stand")
+        assert not moved.ephemeral, moved.text
+        assert fake_discord.gateway.resumes == 1 and fake_discord.gateway.identifies == 1
+
+
+def secret_seed(players: int, draws: int = 12) -> tuple[int, str]:
+    """A seed whose hole card's code is nowhere among the dealt cards nor the next ``draws``
+    cards of the shoe: until the House turns it over, that code has no business in any
+    message at all. Returns the seed and the hole card's code."""
+    from rules.blackjack import new
+    from rules.cards import STANDARD_DECK
+
+    for seed in range(1000):
+        state = new(players, seed=seed)
+        if state.is_over:
+            continue
+        snap = state.snapshot()
+        hole = STANDARD_DECK[snap["house"][0]].code
+        seen = [i for hand in snap["hands"] for i in hand] + snap["house"][1:]
+        seen += snap["shoe"][-draws:]  # cards are drawn from the end of the shoe
+        if hole not in {STANDARD_DECK[i].code for i in seen}:
+            return seed, hole
+    raise AssertionError("no such seed")
+
+
+async def test_the_hole_card_reaches_no_message_until_the_house_plays(
+    fake_discord: FakeDiscord, deckhand: Deckhand
+) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob", locale="ko")
+    seed, hole = secret_seed(3)
+    async with deckhand.run() as bot:
+        table = await open_table(fake_discord, bot, alice, [bob], bots=1, seed=seed)
+        for member in (alice, bob):
+            hand = await fake_discord.click(member, table, "Hand")
+            assert hand.ephemeral and hand.text
+        final = await play_to_the_end(fake_discord, bot, [alice, bob])
+    house, hidden = t("bj.house", "en"), t("bj.hidden", "en")  # the table is alice's (en)
+    tables = [m for m in fake_discord.messages.values() if f"{house}: " in m.text]
+    turned = min(m.id for m in tables if f"{house}: {hidden}" not in m.text)
+    before = [m for m in fake_discord.messages.values() if m.id < turned]
+    assert sum(m.ephemeral for m in before) == 2  # both hands were looked at
+    assert len(before) >= 5
+    for message in before:
+        assert hole not in message.text, message.text
+    assert hole in final.text  # turned over at the end, where the check would see it
+    assert hole_card(3, seed) == hole

@@ -1,0 +1,161 @@
+"""Blackjack end to end: the real bot, its store and cogs, driven by members through the fake.
+
+Members type slash commands and click the table's buttons exactly as in Discord; the fake
+refuses whatever Discord would (the ``fake_discord`` fixture fails the test on any refusal)
+and the checks read only what members can see, plus the session's version to prove that a
+refused click changed nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from bot.i18n import t
+from tests.e2e.deckhand_tables import (
+    blackjack_seed,
+    latest_table,
+    open_table,
+    play_to_the_end,
+    settled,
+    version_of,
+    whose_turn,
+)
+from tests.e2e.fakediscord import FakeDiscord, FakeMember
+
+if TYPE_CHECKING:
+    from bot.client import DeckhandBot
+    from tests.e2e.conftest import Deckhand
+
+pytest.importorskip("cogs.blackjack")
+
+
+@pytest.fixture
+async def bot(deckhand: Deckhand) -> Any:
+    async with deckhand.run() as running:
+        yield running
+
+
+@pytest.fixture
+def members(fake_discord: FakeDiscord) -> list[FakeMember]:
+    return [
+        fake_discord.add_member("alice"),
+        fake_discord.add_member("bob", locale="ko"),
+        fake_discord.add_member("carol"),
+    ]
+
+
+async def test_three_members_and_two_computers_play_to_results(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice, bob, carol = members
+    await open_table(fake_discord, bot, alice, [bob, carol], bots=2)
+    session = bot.sessions.get(fake_discord.channel.id)
+    assert session is not None and session.state is not None
+    assert [s.computer for s in session.seats] == [False, False, False, True, True]
+    final = await play_to_the_end(fake_discord, bot, members)
+    assert bot.sessions.get(fake_discord.channel.id) is None
+    assert "Deal again" in final.button_labels
+    for member in members:
+        stats = await bot.store.member_stats(fake_discord.guild.id, member.id)
+        assert stats.games["blackjack"]["played"] == 1
+    again = await fake_discord.click(bob, final, "Deal again")
+    assert not again.ephemeral, again.text
+    assert again.message is not None and again.message.buttons
+    assert (version_of(again.message) or 0) > (version_of(final) or 0)
+    await fake_discord.wait_for(lambda: not final.buttons)  # the old table's button retires
+
+
+async def test_lobby_refusals(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice, bob, carol = members
+    seed = blackjack_seed(2)
+    opened = await fake_discord.slash(
+        alice, fake_discord.channel, "blackjack start", players=2, seed=seed
+    )
+    assert not opened.ephemeral
+    lobby = latest_table(fake_discord, fake_discord.channel)
+    version = bot.sessions.get(fake_discord.channel.id).version  # type: ignore[union-attr]
+
+    second = await fake_discord.slash(bob, fake_discord.channel, "blackjack start", players=2)
+    # Bob's client is Korean: his refusals are in Korean.
+    assert second.ephemeral
+    assert second.text == t("error.already_here", "ko", game=t("game.blackjack", "ko"))
+    early = await fake_discord.click(bob, lobby, "Start")
+    assert early.ephemeral and early.text == t("error.host_only", "ko")
+    assert bot.sessions.get(fake_discord.channel.id).version == version  # type: ignore[union-attr]
+
+    joined = await fake_discord.click(bob, lobby, "Join")
+    assert not joined.ephemeral
+    # The last seat taken starts the game: a latecomer finds it started.
+    full = await fake_discord.slash(carol, fake_discord.channel, "blackjack join")
+    assert full.ephemeral and full.text == t("error.already_started", "en")
+    assert fake_discord.ephemeral_messages(alice) == []
+
+
+async def test_refused_clicks_change_nothing(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice, bob, carol = members
+    table = await open_table(fake_discord, bot, alice, [bob])
+    session = bot.sessions.get(fake_discord.channel.id)
+    assert session is not None
+    version, posted = session.version, len(fake_discord.public_messages(fake_discord.channel))
+    turn = whose_turn(bot, fake_discord.channel)
+    waiting = bob if turn == alice.id else alice
+
+    outsider = await fake_discord.click(carol, table, "Hit")
+    assert outsider.ephemeral and outsider.text == t("error.not_seated", "en")
+    out_of_turn = await fake_discord.click(waiting, table, "Hit")
+    assert out_of_turn.ephemeral
+    assert out_of_turn.text == t("error.not_your_turn", "ko" if waiting is bob else "en")
+    current = alice if turn == alice.id else bob
+    old = table.snapshot()
+    moved = await fake_discord.click(current, table, "Hit")
+    assert not moved.ephemeral
+    await settled(fake_discord, bot, fake_discord.channel)
+    stale = await fake_discord.click(current, old, "Stand", stale=True)
+    assert stale.ephemeral
+    assert stale.text == t("error.stale_button", "ko" if current is bob else "en")
+    assert session.version == version + 1 or bot.sessions.get(fake_discord.channel.id) is None
+    # Refusals are private: one new public table only (the accepted Hit's).
+    assert len(fake_discord.public_messages(fake_discord.channel)) >= posted + 1
+    for refused in (outsider, out_of_turn, stale):
+        assert all(m.ephemeral for m in refused.messages)
+
+
+async def test_two_simultaneous_clicks_apply_once(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice, bob, _ = members
+    table = await open_table(fake_discord, bot, alice, [bob])
+    session = bot.sessions.get(fake_discord.channel.id)
+    assert session is not None
+    version = session.version
+    current = alice if whose_turn(bot, fake_discord.channel) == alice.id else bob
+    first, second = await asyncio.gather(
+        fake_discord.click(current, table, "Stand"), fake_discord.click(current, table, "Stand")
+    )
+    assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
+    refused = first if first.ephemeral else second
+    locale = "ko" if current is bob else "en"
+    assert refused.text in (t("error.stale_button", locale), t("error.not_your_turn", locale))
+    live = bot.sessions.get(fake_discord.channel.id)
+    assert live is None or live.version == version + 1
+
+
+async def test_game_end_needs_a_moderator(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice, bob, _ = members
+    mod = fake_discord.add_member("mod", moderator=True)
+    await open_table(fake_discord, bot, alice, [bob])
+    refused = await fake_discord.slash(alice, fake_discord.channel, "game end")
+    assert refused.ephemeral and refused.text == t("error.moderator_only", "en")
+    assert bot.sessions.get(fake_discord.channel.id) is not None
+    ended = await fake_discord.slash(mod, fake_discord.channel, "game end")
+    assert not ended.ephemeral and mod.mention in ended.text
+    assert bot.sessions.get(fake_discord.channel.id) is None
