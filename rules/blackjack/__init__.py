@@ -29,6 +29,7 @@ from rules.blackjack.state import (
     hand_total,
     judge,
     new,
+    replay,
     restore,
     seed_shoe,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "hand_total",
     "judge",
     "new",
+    "replay",
     "restore",
     "seed_shoe",
 ]

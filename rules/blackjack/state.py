@@ -61,6 +61,7 @@ __all__ = [
     "hand_total",
     "judge",
     "new",
+    "replay",
     "restore",
     "seed_shoe",
 ]
@@ -182,6 +183,7 @@ class State:
         "_coin",
         "_computers",
         "_current",
+        "_dealt_computers",
         "_draw",
         "_hands",
         "_house",
@@ -208,6 +210,7 @@ class State:
         self._house: list[int] = []
         self._current = 0  # == players once every player is done
         self._computers = [False] * players
+        self._dealt_computers: tuple[int, ...] = ()  # computer seats when the cards were dealt
         self._revealed = False
         self._result: Result | None = None
         self._log: list[tuple[int, int]] = []  # (seat, code): the inputs, never the automatic steps
@@ -409,7 +412,12 @@ class State:
     # ----------------------------------------------------------------- snapshots
 
     def snapshot(self) -> dict[str, Any]:
-        """A JSON-safe copy: random state, shoe, hands, whose turn, computers and the log."""
+        """A JSON-safe copy: random state, shoe, hands, whose turn, computers and the log.
+
+        ``log`` lists the inputs as ``[seat, code]`` (0 Stand, 1 Hit, 2 handed to a
+        computer); the computer seats' and the House's moves follow from the seed, so
+        ``seed`` + ``dealt_computers`` + ``log`` replay the game (:func:`replay`).
+        """
         return {
             "game": GAME,
             "schema": SCHEMA,
@@ -423,6 +431,7 @@ class State:
             "current": self._current,
             "revealed": self._revealed,
             "computers": [s for s in range(self.players) if self._computers[s]],
+            "dealt_computers": list(self._dealt_computers),
             "log": [list(entry) for entry in self._log],
         }
 
@@ -459,12 +468,16 @@ def new(
             code="players",
             players=players,
         )
-    computers = _options(options, players)
-    if seed is None:
-        rng = GameRandom()
+    return _start(players, seed, faithful=seed is not None, computers=_options(options, players))
+
+
+def _start(players: int, seed: int | None, *, faithful: bool, computers: Sequence[int]) -> State:
+    if not faithful:
+        rng = GameRandom(seed)
         state = State(players, rng.seed, None, rng)
         state._shoe.extend(_SEED_SHOE)
     else:
+        assert seed is not None
         msvc = MsvcRand(seed)
         state = State(players, seed, msvc, None)
         shoe = state._shoe
@@ -484,6 +497,7 @@ def new(
         msvc.state = x
     for seat in computers:
         state._computers[seat] = True
+    state._dealt_computers = tuple(sorted(set(computers)))
     state._opening = tuple(state._deal())
     return state
 
@@ -516,11 +530,46 @@ def restore(snapshot: Mapping[str, Any]) -> State:
         for seat in snapshot["computers"]:
             state._computers[int(seat)] = True
         state._log = [(int(seat), int(code)) for seat, code in snapshot["log"]]
+        state._dealt_computers = tuple(int(seat) for seat in snapshot["dealt_computers"])
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise SnapshotError(f"damaged blackjack snapshot: {exc}") from exc
     _check_consistent(state)
     if state._current == players:
         state._result = judge(state._hands, state._house)
+    return state
+
+
+def replay(snapshot: Mapping[str, Any]) -> State:
+    """Deal a snapshot's game again from its seed and play its log: the same game, rebuilt.
+
+    This checks a saved game against its own record (the seed and the inputs decide
+    everything else); a log the rules refuse raises ``SnapshotError``.
+    """
+    _check_header(snapshot, GAME, SCHEMA)
+    try:
+        players = int(snapshot["players"])
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"bad player count {players}")
+        if snapshot["shuffle"] not in ("seed", "fair"):
+            raise ValueError(f"unknown shuffle {snapshot['shuffle']!r}")
+        computers = [int(seat) for seat in snapshot["dealt_computers"]]
+        if any(not 0 <= seat < players for seat in computers):
+            raise ValueError("no such computer seat")
+        state = _start(
+            players,
+            int(snapshot["seed"]),
+            faithful=snapshot["shuffle"] == "seed",
+            computers=computers,
+        )
+        for seat, code in snapshot["log"]:
+            if code == _COMPUTER_CODE:
+                state.hand_to_computer(int(seat))
+            elif code in (_HIT_CODE, _STAND_CODE):
+                state.apply(int(seat), HIT if code == _HIT_CODE else STAND)
+            else:
+                raise ValueError(f"unknown log entry {code!r}")
+    except (KeyError, TypeError, ValueError, IllegalAction) as exc:
+        raise SnapshotError(f"blackjack snapshot does not replay: {exc}") from exc
     return state
 
 

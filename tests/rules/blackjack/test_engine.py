@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import rules.blackjack as bj
-from rules.engine import Action, GameOver, IllegalAction, SnapshotError
+from rules.engine import Action, GameOver, GameState, IllegalAction, SnapshotError
 
 
 def playing(seed: int = 3, players: int = 3) -> bj.State:
@@ -132,3 +132,34 @@ def test_views_are_immutable() -> None:
     view = playing().view(0)
     with pytest.raises(AttributeError):
         view.current = 2  # type: ignore[misc]
+
+
+def test_state_meets_the_engine_contract() -> None:
+    assert isinstance(playing(), GameState)
+
+
+def test_replay_rebuilds_a_game_from_seed_and_log() -> None:
+    state = playing(seed=12, players=3)
+    state.apply(0, bj.Hit())
+    if not state.is_over:
+        state.hand_to_computer(2)
+    data = state.snapshot()
+    assert bj.replay(data).snapshot() == data
+    assert data["log"][0] == [0, 1]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.update(log=[[1, 1]]),  # not seat 1's turn
+        lambda d: d.update(log=[[0, 7]]),
+        lambda d: d.update(dealt_computers=[9]),
+        lambda d: d.update(shuffle="sorted"),
+        lambda d: d.pop("seed"),
+    ],
+)
+def test_replay_refuses_a_log_the_rules_refuse(damage: Any) -> None:
+    data = playing().snapshot()
+    damage(data)
+    with pytest.raises(SnapshotError):
+        bj.replay(data)

@@ -125,3 +125,5 @@ def test_random_games_keep_every_invariant(
     check_refusals(state, pick)
     check_end(state, events)
     assert bj.restore(state.snapshot()).result == state.result
+    # The seed and the logged inputs alone rebuild the same game.
+    assert bj.replay(state.snapshot()).snapshot() == state.snapshot()
