@@ -552,10 +552,14 @@ class SessionRegistry:
     # -- internals ----------------------------------------------------------------------
 
     async def _turn_seconds(self, guild_id: int | None, adapter: GameAdapter) -> float:
+        """The guild's turn time (refusing a game the guild does not allow), else the game's."""
         if guild_id is not None:
-            configured = (await self.store.guild_settings(guild_id)).turn_seconds
-            if configured is not None:
-                return float(configured)
+            configured = await self.store.guild_settings(guild_id)
+            allowed = configured.allowed_games
+            if allowed is not None and adapter.name not in allowed:
+                raise SessionError("error.game_not_allowed", game=adapter.name)
+            if configured.turn_seconds is not None:
+                return float(configured.turn_seconds)
         return adapter.turn_seconds(self.settings)
 
     def _require(self, channel_id: int) -> Session:

@@ -20,7 +20,7 @@ from cogs.common import answer_post, ephemeral, guarded, install, locale_of
 from cogs.common.buttons import NO_PINGS
 from cogs.common.respond import deckhand, is_moderator
 
-__all__ = ["GAMES", "GameCog", "setup"]
+__all__ = ["GAMES", "GameCog", "parse_games", "setup"]
 
 # Every game Deckhand knows, for /rules and /leaderboard (whether or not its cog is loaded).
 GAMES = ("blackjack", "onecard", "uno", "gostop", "rummikub")
@@ -33,6 +33,17 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="한국어", value="ko"),
 ]
 MIN_TURN, MAX_TURN = 10, 600
+
+
+def parse_games(text: str) -> tuple[str, ...] | None:
+    """``"blackjack, uno"`` → those games; ``"all"`` → ``None`` (every game allowed)."""
+    names = [name.strip().lower() for name in text.replace(" ", ",").split(",") if name.strip()]
+    if names == ["all"]:
+        return None
+    unknown = [name for name in names if name not in GAMES]
+    if unknown or not names:
+        raise SessionError("error.unknown_games", names=", ".join(unknown) or text)
+    return tuple(dict.fromkeys(names))
 
 
 def _channel(interaction: discord.Interaction[Any]) -> int:
@@ -127,7 +138,9 @@ class GameCog(commands.Cog):
 
     @game.command(
         name="settings",
-        description=_("Turn time, language and moderator role", key="cmd.game.settings"),
+        description=_(
+            "Turn time, language, moderator role, allowed games", key="cmd.game.settings"
+        ),
     )
     @app_commands.describe(
         turn_seconds=_("Seconds per turn for new games", key="param.turn_seconds"),
@@ -135,6 +148,7 @@ class GameCog(commands.Cog):
         moderator_role=_(
             "Members with this role may end games and kick", key="param.moderator_role"
         ),
+        allowed_games=_("Games allowed here, comma-separated, or all", key="param.allowed_games"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
@@ -143,6 +157,7 @@ class GameCog(commands.Cog):
         turn_seconds: app_commands.Range[int, MIN_TURN, MAX_TURN] | None = None,
         language: app_commands.Choice[str] | None = None,
         moderator_role: discord.Role | None = None,
+        allowed_games: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """Moderators only: change the guild's settings; shows them (ephemeral)."""
 
@@ -161,6 +176,8 @@ class GameCog(commands.Cog):
                 changes["language"] = None if language.value == "auto" else language.value
             if moderator_role is not None:
                 changes["moderator_role_id"] = moderator_role.id
+            if allowed_games is not None:
+                changes["allowed_games"] = parse_games(allowed_games)
             updated = dataclasses.replace(current, **changes)
             if changes:
                 await store.save_guild_settings(updated)
@@ -178,6 +195,9 @@ class GameCog(commands.Cog):
                     role=default
                     if updated.moderator_role_id is None
                     else f"<@&{updated.moderator_role_id}>",
+                    games=t("settings.all_games", locale)
+                    if updated.allowed_games is None
+                    else ", ".join(t(f"game.{g}", locale) for g in updated.allowed_games),
                 ),
             )
 

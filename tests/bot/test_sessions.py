@@ -701,3 +701,12 @@ async def test_an_engine_bug_leaves_the_stored_game_and_reloads_it(table: Harnes
     await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(2)))
     stored = await table.stored()
     assert stored is not None and stored.data["state"]["total"] == 2
+
+
+async def test_a_game_the_guild_does_not_allow_cannot_be_opened(table: Harness) -> None:
+    await table.store.save_guild_settings(GuildSettings(GUILD, allowed_games=("uno",)))
+    with pytest.raises(SessionError) as refused:
+        await table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2)
+    assert refused.value.key == "error.game_not_allowed"
+    assert refused.value.params == {"game": "count"}
+    assert table.registry.get(CHANNEL) is None and await table.stored() is None

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+import pytest
 from discord.ext import commands
 
 from bot.games import GameCatalog
 from bot.i18n import DeckhandTranslator, catalog
-from bot.sessions import SessionRegistry
+from bot.sessions import SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
 from cogs import game as game_cog
@@ -65,3 +66,12 @@ async def test_the_game_cog_loads_with_its_commands_and_installs_the_poster() ->
     for choice in game_cog.GAME_CHOICES:
         assert f"rules.{choice.value}" in english
     await bot.close()
+
+
+def test_allowed_games_are_parsed_forgivingly_and_checked() -> None:
+    assert game_cog.parse_games("Blackjack, uno uno") == ("blackjack", "uno")
+    assert game_cog.parse_games("all") is None
+    with pytest.raises(SessionError) as refused:
+        game_cog.parse_games("blackjack, poker")
+    assert refused.value.key == "error.unknown_games"
+    assert refused.value.params == {"names": "poker"}
