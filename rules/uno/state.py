@@ -449,8 +449,10 @@ class UnoState:
         del hand[index]
         self.discard.append(card)
         self.colour = colour
-        self.phase = PLAY
-        self.turn = seat
+        if self.phase:
+            self.phase = PLAY
+        if jumping:
+            self.turn = seat
         key = ((seat * DECK_SIZE + card) * 5 + colour) * 2 + jumping
         event = _PLAYED[key]
         if event is None:  # events are immutable: one per (seat, card, colour) serves all games
