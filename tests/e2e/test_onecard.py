@@ -365,3 +365,48 @@ async def test_leave_forfeits_and_the_cards_go_back_to_the_deck(
 def test_card_texts_cover_the_deck() -> None:
     assert len(CARD_TEXTS) == 54
     assert CARD_TEXTS["[♠ 0]"] is parse_card("♠10")
+
+
+async def test_a_turn_timeout_takes_for_the_member(
+    deckhand: Deckhand, fake_discord: FakeDiscord, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    async with deckhand.run(default_turn_seconds=0.4) as running:
+        await open_game(fake, running, members)
+        session, state = seat_state(running, fake.channel.id)
+        seat = state.current_seat
+        assert seat is not None
+        name = session.seats[seat].name
+        held = len(state.hand(seat))
+        timed_out = await fake.wait_for_message(
+            fake.channel, lambda m: f"{name} ran out of time" in m.text
+        )
+        assert f"{render.player(seat, session.names)} takes a card" in timed_out.text
+        assert state.snapshot()["log"][0] == [seat, 0, 0]  # the engine's Take
+        assert len(state.hand(seat)) >= held  # (it may have played again since)
+
+
+async def test_the_hand_menu_still_works_after_a_restart(
+    deckhand: Deckhand, fake_discord: FakeDiscord, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    async with deckhand.run() as first:
+        await open_game(fake, first, members)
+        session, state = seat_state(first, fake.channel.id)
+        seat = state.current_seat
+        assert seat is not None
+        member = next(m for m in members if m.id == session.seats[seat].member_id)
+        table = await settled(fake, first, fake.channel)
+        hand = await fake.click(member, table, "Hand")
+        assert hand.message is not None
+        version = session.version
+    async with deckhand.run() as second:
+        restored, state = seat_state(second, fake.channel.id)
+        assert restored.version == version and state.current_seat == seat
+        menu = menu_of(hand.message)["custom_id"]
+        picked = await fake.select(member, hand.message, menu, ["take"])
+        assert not picked.ephemeral, picked.text
+        assert f"{render.player(seat, restored.names)} takes a card" in picked.text
+        assert restored.version == version + 1
+        newest = fake.public_messages(fake.channel)[-1]
+        assert version_of(newest) == restored.version and "Phase " in newest.text
