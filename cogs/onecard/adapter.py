@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.settings import Settings
 from cogs.onecard import render
 from rules import onecard
-from rules.cards import SUITS, CardParseError, Rank, Suit, parse_card
+from rules.cards import SUITS, CardParseError, Suit, parse_card
 from rules.engine import Event, IllegalAction
 from rules.onecard.ai import choose_action
 from rules.onecard.state import MAX_PLAYERS, MIN_PLAYERS
@@ -100,10 +100,8 @@ class OneCardAdapter:
                 card = parse_card(card_text)
             except CardParseError as error:
                 raise IllegalAction(str(error), code="unknown_card") from None
-            if card.rank is Rank.SEVEN and not suit_text.strip():
-                raise IllegalAction(
-                    "Choose the suit to match after your 7: ♠, ♥, ♦ or ♣.", code="choose_suit"
-                )
+            # A 7 without a suit is the engine's refusal, after "you don't have it" and
+            # "it does not fit", so the member hears the first thing that is wrong.
             suit = parse_suit(suit_text) if suit_text.strip() else None
             return onecard.PlayCard(card, suit)
         raise IllegalAction("That is not a One Card move.", code="not_a_move")

@@ -15,6 +15,7 @@ saves it) and the engine decides what is legal. What One Card adds to the shared
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, Final, cast
 
 import discord
@@ -26,7 +27,7 @@ from bot.i18n import t
 from bot.sessions import Reply, SessionError, SessionRegistry
 from cogs.common import answer_post, ephemeral, guarded, install, locale_of
 from cogs.common import table as verbs
-from cogs.common.buttons import TEMPLATE, GameButton
+from cogs.common.buttons import GameButton
 from cogs.common.respond import Deckhand, deckhand
 from cogs.onecard import render
 from cogs.onecard.adapter import ADAPTER, play_arg, take_label
@@ -37,10 +38,10 @@ __all__ = [
     "MAX_OPTIONS",
     "MENU_TEMPLATE",
     "HandMenu",
-    "OneCardButton",
     "OneCardCog",
     "hand_view",
     "legal_choices",
+    "with_hand_menu",
 ]
 
 GAME: Final = "onecard"
@@ -144,21 +145,32 @@ async def send_hand(interaction: discord.Interaction[Any], channel_id: int) -> N
     await ephemeral(interaction, content, view=view)
 
 
-class OneCardButton(GameButton, template=TEMPLATE):
-    """The shared table button, except that One Card's **Hand** answers with a select menu.
+Click = Callable[[GameButton, discord.Interaction[Any]], Awaitable[None]]
 
-    Registered under the same template it replaces :class:`GameButton` in the dispatch table
-    (one handler per click); everything but a One Card hand goes to :class:`GameButton`.
+
+def with_hand_menu(shared: Click) -> Click:
+    """The shared button's click, except that One Card's **Hand** answers with the menu.
+
+    ``cogs.common`` builds every table button as a :class:`GameButton` whose Hand answer can
+    carry buttons only; One Card's needs a select menu. Its class is what discord.py
+    dispatches clicks to (it re-registers the class with every posted table), so One Card
+    wraps that one method; every other click, and every other game's, goes to ``shared``.
     """
 
-    async def _click(self, interaction: discord.Interaction[Any]) -> None:
-        session = deckhand(interaction).sessions.get(self.channel_id)
-        if self.action != "hand" or session is None or session.game != GAME:
-            await super()._click(interaction)
+    async def click(button: GameButton, interaction: discord.Interaction[Any]) -> None:
+        session = deckhand(interaction).sessions.get(button.channel_id)
+        if (
+            button.action == "hand"
+            and interaction.channel_id == button.channel_id
+            and session is not None
+            and session.game == GAME
+        ):
+            await send_hand(interaction, button.channel_id)
             return
-        if interaction.channel_id != self.channel_id:
-            raise SessionError("error.wrong_channel")
-        await send_hand(interaction, self.channel_id)
+        await shared(button, interaction)
+
+    click.shared = shared  # type: ignore[attr-defined]
+    return click
 
 
 class HandMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
@@ -300,8 +312,9 @@ class OneCardCog(commands.Cog):
 
         async def work() -> None:
             registry, channel_id = _registry(interaction)
-            action = ADAPTER.parse("play", play_arg(card, suit))
-            reply = await registry.act(channel_id, interaction.user.id, action)
+            # Parsed by the session after its turn check: "not your turn" comes first.
+            move = ("play", play_arg(card, suit))
+            reply = await registry.act(channel_id, interaction.user.id, move)
             await answer_post(interaction, reply.post, reply.notice)
 
         await guarded(interaction, work, what="/onecard play")
@@ -352,12 +365,16 @@ async def setup(bot: commands.Bot) -> None:
     """Register One Card with the sessions, its buttons and menus, and ``/onecard``."""
     host = install(bot)
     host.sessions.games.register(ADAPTER)
-    bot.add_dynamic_items(OneCardButton, HandMenu)
+    if not hasattr(GameButton._click, "shared"):
+        GameButton._click = with_hand_menu(GameButton._click)  # type: ignore[method-assign]
+    bot.add_dynamic_items(HandMenu)
     await bot.add_cog(OneCardCog(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
     """Unload: the shared button is back, and new One Card games are no longer offered."""
-    bot.remove_dynamic_items(HandMenu, OneCardButton)
-    bot.add_dynamic_items(GameButton)
+    bot.remove_dynamic_items(HandMenu)
+    shared = getattr(GameButton._click, "shared", None)
+    if shared is not None:
+        GameButton._click = shared  # type: ignore[method-assign]
     cast(Deckhand, bot).sessions.games.unregister(GAME)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,17 +15,17 @@ from bot.sessions import Player, Post, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
 from cogs.common.buttons import TEMPLATE, GameButton
-from cogs.onecard import render
+from cogs.onecard import cog, render
 from cogs.onecard.adapter import ADAPTER, parse_suit, play_arg
 from cogs.onecard.cog import (
     MAX_OPTIONS,
     MENU_TEMPLATE,
     HandMenu,
-    OneCardButton,
     forfeit,
     hand_view,
     legal_choices,
     suit_view,
+    with_hand_menu,
 )
 from rules.cards import FULL_DECK, Card, Suit, parse_card
 from rules.engine import GameOver, IllegalAction
@@ -69,7 +70,6 @@ def test_parse_reads_verbs_cards_and_the_suit_after_a_seven(
     ("verb", "arg", "code"),
     [
         ("play", "♠X", "unknown_card"),
-        ("play", "♠7", "choose_suit"),
         ("play", "♠7/purple", "unknown_suit"),
         ("play", None, "not_a_move"),
         ("take", "♠A", "not_a_move"),
@@ -83,8 +83,15 @@ def test_parse_refuses_with_a_reason(verb: str, arg: str | None, code: str) -> N
     assert caught.value.reason
 
 
-def test_a_suit_after_another_card_is_the_engines_refusal() -> None:
-    state = oc.position([cards("♠3 ♦4"), cards("♥6 ♦8")], parse_card("♠5"))
+def test_a_seven_without_a_suit_and_a_suit_after_another_card_are_the_engines_refusals() -> None:
+    state = oc.position([cards("♠3 ♦4 ♠7"), cards("♥6 ♦8")], parse_card("♠5"))
+    assert ADAPTER.parse("play", "♠7") == oc.PlayCard(parse_card("♠7"))
+    with pytest.raises(IllegalAction) as caught:
+        state.apply(0, ADAPTER.parse("play", "♠7"))
+    assert caught.value.code == "choose_suit"
+    with pytest.raises(IllegalAction) as caught:
+        state.apply(0, ADAPTER.parse("play", "♥7"))
+    assert caught.value.code == "not_in_hand"
     with pytest.raises(IllegalAction) as caught:
         state.apply(0, ADAPTER.parse("play", "♠3/♥"))
     assert caught.value.code == "suit_without_seven"
@@ -297,13 +304,32 @@ def test_menu_ids_fit_and_never_reach_the_shared_button() -> None:
         assert re.fullmatch(TEMPLATE, menu_id) is None
 
 
-def test_the_one_card_button_takes_the_shared_buttons_place() -> None:
-    shared = GameButton.__discord_ui_compiled_template__
-    ours = OneCardButton.__discord_ui_compiled_template__
-    assert ours == shared
-    table: dict[Any, Any] = {shared: GameButton}
-    table[ours] = OneCardButton  # what add_dynamic_items does
-    assert list(table.values()) == [OneCardButton]
+async def test_only_a_one_card_hand_click_gets_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[tuple[str, int]] = []
+    shared_calls: list[str] = []
+
+    async def shared(button: GameButton, interaction: Any) -> None:
+        shared_calls.append(button.action)
+
+    async def send_hand(interaction: Any, channel_id: int) -> None:
+        sent.append(("hand", channel_id))
+
+    monkeypatch.setattr(cog, "send_hand", send_hand)
+    click = with_hand_menu(shared)
+    games = {CHANNEL: "onecard", CHANNEL + 1: "blackjack"}
+    sessions = SimpleNamespace(get=lambda c: SimpleNamespace(game=games[c]) if c in games else None)
+
+    def interaction(channel_id: int) -> Any:
+        return SimpleNamespace(channel_id=channel_id, client=SimpleNamespace(sessions=sessions))
+
+    await click(GameButton(CHANNEL, 3, "hand"), interaction(CHANNEL))
+    assert sent == [("hand", CHANNEL)] and shared_calls == []
+    await click(GameButton(CHANNEL, 3, "take"), interaction(CHANNEL))
+    await click(GameButton(CHANNEL + 1, 3, "hand"), interaction(CHANNEL + 1))
+    await click(GameButton(CHANNEL, 3, "hand"), interaction(CHANNEL + 2))  # wrong channel
+    await click(GameButton(CHANNEL + 2, 3, "hand"), interaction(CHANNEL + 2))  # no game
+    assert sent == [("hand", CHANNEL)]
+    assert shared_calls == ["take", "hand", "hand", "hand"]
 
 
 def test_autocomplete_offers_only_the_seats_own_legal_cards() -> None:
