@@ -10,6 +10,7 @@ input is asked again with a hint; end of input stands.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
@@ -63,7 +64,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play on standard input and output."""
-    return play(sys.stdin, sys.stdout, seed=args.seed, players=args.players)
+    try:
+        return play(sys.stdin, sys.stdout, seed=args.seed, players=args.players)
+    except BrokenPipeError:
+        # The reader left (``... | head``): stop quietly, and keep Python's exit-time flush
+        # from failing on the same closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 class SeedTranscript:
