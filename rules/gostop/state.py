@@ -369,8 +369,8 @@ class GostopState:
         "_win_reason",
     )
 
-    def __init__(self) -> None:
-        self._rng = GameRandom(0)
+    def __init__(self, rng: GameRandom) -> None:
+        self._rng = rng
         self._options: dict[str, int] = {}
         self._dealer = 0
         self._carry = 0
@@ -819,7 +819,7 @@ class GostopState:
             for slot, amount in DELTAS[c]:
                 t[slot] += amount
         self._score[s] = best_points(t)[0]
-        events.append(Captured(s, tuple(CARDS[c] for c in cards)))
+        events.append(Captured(s, tuple(map(CARDS.__getitem__, cards))))
 
     def _steal(self, s: int, count: int, events: list[Event]) -> None:
         o = 1 - s
@@ -1029,9 +1029,8 @@ class GostopState:
     @classmethod
     def _from_snapshot(cls, data: Mapping[str, Any]) -> GostopState:
         check_snapshot(data, GAME, SCHEMA)
-        state = cls()
         try:
-            state._rng = GameRandom.from_state(data["rng"])
+            state = cls(GameRandom.from_state(data["rng"]))
             state._options = {str(k): int(v) for k, v in data["options"].items()}
             state._hands = [[int(c) for c in h] for h in data["hands"]]
             state._floor = [int(c) for c in data["floor"]]
@@ -1119,8 +1118,8 @@ def new(
     the carry one higher.
     """
     opts = _check_options(players, options)
-    state = GostopState()
-    state._rng = rng = GameRandom(seed)
+    rng = GameRandom(seed)
+    state = GostopState(rng)
     state._options = dict(opts)
     state._dealer = opts["dealer"] if "dealer" in opts else rng.randbelow(2)
     state._carry = opts["nagari_carry"]
