@@ -397,3 +397,34 @@ async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
         assert reply.post is not None and "Player A (Alice) wins!" in reply.post.content
     finally:
         await registry.close()
+
+
+async def test_setup_wraps_the_shared_click_once_and_teardown_restores_it() -> None:
+    shared = GameButton._click
+    added: list[Any] = []
+    removed: list[Any] = []
+    cogs: list[Any] = []
+    registry = SimpleNamespace(poster=None, games=GameCatalog())
+
+    async def add_cog(one: Any) -> None:
+        cogs.append(one)
+
+    bot = SimpleNamespace(
+        sessions=registry,
+        add_dynamic_items=lambda *items: added.extend(items),
+        remove_dynamic_items=lambda *items: removed.extend(items),
+        add_cog=add_cog,
+    )
+    try:
+        await cog.setup(bot)  # type: ignore[arg-type]
+        wrapped = GameButton._click
+        assert wrapped is not shared and wrapped.shared is shared  # type: ignore[attr-defined]
+        await cog.setup(bot)  # type: ignore[arg-type]  # a second bot in this process
+        assert GameButton._click is wrapped
+        assert "onecard" in registry.games and cog.HandMenu in added
+        assert isinstance(cogs[0], cog.OneCardCog)
+        await cog.teardown(bot)  # type: ignore[arg-type]
+        assert GameButton._click is shared and "onecard" not in registry.games
+        assert removed == [cog.HandMenu]
+    finally:
+        GameButton._click = shared  # type: ignore[method-assign]
