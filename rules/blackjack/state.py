@@ -311,6 +311,11 @@ class State:
         self._play_on(events)
         return events
 
+    def deal_again(self) -> State:
+        """The next game at this table (rule 14): same seats and computers, a fresh fair shoe."""
+        computers = [s for s in range(self.players) if self._computers[s]]
+        return _start(self.players, None, faithful=False, computers=computers)
+
     def view(self, seat: int | None = None) -> BlackjackView:
         """What ``seat`` sees (``None``: a spectator); only the hole card is kept back."""
         if seat is not None and not 0 <= seat < self.players:

@@ -391,3 +391,16 @@ def test_rule_15_hands_are_public_but_the_hole_card_is_not() -> None:
     assert changed.house_cards()[0] is not state.house_cards()[0]
     for seat in (None, 0, 1, 2, 3):
         assert changed.view(seat) == state.view(seat)
+
+
+def test_rule_14_deal_again_keeps_the_seats_with_a_fresh_fair_shoe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = bj.new(3, seed=2, options={"computers": [2]})
+    state.hand_to_computer(1)
+    fixed_seed(monkeypatch, 77)
+    again = state.deal_again()
+    assert not again.faithful and again.seed == 77
+    assert [again.is_computer(s) for s in range(3)] == [False, True, True]
+    assert len(again.shoe_cards()) + len(again.house_cards()) + 6 == 208
+    assert again.snapshot()["dealt_computers"] == [1, 2]
