@@ -8,6 +8,7 @@ of any hand, only counts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -21,7 +22,15 @@ from rules.engine import Event, IllegalAction
 from rules.onecard.ai import choose_action
 from rules.onecard.state import MAX_PLAYERS, MIN_PLAYERS
 
-__all__ = ["ADAPTER", "SUIT_SEPARATOR", "OneCardAdapter", "parse_suit", "play_arg", "take_label"]
+__all__ = [
+    "ADAPTER",
+    "SUIT_SEPARATOR",
+    "OneCardAdapter",
+    "coloured",
+    "parse_suit",
+    "play_arg",
+    "take_label",
+]
 
 SUIT_SEPARATOR: Final = "/"  # never part of a card as people type it
 _SUIT_WORDS: Final[dict[str, Suit]] = {
@@ -35,6 +44,16 @@ _SUIT_WORDS: Final[dict[str, Suit]] = {
     "다이아": Suit.DIAMONDS,
     "클로버": Suit.CLUBS,
 }
+
+
+_RED_CARD: Final = re.compile(r"\[(?:♥|♦) [^\]]+\]|\[JK C\]|(?<= )[♥♦](?= |$)", re.MULTILINE)
+_RED: Final = "\x1b[31m"
+_RESET: Final = "\x1b[0m"
+
+
+def coloured(body: str) -> str:
+    """The table for an ``ansi`` code block: hearts, diamonds and the colour joker in red."""
+    return _RED_CARD.sub(lambda match: f"{_RED}{match[0]}{_RESET}", body)
 
 
 def parse_suit(text: str) -> Suit:
@@ -122,7 +141,8 @@ class OneCardAdapter:
             )
         return Table(
             log=tuple(render.escape_log(render.event_lines(events, names))),
-            body=render.table_body(view, names),
+            body=coloured(render.table_body(view, names)),
+            lang="ansi",
             controls=controls,
         )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,7 +17,7 @@ from bot.settings import Settings
 from bot.store.memory import MemoryStore
 from cogs.common.buttons import TEMPLATE, GameButton
 from cogs.onecard import cog, render
-from cogs.onecard.adapter import ADAPTER, parse_suit, play_arg
+from cogs.onecard.adapter import ADAPTER, coloured, parse_suit, play_arg
 from cogs.onecard.cog import (
     MAX_OPTIONS,
     MENU_TEMPLATE,
@@ -186,6 +187,18 @@ def test_table_has_the_seed_layout_under_the_move_log_and_the_take_label() -> No
     )
 
 
+def test_table_is_an_ansi_block_with_red_hearts_diamonds_and_colour_joker() -> None:
+    state = oc.position([cards("♠3 ♦4"), cards("♥6 ♦8")], parse_card("♥5"))
+    table = ADAPTER.table(state.view(None), [], NAMES, "en")
+    assert table.lang == "ansi"
+    assert "\x1b[31m[♥ 5]\x1b[0m \x1b[31m♥\x1b[0m" in table.body
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", table.body)
+    assert plain == render.table_body(state.view(None), NAMES)
+    assert coloured("[JK C] ♥ ♦\n[♠ 3] ♠\n[JK B] ♠ ♣") == (
+        "\x1b[31m[JK C]\x1b[0m \x1b[31m♥\x1b[0m \x1b[31m♦\x1b[0m\n[♠ 3] ♠\n[JK B] ♠ ♣"
+    )
+
+
 def test_table_never_shows_a_card_of_any_hand_in_whole_games() -> None:
     for seed in range(12):
         state = ADAPTER.new(2 + seed % 3, seed, {}, [])[0]
@@ -296,7 +309,6 @@ def test_suit_menu_carries_the_seven() -> None:
 
 
 def test_menu_ids_fit_and_never_reach_the_shared_button() -> None:
-    import re
 
     longest = f"dh:{2**64 - 1}:{10**12 - 1}:oc-suit-JKC"
     assert len(longest) <= 100 and re.fullmatch(MENU_TEMPLATE, longest)
