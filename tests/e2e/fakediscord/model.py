@@ -238,9 +238,10 @@ class FakeMessage:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": copy.deepcopy(self.attachments),
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
+            # Edits replace these lists, never mutate them, so sharing them is safe.
+            "attachments": self.attachments,
+            "embeds": self.embeds,
+            "components": self.components,
             "pinned": False,
             "type": 0 if self.interaction_id is None else 20,
             "flags": self.flags,
