@@ -123,10 +123,16 @@ def legal_choices(view: onecard.OneCardView, typed: str) -> list[app_commands.Ch
 
 
 def _registry(interaction: discord.Interaction[Any]) -> tuple[SessionRegistry, int]:
+    """The registry and channel; refused outside servers and where another game runs."""
     channel_id = interaction.channel_id
     if interaction.guild_id is None or channel_id is None:
         raise SessionError("error.guild_only")
-    return deckhand(interaction).sessions, channel_id
+    registry = deckhand(interaction).sessions
+    session = registry.get(channel_id)
+    if session is not None and session.game != GAME:
+        game = t(f"game.{session.game}", locale_of(interaction))
+        raise SessionError("error.other_game", game=game)
+    return registry, channel_id
 
 
 async def send_hand(interaction: discord.Interaction[Any], channel_id: int) -> None:
@@ -278,7 +284,7 @@ class OneCardCog(commands.Cog):
         async def work() -> None:
             registry, channel_id = _registry(interaction)
             session = registry.get(channel_id)
-            if session is None or session.is_lobby or session.game != GAME:
+            if session is None or session.is_lobby:
                 await verbs.leave(interaction, GAME)
                 return
             reply = await forfeit(registry, channel_id, interaction.user.id)

@@ -410,3 +410,21 @@ async def test_the_hand_menu_still_works_after_a_restart(
         assert restored.version == version + 1
         newest = fake.public_messages(fake.channel)[-1]
         assert version_of(newest) == restored.version and "Phase " in newest.text
+
+
+async def test_one_card_commands_leave_another_games_table_alone(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    pytest.importorskip("cogs.blackjack")
+    fake = fake_discord
+    alice = members[0]
+    opened = await fake.slash(alice, fake.channel, "blackjack start", players=1, seed=1)
+    assert not opened.ephemeral, opened.text
+    session = bot.sessions.get(fake.channel.id)
+    assert session is not None and session.game == "blackjack"
+    version = session.version
+    for command, options in (("onecard hand", {}), ("onecard play", {"card": "♠A"})):
+        refused = await fake.slash(alice, fake.channel, command, **options)
+        assert refused.ephemeral and "Blackjack game is open" in refused.text, refused.text
+    assert await fake.autocomplete(alice, fake.channel, "onecard play", "card", "") == []
+    assert session.version == version
