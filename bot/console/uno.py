@@ -119,6 +119,8 @@ def play(state: UnoState, stdin: TextIO, stdout: TextIO) -> int:
     assert result is not None
     for winner in result.winners:
         stdout.write(f"player {winner} wins !\n")
+    if not result.winners:  # a blocked table with a tie for fewest points (rules/uno/state.py)
+        stdout.write("nobody wins !\n")
     stdout.flush()
     return 0
 

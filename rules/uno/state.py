@@ -102,8 +102,10 @@ _PASS = Pass()
 _CHALLENGE = Challenge()
 _CALL_UNO = CallUno()
 _CHOOSE = tuple(ChooseColour(c) for c in range(4))
-# CardPlayed events by ((seat * 108 + card) * 5 + colour) * 2 + jump_in, made on first use.
-_PLAYED: list[CardPlayed | None] = [None] * (MAX_PLAYERS * DECK_SIZE * 5 * 2)
+# CardPlayed events by seat, then card * 10 + colour * 2 + jump_in, made on first use.
+_PLAYED: tuple[list[CardPlayed | None], ...] = tuple(
+    [None] * (DECK_SIZE * 10) for _ in range(MAX_PLAYERS)
+)
 _SINGLE_PLAYS = tuple(plays[0] for plays in _PLAYS)
 _WILD_PLAYS = tuple(plays[1:] for plays in _PLAYS)
 _FIRST_WILD = CARD_RANK.index(WILD)
@@ -453,10 +455,11 @@ class UnoState:
             self.phase = PLAY
         if jumping:
             self.turn = seat
-        key = ((seat * DECK_SIZE + card) * 5 + colour) * 2 + jumping
-        event = _PLAYED[key]
+        played = _PLAYED[seat]
+        key = card * 10 + colour * 2 + jumping
+        event = played[key]
         if event is None:  # events are immutable: one per (seat, card, colour) serves all games
-            event = _PLAYED[key] = CardPlayed(seat, CARD_CODES[card], COLOUR_NAMES[colour], jumping)
+            event = played[key] = CardPlayed(seat, CARD_CODES[card], COLOUR_NAMES[colour], jumping)
         events.append(event)
         left = len(hand)
         if left > 1:
