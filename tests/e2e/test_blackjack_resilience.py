@@ -26,8 +26,6 @@ from tests.e2e.fakediscord import FakeDiscord, FakeMember
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
 
-pytest.importorskip("cogs.blackjack")
-
 
 async def test_a_new_bot_on_the_same_database_continues_with_the_same_buttons(
     fake_discord: FakeDiscord, deckhand: Deckhand

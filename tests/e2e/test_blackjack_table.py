@@ -29,8 +29,6 @@ if TYPE_CHECKING:
     from bot.client import DeckhandBot
     from tests.e2e.conftest import Deckhand
 
-pytest.importorskip("cogs.blackjack")
-
 
 @pytest.fixture
 async def bot(deckhand: Deckhand) -> Any:
