@@ -56,6 +56,11 @@ async def test_three_members_and_two_computers_play_to_results(
     final = await play_to_the_end(fake_discord, bot, members)
     assert bot.sessions.get(fake_discord.channel.id) is None
     assert "Deal again" in final.button_labels
+    outcomes = tuple(f"[{t(key, 'en')}] " for key in ("bj.win", "bj.lose", "bj.draw"))
+    results = [line for line in final.text.splitlines() if line.startswith(outcomes)]
+    assert len(results) == 5  # every seat, members and computers, against the House
+    for member in members:
+        assert sum(f"] {member.name}: " in line for line in results) == 1
     for member in members:
         stats = await bot.store.member_stats(fake_discord.guild.id, member.id)
         assert stats.games["blackjack"]["played"] == 1
