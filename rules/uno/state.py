@@ -558,26 +558,32 @@ class UnoState:
 
     def _draw(self, seat: int, count: int, events: list[Event]) -> int:
         """Rule 3: deal ``count`` cards to ``seat``, reshuffling the discard pile if needed."""
-        pile = self.pile
-        hand = self.hands[seat]
-        got = 0
-        while got < count:
-            if not pile and not self._reshuffle(events):
-                break
-            hand.append(self._take())
-            got += 1
+        got = self._deal(self.hands[seat], count, None, events)
         events.append(_DRAWN[seat][got] if got < _CACHED_DRAWS else CardsDrawn(seat, got))
         return got
 
-    def _take(self) -> int:
-        """The top card of the (non-empty) draw pile, after its Fisher-Yates step if due."""
+    def _deal(self, hand: list[int], count: int, until: bytes | None, events: list[Event]) -> int:
+        """Move up to ``count`` cards from the pile to ``hand`` (stopping after one that
+        ``until`` marks playable); the number moved. Each card gets its Fisher-Yates step
+        here, when it is drawn (see ``_unshuffled``)."""
         pile = self.pile
-        top = len(pile) - 1
-        if top < self._unshuffled:
-            other = int(self._rand() * (top + 1))  # uniform in [0, top] to float precision
-            pile[top], pile[other] = pile[other], pile[top]
-            self._unshuffled = top
-        return pile.pop()
+        got = 0
+        while got < count:
+            top = len(pile) - 1
+            if top < 0:
+                if not self._reshuffle(events):
+                    break
+                top = len(pile) - 1
+            if top < self._unshuffled:
+                other = int(self._rand() * (top + 1))  # uniform in [0, top] to float precision
+                pile[top], pile[other] = pile[other], pile[top]
+                self._unshuffled = top
+            card = pile.pop()
+            hand.append(card)
+            got += 1
+            if until is not None and until[card]:
+                break
+        return got
 
     def _reshuffle(self, events: list[Event]) -> bool:
         discard = self.discard
@@ -608,17 +614,12 @@ class UnoState:
             events.append(Skipped(seat))
             self._next(1)
             return
-        pile = self.pile
         hand = self.hands[seat]
         playable = _PLAYABLE[self.colour * 15 + CARD_RANK[self.discard[-1]]]
-        got = 0
-        while True:
-            if not pile and not self._reshuffle(events):
-                break
-            hand.append(self._take())
-            got += 1
-            if not self.draw_until or playable[hand[-1]]:
-                break
+        if self.draw_until:  # rule 16
+            got = self._deal(hand, DECK_SIZE, playable, events)
+        else:
+            got = self._deal(hand, 1, None, events)
         events.append(_DRAWN[seat][got] if got < _CACHED_DRAWS else CardsDrawn(seat, got))
         if not got and not any(playable[c] for c in hand):
             self._idle += 1
@@ -630,8 +631,8 @@ class UnoState:
         if got and not self.seed_rules and playable[hand[-1]]:
             self.phase = AFTER_DRAW  # rule 6: they may play it at once
             return
-        events.append(TurnPassed(seat))
-        self._next(1)
+        events.append(_PASSED[seat])
+        self.turn = (seat + self.direction) % self.n
 
     def _challenge(self, seat: int, events: list[Event]) -> None:
         offender = self._offender
@@ -803,8 +804,9 @@ def new(
     state = UnoState(players, GameRandom(seed), _options(options))
     state.pile = list(range(DECK_SIZE))
     state._unshuffled = DECK_SIZE
-    take = state._take
-    state.hands = [[take() for _ in range(HAND_SIZE)] for _ in range(players)]
+    state.hands = [[] for _ in range(players)]
+    for hand in state.hands:
+        state._deal(hand, HAND_SIZE, None, [])
     state.turn = state.rng.randbelow(players)
     _turn_first_card(state)
     return state
@@ -812,13 +814,14 @@ def new(
 
 def _turn_first_card(state: UnoState) -> None:
     pile = state.pile
-    card = state._take()
+    discard = state.discard
+    state._deal(discard, 1, None, [])
     if not state.seed_rules:
-        while CARD_RANK[card] == WILD_DRAW_FOUR:  # rule 4: back in the deck, turn another
-            pile.append(card)
+        while CARD_RANK[discard[-1]] == WILD_DRAW_FOUR:  # rule 4: back in the deck, turn another
+            pile.append(discard.pop())
             state._unshuffled = len(pile)
-            card = state._take()
-    state.discard.append(card)
+            state._deal(discard, 1, None, [])
+    card = discard[-1]
     state.colour = CARD_COLOUR[card]
     if state.seed_rules:
         return  # rule 14: taken as it comes
