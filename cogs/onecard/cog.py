@@ -106,8 +106,13 @@ def suit_view(channel_id: int, version: int, card: Card, locale: str) -> discord
     return holder
 
 
-def legal_choices(view: onecard.OneCardView, typed: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for ``/onecard play card``: only this seat's legal cards, on its turn."""
+def legal_choices(
+    view: onecard.OneCardView, typed: str, locale: str = "en"
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for ``/onecard play card``: only this seat's legal cards, on its turn.
+
+    A 7 says that the ``suit`` option is wanted too (rule 9).
+    """
     wanted = typed.strip().lower()
     choices = []
     for card in view.playable:
@@ -118,6 +123,8 @@ def legal_choices(view: onecard.OneCardView, typed: str) -> list[app_commands.Ch
                     continue
             except ValueError:
                 continue
+        if card.rank is Rank.SEVEN:
+            name = f"{name} - {t('onecard.seven_hint', locale)}"
         choices.append(app_commands.Choice(name=name, value=card.code))
     return choices[:MAX_CHOICES]
 
@@ -336,7 +343,7 @@ class OneCardCog(commands.Cog):
         seat = session.seat_of(interaction.user.id)
         if seat is None:
             return []
-        return legal_choices(session.state.view(seat), current)
+        return legal_choices(session.state.view(seat), current, locale_of(interaction))
 
     @group.command(
         name="take", description=_("Take a card, or the attack's cards", key="cmd.onecard.take")

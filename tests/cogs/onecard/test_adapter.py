@@ -350,6 +350,8 @@ def test_autocomplete_offers_only_the_seats_own_legal_cards() -> None:
     assert names == ["♠3", "♠7", "♥5"]
     assert [c.value for c in legal_choices(state.view(0), "♠")] == ["♠3", "♠7"]
     assert [c.value for c in legal_choices(state.view(0), "5h")] == ["♥5"]
+    sevens = legal_choices(state.view(0), "7", "ko")
+    assert [(c.name, c.value) for c in sevens] == [("[♠ 7] - 그다음 무늬를 골라요", "♠7")]
     assert legal_choices(state.view(1), "") == []  # not their turn: nothing
 
 
