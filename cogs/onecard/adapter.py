@@ -148,8 +148,12 @@ class OneCardAdapter:
 
     def hand(self, view: onecard.OneCardView, names: Sequence[str], locale: str) -> Table:
         """One seat's hand, numbered as in the seed, under the open card; Take on their turn."""
+        seat = view.seat
+        if seat is not None and not view.playing[seat]:  # bankrupt (rule 22): nothing to show
+            body = "\n".join([render.open_line(view), render.status_line(view, names)])
+            return Table(log=(t("onecard.out", locale),), body=body)
         lines = [t("hand.title", locale)]
-        if view.current is not None and view.current == view.seat:
+        if view.current is not None and view.current == seat:
             lines.append(t("onecard.your_turn", locale, n=len(view.playable)))
         body = "\n".join(
             [render.open_line(view), render.status_line(view, names), "", render.hand_text(view)]

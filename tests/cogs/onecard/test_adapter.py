@@ -253,6 +253,13 @@ def test_hand_is_numbered_under_the_open_card_with_take_on_the_turn() -> None:
     assert t("onecard.your_turn", "en", n=0) not in other.log
 
 
+def test_a_bankrupt_seat_sees_that_it_is_out_and_no_take() -> None:
+    state = oc.position([[], cards("♠3 ♦4"), cards("♥6 ♦8")], parse_card("♠5"), out=[0], current=1)
+    table = ADAPTER.hand(state.view(0), NAMES, "en")
+    assert table.log == (t("onecard.out", "en"),)
+    assert table.controls == () and "Take" not in table.body and "Total" not in table.body
+
+
 # -- the hand's menus and autocomplete --------------------------------------------------------
 
 
