@@ -31,14 +31,15 @@ def play_random_game(players: int, seed: int, ruleset: str = "official") -> int:
     legal = state.legal_actions
     apply = state.apply
     actions = 0
-    while state._result is None and actions < MAX_ACTIONS:
+    for actions in range(1, MAX_ACTIONS + 1):  # noqa: B007 (returned: the game length)
         seat = state.turn
         options = legal(seat)
         count = len(options)
         if count > 1 and options[-1].__class__ is Draw and not state.pending:
             count -= 1  # RLCard's action space: draw only when nothing is playable
         apply(seat, options[int(pick() * count)])
-        actions += 1
+        if state._result is not None:
+            break
     return actions
 
 
