@@ -125,6 +125,8 @@ _PLAYABLE = tuple(_playable_table(colour, rank) for colour in range(5) for rank 
 _CACHED_DRAWS = 16
 _DRAWN = tuple(tuple(CardsDrawn(s, k) for k in range(_CACHED_DRAWS)) for s in range(MAX_PLAYERS))
 _PASSED = tuple(TurnPassed(s) for s in range(MAX_PLAYERS))
+_SKIPPED = tuple(Skipped(s) for s in range(MAX_PLAYERS))
+_TURNED = {1: DirectionChanged(1), -1: DirectionChanged(-1)}
 
 
 def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -520,7 +522,7 @@ class UnoState:
                     step = self.direction
                     self.hands = [self.hands[(i - step) % n] for i in range(n)]
                     events.append(HandsRotated(step))
-            self._next(1)
+            self.turn = (self.turn + self.direction) % n
         elif rank == SKIP:
             self._skip(events)
         elif rank == REVERSE:
@@ -528,17 +530,17 @@ class UnoState:
                 self._skip(events)
             else:
                 self.direction = -self.direction
-                events.append(DirectionChanged(self.direction))
-                self._next(1)
+                events.append(_TURNED[self.direction])
+                self.turn = (self.turn + self.direction) % n
         elif rank == WILD:
-            self._next(1)
+            self.turn = (self.turn + self.direction) % n
         else:
             amount = 2 if rank == DRAW_TWO else 4
             finishing = not self.hands[seat] and not self.seed_rules
             if self.stacking or (rank == WILD_DRAW_FOUR and not self.seed_rules):
                 # The next player answers: take, stack, or (official W+4) challenge.
                 self.pending += amount
-                self._next(1)
+                self.turn = (self.turn + self.direction) % n
                 if finishing:  # rule 10: a final +2/+4 still makes the next player draw
                     self._draw(self.turn, self.pending, events)
                     self.pending = 0
@@ -550,7 +552,7 @@ class UnoState:
     def _skip(self, events: list[Event]) -> None:
         n = self.n
         victim = (self.turn + self.direction) % n
-        events.append(Skipped(victim))
+        events.append(_SKIPPED[victim])
         self.turn = (victim + self.direction) % n
 
     def _next(self, steps: int) -> None:
