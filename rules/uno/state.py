@@ -363,8 +363,9 @@ class UnoState:
                     raise IllegalAction(
                         "You can only pass after drawing a playable card.", code="cannot_pass"
                     )
-                self._close_windows(seat)
-                events.append(TurnPassed(seat))
+                if self.uno_call or self._reveal is not None:
+                    self._close_windows(seat)
+                events.append(_PASSED[seat])
                 self.phase = PLAY
                 self._next(1)
             elif cls is Challenge:
