@@ -162,3 +162,17 @@ async def test_game_end_needs_a_moderator(
     ended = await fake_discord.slash(mod, fake_discord.channel, "game end")
     assert not ended.ephemeral and mod.mention in ended.text
     assert bot.sessions.get(fake_discord.channel.id) is None
+
+
+async def test_a_table_of_computers_does_not_flood_the_channel(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice = members[0]
+    # Discord's per-channel limit is about 5 messages per 5 seconds: computer moves must be
+    # coalesced into the table posts, not sent one message each.
+    fake_discord.channel_send_limit = (5, 5.0)
+    await open_table(fake_discord, bot, alice, [], bots=6)
+    final = await play_to_the_end(fake_discord, bot, [alice])
+    assert "Deal again" in final.button_labels
+    assert fake_discord.rate_limited == []
+    assert len(fake_discord.public_messages(fake_discord.channel)) <= 4
