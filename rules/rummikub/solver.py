@@ -68,15 +68,24 @@ _GROUPS_OK = {(w, m, j): _groups_ok(w, m, j) for w in range(9) for m in range(3)
 
 
 def _options(  # noqa: PLR0917 - positional for speed in the inner loop
-    ms: int, table: int, rack: int, jokers: int, groups: bool, ahead1: int, ahead2: int
+    ms: int,
+    table: int,
+    rack: int,
+    jokers: int,
+    groups: bool,
+    ahead1: int,
+    ahead2: int,
+    swap: bool,
 ) -> tuple[_Option, ...]:
     """Every way one colour can use its cell at one number.
 
     ``table``/``rack``: real tiles available; ``jokers``: jokers still free; ``groups``:
     whether a group can form at this number at all; ``ahead1``/``ahead2``: tiles available
-    one and two numbers up (-1 past 13).
+    one and two numbers up (-1 past 13). ``swap``: no joker has to be placed (none came from
+    the table), so a joker never stands where a rack tile of this cell stays unused: the
+    tile does the same there and the joker stays on the rack.
     """
-    key = (ms, table, rack, jokers, groups, ahead1, ahead2)
+    key = (ms, table, rack, jokers, groups, ahead1, ahead2, swap)
     cached = _option_cache.get(key)
     if cached is not None:
         return cached
@@ -86,9 +95,7 @@ def _options(  # noqa: PLR0917 - positional for speed in the inner loop
     seen: set[tuple[int, int, int, int]] = set()
     result: list[_Option] = []
     for used in range(table, table + rack + 1):
-        for jok in range(jokers + 1):
-            # A joker where a rack tile could go is never better (no table joker is waiting
-            # for a place then; see solve), but it is kept: a table joker must go somewhere.
+        for jok in range(jokers + 1 if not swap or used == table + rack else 1):
             for to_groups in range(used + 1 if groups else 1):
                 cells = used - to_groups + jok
                 extra = cells - len(short)
@@ -192,6 +199,7 @@ def _search(
     table_jokers = table[JOKER]
     total_jokers = min(JOKER_COUNT, table_jokers + rack[JOKER])
     tile_weight, value_weight = (1024, 1) if objective == "tiles" else (1, 128)
+    swap = table_jokers == 0
     reach = [
         [avail_t[c][n] + avail_r[c][n] if n <= 13 else -1 for n in range(16)] for c in range(4)
     ]
@@ -208,29 +216,38 @@ def _search(
             clear = ~(63 << shift)
             nxt: dict[int, int] = {}
             back: dict[int, tuple[int, _Step]] = {}
+            get = nxt.get
+            # Options depend only on this colour's runs and the jokers placed: work each
+            # out once per cell as (key delta, score delta, to groups, points, option).
+            moves: dict[int, list[tuple[int, int, int, int, _Option]]] = {}
             for key, score in layer.items():
                 placed = (key >> _X_SHIFT) & 3
-                opts = _options((key >> shift) & 63, t, r, total_jokers - placed, groups, a1, a2)
-                if not opts:
-                    continue
+                local = (key >> shift) & 63 | placed << 6
+                steps = moves.get(local)
+                if steps is None:
+                    steps = moves[local] = [
+                        (
+                            (opt[0] << shift) + (opt[3] << _X_SHIFT) + (opt[1] << _WAIT_SHIFT),
+                            (opt[2] + opt[3]) * tile_weight + opt[4] * number * value_weight,
+                            opt[1],
+                            opt[4] * number,
+                            opt,
+                        )
+                        for opt in _options(
+                            local & 63, t, r, total_jokers - placed, groups, a1, a2, swap
+                        )
+                    ]
                 base = key & clear
-                waiting = (key >> _WAIT_SHIFT) & 15
                 most = (key >> _MOST_SHIFT) & 3
                 missing = key >> _NEED_SHIFT
-                for opt in opts:
-                    new_ms, to_groups, rack_used, jok, cells, _, _ = opt
-                    gain = cells * number
-                    new_key = base & _LOW_MASK & ~(3 << _X_SHIFT)
-                    new_key |= (
-                        (new_ms << shift)
-                        | ((placed + jok) << _X_SHIFT)
-                        | ((waiting + to_groups) << _WAIT_SHIFT)
-                        | ((most if most > to_groups else to_groups) << _MOST_SHIFT)
-                    )
-                    if missing > gain:
-                        new_key |= (missing - gain) << _NEED_SHIFT
-                    new_score = score + (rack_used + jok) * tile_weight + gain * value_weight
-                    if new_score > nxt.get(new_key, -1):
+                for delta, gain, to_groups, points, opt in steps:
+                    new_key = base + delta
+                    if to_groups > most:
+                        new_key += (to_groups - most) << _MOST_SHIFT
+                    if missing:
+                        new_key -= (missing if missing < points else points) << _NEED_SHIFT
+                    new_score = score + gain
+                    if new_score > get(new_key, -1):
                         nxt[new_key] = new_score
                         back[new_key] = (key, opt)
             layer = nxt

@@ -44,7 +44,7 @@ def random_edit(state: rk.State, pick: random.Random) -> Action:
     return rk.Done()
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(2, 4), st.integers(0, 2**40))
 def test_games_end_conserve_106_tiles_and_restore_losslessly(players: int, seed: int) -> None:
     state = rk.new(players, seed=seed)

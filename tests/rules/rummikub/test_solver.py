@@ -131,7 +131,7 @@ def small_states(draw: st.DrawFn) -> tuple[list[Tile], list[Tile], bool]:
     return tiles[:cut], tiles[cut:], initial
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(small_states())
 def test_rule_17_matches_brute_force_on_small_states(
     state: tuple[list[Tile], list[Tile], bool],
@@ -166,7 +166,7 @@ def game_states(draw: st.DrawFn) -> tuple[list[Tile], list[list[Tile]], bool]:
     return rack, [list(s) for s in laid.table], draw(st.booleans())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(game_states())
 def test_rule_17_answers_are_valid_tables(state: tuple[list[Tile], list[list[Tile]], bool]) -> None:
     rack, table, initial = state
