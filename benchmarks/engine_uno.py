@@ -1,10 +1,11 @@
 """Uno engine speed: random-policy games per second, beside RLCard's raw ``UnoGame`` loop.
 
-The policy is RLCard's action space, played at random: a uniformly chosen playable card
-(each wild colour counts as one choice), drawing only when nothing is playable; after an
-official draw, or facing a pending +2/+4, a uniform pick among what the rules then allow.
-Both engines play whole games (deal included) with 2 and 4 players; each figure is the
-median of ``--repeats`` runs. RLCard is measured only when it is importable
+The policy plays RLCard's game at random: a uniformly chosen playable card (each wild
+colour counts as one choice), drawing only when nothing is playable, playing a drawn card
+that can be played (RLCard plays it automatically) and taking +2/+4 cards without a
+challenge (RLCard has none). Both engines play whole games (deal included) with 2 and 4
+players; each figure is the median of ``--repeats`` runs (at least 5), Deckhand's and
+RLCard's runs alternating. RLCard is measured only when it is importable
 (``.venv/bin/pip install rlcard``); it is never a test dependency.
 """
 
@@ -17,9 +18,10 @@ from collections.abc import Callable
 
 from harness import Report, median_rate
 
-from rules.uno import Draw, new
+from rules.uno import Draw, Pass, new
 
 CASES = (2, 4)
+_LAST_RESORT = (Draw, Pass)
 GAMES_PER_BATCH = 20
 MAX_ACTIONS = 10_000  # a random game this long is abandoned (it never happens in practice)
 
@@ -34,10 +36,13 @@ def play_random_game(players: int, seed: int, ruleset: str = "official") -> int:
     for actions in range(1, MAX_ACTIONS + 1):  # noqa: B007 (returned: the game length)
         seat = state.turn
         options = legal(seat)
-        count = len(options)
-        if count > 1 and options[-1].__class__ is Draw and not state.pending:
-            count -= 1  # RLCard's action space: draw only when nothing is playable
-        apply(seat, options[int(pick() * count)])
+        if state.pending:
+            apply(seat, options[-1])  # take the +2/+4 cards: RLCard has no challenge
+        else:
+            count = len(options)
+            if count > 1 and options[-1].__class__ in _LAST_RESORT:
+                count -= 1  # draw only when nothing plays; a playable drawn card is played
+            apply(seat, options[int(pick() * count)])
         if state._result is not None:
             break
     return actions
