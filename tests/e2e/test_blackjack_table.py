@@ -23,7 +23,7 @@ from tests.e2e.deckhand_tables import (
     version_of,
     whose_turn,
 )
-from tests.e2e.fakediscord import FakeDiscord, FakeMember
+from tests.e2e.fakediscord import FakeDiscord, FakeMember, UsageError
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
@@ -176,3 +176,24 @@ async def test_a_table_of_computers_does_not_flood_the_channel(
     assert "Deal again" in final.button_labels
     assert fake_discord.rate_limited == []
     assert len(fake_discord.public_messages(fake_discord.channel)) <= 4
+
+
+async def test_the_hand_button_answers_privately_with_controls_on_your_turn(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice, bob, _ = members
+    table = await open_table(fake_discord, bot, alice, [bob])
+    assert whose_turn(bot, fake_discord.channel) == alice.id  # seat 1 plays first
+    mine = await fake_discord.click(alice, table, "Hand")
+    theirs = await fake_discord.click(bob, table, "Hand")
+    assert mine.ephemeral and theirs.ephemeral
+    assert mine.message is not None and theirs.message is not None
+    assert mine.message.button_labels == ["Hit", "Stand"]
+    assert theirs.message.button_labels == []  # not bob's turn: nothing to press
+    assert fake_discord.ephemeral_messages(bob) == [theirs.message]
+    with pytest.raises(UsageError):  # bob cannot even see alice's hand
+        await fake_discord.click(bob, mine.message, "Stand")
+    stood = await fake_discord.click(alice, mine.message, "Stand")
+    assert not stood.ephemeral, stood.text
+    await settled(fake_discord, bot, fake_discord.channel)
+    assert whose_turn(bot, fake_discord.channel) == bob.id
