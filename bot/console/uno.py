@@ -108,6 +108,8 @@ def play(state: UnoState, stdin: TextIO, stdout: TextIO) -> int:
             # Official rules refuse; the judge then takes the safe action, as a turn timer
             # would, so a confused player cannot stall the table.
             state.apply(seat, _safe_action(state))
+            if state.phase == 1 and not state.is_over:
+                state.apply(seat, Pass())  # the drawn card is kept: the turn is over
             message = OBEY + "End Turn"
             continue
         broke = any(isinstance(e, RuleBroken) for e in events)

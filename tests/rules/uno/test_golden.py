@@ -58,3 +58,27 @@ def test_seed_example_end_replayed(rig: Rig) -> None:
     assert lines(out.getvalue())[-len(expected) :] == expected
     assert state.result is not None
     assert state.result.winners == (2,)
+
+
+def test_official_judge_lines_draw_keep_challenge_and_refusals(rig: Rig) -> None:
+    state = rig(
+        [["none_W+4", "red_1", "blue_1"], ["green_2", "yellow_3"], ["yellow_1", "yellow_2"]],
+        "red_5",
+        turn=0,
+        pile=["green_7", "red_9"],
+    )
+    turns = [
+        "0 green\n\n\n",  # seat 0: W+4 naming green, holding red: a bluff
+        "\nchallenge\n\n",  # seat 1 challenges: seat 0 draws four, seat 1 plays on
+        "\n0\n\n",  # seat 1: green_2
+        "\n\n9\n",  # seat 2: no card 9, refused: the judge draws for them instead
+    ]
+    out = io.StringIO()
+    assert play(state, io.StringIO("".join(turns)), out) == 1
+    messages = [line for line in lines(out.getvalue()) if line.endswith(("!", "Turn"))]
+    assert messages[:1] == ["Start Game!"]
+    assert "Obey the rule!End Turn" in messages
+    assert len(state.hands[0]) == 2 + 4
+    assert len(state.hands[1]) == 1
+    assert len(state.hands[2]) == 3  # the refused line drew one card
+    assert state.turn == 0

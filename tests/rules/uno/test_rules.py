@@ -525,3 +525,12 @@ def test_views_hide_other_hands(rig: Rig) -> None:
     assert spectator.legal == ()
     assert "blue_1" not in repr(spectator)
     assert spectator.top == "red_5"
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="unknown Uno option"):
+        new(2, options={"stack": True})
+    with pytest.raises(ValueError, match="ruleset"):
+        new(2, options={"ruleset": "house"})
+    state = new(2, seed=1, options={"ruleset": "seed", "jump_in": 1})
+    assert state.snapshot()["options"]["jump_in"] is True
