@@ -55,8 +55,9 @@ async def test_a_new_bot_on_the_same_database_continues_with_the_same_buttons(
     assert fake_discord.gateway.identifies == 2
 
 
+@pytest.mark.parametrize("rate_limited", [False, True])
 async def test_a_turn_timeout_stands_for_the_player(
-    fake_discord: FakeDiscord, deckhand: Deckhand
+    fake_discord: FakeDiscord, deckhand: Deckhand, rate_limited: bool
 ) -> None:
     alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
     async with deckhand.run(blackjack_turn_seconds=0.3) as bot:
@@ -68,6 +69,8 @@ async def test_a_turn_timeout_stands_for_the_player(
         assert seat is not None
         total = session.state.view(None).totals[seat]
         line = t("bj.log.stand", "en", name=session.seats[seat].name, total=total)
+        if rate_limited:  # the bot's own post of the table meets a 429 first
+            failure = fake_discord.fail_next(429, "POST /channels/{channel_id}/messages")
         # Nobody clicks: after 0.3 s the bot stands for the player and posts the table.
         stood = await fake_discord.wait_for_message(
             fake_discord.channel, lambda m: line in m.text, after=table.id
@@ -75,6 +78,8 @@ async def test_a_turn_timeout_stands_for_the_player(
         assert session.version > version
         assert whose_turn(bot, fake_discord.channel) != first
         assert stood.buttons
+        if rate_limited:
+            assert failure.hits == 1
 
 
 @pytest.mark.parametrize("status", [429, 500])
