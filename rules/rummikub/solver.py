@@ -75,17 +75,19 @@ def _options(  # noqa: PLR0917 - positional for speed in the inner loop
     groups: bool,
     ahead1: int,
     ahead2: int,
-    swap: bool,
 ) -> tuple[_Option, ...]:
     """Every way one colour can use its cell at one number.
 
     ``table``/``rack``: real tiles available; ``jokers``: jokers still free; ``groups``:
     whether a group can form at this number at all; ``ahead1``/``ahead2``: tiles available
-    one and two numbers up (-1 past 13). ``swap``: no joker has to be placed (none came from
-    the table), so a joker never stands where a rack tile of this cell stays unused: the
-    tile does the same there and the joker stays on the rack.
+    one and two numbers up (-1 past 13).
+
+    A joker never stands in this cell while a rack tile of it stays unused: put the tile
+    there instead and the joker is free. It stays on the rack (as good a play) or, when it
+    must stay on the table, goes to an end of the same run, worth more (a run of all 13
+    splits into 1-6 + joker and 7-13). So no better play is lost.
     """
-    key = (ms, table, rack, jokers, groups, ahead1, ahead2, swap)
+    key = (ms, table, rack, jokers, groups, ahead1, ahead2)
     cached = _option_cache.get(key)
     if cached is not None:
         return cached
@@ -95,7 +97,7 @@ def _options(  # noqa: PLR0917 - positional for speed in the inner loop
     seen: set[tuple[int, int, int, int]] = set()
     result: list[_Option] = []
     for used in range(table, table + rack + 1):
-        for jok in range(jokers + 1 if not swap or used == table + rack else 1):
+        for jok in range(jokers + 1 if used == table + rack else 1):
             for to_groups in range(used + 1 if groups else 1):
                 cells = used - to_groups + jok
                 extra = cells - len(short)
@@ -199,7 +201,6 @@ def _search(
     table_jokers = table[JOKER]
     total_jokers = min(JOKER_COUNT, table_jokers + rack[JOKER])
     tile_weight, value_weight = (1024, 1) if objective == "tiles" else (1, 128)
-    swap = table_jokers == 0
     reach = [
         [avail_t[c][n] + avail_r[c][n] if n <= 13 else -1 for n in range(16)] for c in range(4)
     ]
@@ -233,9 +234,7 @@ def _search(
                             opt[4] * number,
                             opt,
                         )
-                        for opt in _options(
-                            local & 63, t, r, total_jokers - placed, groups, a1, a2, swap
-                        )
+                        for opt in _options(local & 63, t, r, total_jokers - placed, groups, a1, a2)
                     ]
                 base = key & clear
                 most = (key >> _MOST_SHIFT) & 3

@@ -187,3 +187,13 @@ def test_rule_17_objectives_order_their_keys() -> None:
         b = solve(rack, [], objective="value")
         assert (len(a.tiles), a.value) >= (len(b.tiles), b.value)
         assert (b.value, len(b.tiles)) >= (a.value, len(a.tiles))
+
+
+def test_rule_17_a_full_run_frees_its_joker_by_splitting() -> None:
+    # The joker stands for R13; the real R13 takes its place and the run splits to keep it.
+    table = table_of("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 J")
+    rack = ts("R13")
+    answer = solve(rack, table)
+    check_answer(rack, table, answer)
+    assert answer.tiles == tuple(ts("R13"))
+    assert answer.value == brute_force(rack, table[0])[1] - table_value(table)  # type: ignore[index]
