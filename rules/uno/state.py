@@ -5,9 +5,20 @@ Cards are ints (see :mod:`rules.uno.cards`), hands are lists in the order the ca
 is a list drawn from its end. Nothing is copied on the hot path: :meth:`UnoState.apply`
 checks, then mutates in place.
 
-A game can block: when nobody can play and nothing is left to draw, a whole round of
-turns changes nothing. After ``players`` such turns in a row the game ends and the
-fewest hand points win (documented cap; rules/uno.md does not say).
+Where rules/uno.md is silent, this engine decides:
+
+- A game can block: when nobody can play and nothing is left to draw, a whole round of
+  turns changes nothing. After ``players`` such turns in a row the game ends and the fewest
+  hand points win (the documented cap).
+- Official Wild Draw Four held with the colour in play is a bluff the table lets down; only
+  the challenge (rule 8) catches it. A challenge is open against one unstacked W+4.
+- Jump-in (rule 17) needs the same colour and symbol (never a wild) and is closed while
+  cards are pending or a drawn card waits; play goes on from the jumper.
+- Going out on a 7 or 0 under ``seven_zero`` wins before any swap. A seed 7 without a
+  target swaps with the next player.
+- Seed rule 11 with cards pending: the penalty card comes on top of the pending cards.
+- ``uno_call``: a player who reaches one card without having said UNO (on their turn, with
+  two cards) can be caught until the next action of the player to act.
 """
 
 from __future__ import annotations
