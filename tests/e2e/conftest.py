@@ -58,12 +58,13 @@ class Deckhand:
     @contextlib.asynccontextmanager
     async def run(self, *, memory: bool = False, **overrides: Any) -> AsyncIterator[DeckhandBot]:
         """The bot connected and ready; ``memory=True`` uses a MemoryStore instead of SQLite."""
-        from bot.client import DeckhandBot
+        from bot.client import create_bot
         from bot.store.memory import MemoryStore
         from bot.store.sqlite import SQLiteStore
 
         store: GameStore = MemoryStore() if memory else SQLiteStore(self.db_path)
-        bot = DeckhandBot(self.settings(**overrides), store)
+        # create_bot: a ShardedDeckhandBot when the settings name a shard count.
+        bot = create_bot(self.settings(**overrides), store)
         self.runs += 1
         async with running_client(bot, self.fake):
             yield bot

@@ -156,3 +156,16 @@ async def test_the_hole_card_reaches_no_message_until_the_house_plays(
         assert hole not in message.text, message.text
     assert hole in final.text  # turned over at the end, where the check would see it
     assert hole_card(3, seed) == hole
+
+
+async def test_a_sharded_process_serves_the_guild_on_its_shard(
+    fake_discord: FakeDiscord, deckhand: Deckhand
+) -> None:
+    alice = fake_discord.add_member("alice")
+    async with deckhand.run(shard_count=2) as bot:
+        assert sorted(s.shard for s in fake_discord.gateway.live_sessions()) == [(0, 2), (1, 2)]
+        shard = (fake_discord.guild.id >> 22) % 2
+        assert bot.guilds and bot.guilds[0].shard_id == shard
+        table = await open_table(fake_discord, bot, alice, [], bots=1)
+        moved = await fake_discord.click(alice, table, "Stand")
+        assert not moved.ephemeral, moved.text

@@ -21,6 +21,8 @@ async def running_client(client: discord.Client, fake: FakeDiscord) -> AsyncIter
     """Log ``client`` in to ``fake``, connect it, wait for READY; close it on exit."""
     # Guilds arrive right after READY; don't wait the default two seconds for more.
     client._connection.guild_ready_timeout = 0.05
+    # discord.py spaces shard IDENTIFYs 5 s apart for Discord's limit; the fake has none.
+    client.before_identify_hook = _identify_at_once  # type: ignore[method-assign]
     await client.login(fake.token)
     connect = asyncio.create_task(client.connect(reconnect=True), name="fake-discord-client")
     ready = asyncio.create_task(client.wait_until_ready())
@@ -43,3 +45,7 @@ async def running_client(client: discord.Client, fake: FakeDiscord) -> AsyncIter
             pass
         except Exception:
             logging.getLogger(__name__).exception("client stopped with an error")
+
+
+async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+    return None
