@@ -6,8 +6,7 @@ A state packs into one int:
 
 * per colour, the multiset of the lengths of its open runs, each capped at 3 ("3 or more",
   which may close). Two copies of a tile allow two runs; a joker may stand for a third or
-  fourth copy, so up to four runs are kept (a late-game table can need three: R11-R13 twice
-  and R10-J-J is worth more than any layout with two);
+  fourth copy, so up to four runs are kept and no layout with jokers is out of reach;
 * how many jokers are placed so far (a joker is just one more tile of whatever cell needs it);
 * for the number in progress, how many real tiles wait to form groups and the most of any one
   colour among them (they split into groups of 3-4 distinct colours at the end of the number,
@@ -17,7 +16,8 @@ A state packs into one int:
 Paths that reach the same state continue identically, so each state keeps only its best score
 (rack tiles first, then value, or the other way round). Every table tile must be used, rack
 tiles are optional. A run shorter than 3 that cannot get its missing tiles from the next
-numbers is cut at once. The best final state is walked back and the sets laid out.
+numbers is cut at once, and a joker never stands where a rack tile of the same cell stays
+unused (see ``_options``). The best final state is walked back and the sets laid out.
 """
 
 from __future__ import annotations
