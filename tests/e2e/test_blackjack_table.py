@@ -197,3 +197,21 @@ async def test_the_hand_button_answers_privately_with_controls_on_your_turn(
     assert not stood.ephemeral, stood.text
     await settled(fake_discord, bot, fake_discord.channel)
     assert whose_turn(bot, fake_discord.channel) == bob.id
+
+
+async def test_a_thread_is_a_channel_of_its_own(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice, bob, _ = members
+    thread = await fake_discord.add_thread(fake_discord.channel, "side table", alice)
+    await open_table(fake_discord, bot, alice, [], bots=1)
+    seed = blackjack_seed(1)
+    opened = await fake_discord.slash(bob, thread, "blackjack start", players=1, seed=seed)
+    assert not opened.ephemeral, opened.text
+    assert bot.sessions.get(thread.id) is not None
+    assert bot.sessions.get(fake_discord.channel.id) is not None
+    in_thread = fake_discord.public_messages(thread)
+    assert [m.id for m in in_thread] == [opened.message.id]  # type: ignore[union-attr]
+    moved = await fake_discord.click(bob, in_thread[0], "Stand")
+    assert not moved.ephemeral, moved.text
+    assert bot.sessions.get(fake_discord.channel.id) is not None  # the parent's game is untouched

@@ -142,10 +142,16 @@ class FakeChannel:
     id: int
     guild_id: int
     name: str
-    type: int = 0  # GUILD_TEXT
+    type: int = 0  # GUILD_TEXT; 11 is a public thread
+    parent_id: int | None = None
+    owner_id: int | None = None  # a thread's creator
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, 11, 12)
 
     def payload(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "id": str(self.id),
             "type": self.type,
             "guild_id": str(self.guild_id),
@@ -156,9 +162,22 @@ class FakeChannel:
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
-            "parent_id": None,
+            "parent_id": None if self.parent_id is None else str(self.parent_id),
             "flags": 0,
         }
+        if self.is_thread:
+            data.update(
+                owner_id=str(self.owner_id),
+                message_count=0,
+                member_count=1,
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso_now(),
+                    "locked": False,
+                },
+            )
+        return data
 
 
 @dataclass(slots=True)

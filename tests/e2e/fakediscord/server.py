@@ -126,8 +126,8 @@ class FakeGuild:
             "member_count": len(self.members),
             "voice_states": [],
             "members": [m.payload() for m in self.members.values()],
-            "channels": [c.payload() for c in self.channels.values()],
-            "threads": [],
+            "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -297,10 +297,22 @@ class FakeDiscord:
         return member
 
     def add_channel(self, name: str) -> FakeChannel:
+        """A text channel (add it before the bot connects: it arrives with GUILD_CREATE)."""
         channel = FakeChannel(self.ids.next(), self.guild.id, name)
         self.guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
         return channel
+
+    async def add_thread(self, parent: FakeChannel, name: str, owner: FakeMember) -> FakeChannel:
+        """A public thread under ``parent``, announced to a connected bot (THREAD_CREATE)."""
+        thread = FakeChannel(
+            self.ids.next(), parent.guild_id, name, type=11, parent_id=parent.id, owner_id=owner.id
+        )
+        self.guild.channels[thread.id] = thread
+        self.channels[thread.id] = thread
+        data = {**thread.payload(), "newly_created": True}
+        await self.gateway.dispatch_guild(parent.guild_id, "THREAD_CREATE", data)
+        return thread
 
     # -- recording -----------------------------------------------------------------------------
 
