@@ -69,7 +69,7 @@ async def test_a_turn_timeout_stands_for_the_player(
         assert seat is not None
         total = session.state.view(None).totals[seat]
         line = t("bj.log.stand", "en", name=session.seats[seat].name, total=total)
-        if rate_limited:  # the bot's own post of the table meets a 429 first
+        if rate_limited:  # the bot's first own post (the reminder) meets a 429
             failure = fake_discord.fail_next(429, "POST /channels/{channel_id}/messages")
         # Nobody clicks: after 0.3 s the bot stands for the player and posts the table.
         stood = await fake_discord.wait_for_message(
@@ -80,6 +80,10 @@ async def test_a_turn_timeout_stands_for_the_player(
         assert stood.buttons
         if rate_limited:
             assert failure.hits == 1
+        # Half-way the player was reminded: the only message that pinged anyone.
+        pings = [m for m in fake_discord.public_messages(fake_discord.channel) if m.pinged]
+        assert [m.pinged for m in pings] == [[first]]
+        assert f"<@{first}>" in pings[0].text
 
 
 @pytest.mark.parametrize("status", [429, 500])

@@ -161,6 +161,7 @@ async def test_game_end_needs_a_moderator(
     assert bot.sessions.get(fake_discord.channel.id) is not None
     ended = await fake_discord.slash(mod, fake_discord.channel, "game end")
     assert not ended.ephemeral and mod.mention in ended.text
+    assert ended.message is not None and ended.message.pinged == []  # named, not pinged
     assert bot.sessions.get(fake_discord.channel.id) is None
 
 

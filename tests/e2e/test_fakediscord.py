@@ -141,6 +141,14 @@ class Toy(discord.Client):
                 self.errors.append(exc)
                 await interaction.response.send_message("refused", ephemeral=True)
 
+        @tree.command(description="Mention a member, pinging them or not")
+        async def mention(
+            interaction: discord.Interaction, member: discord.Member, quiet: bool
+        ) -> None:
+            none = discord.AllowedMentions.none()
+            extra: dict[str, Any] = {"allowed_mentions": none} if quiet else {}
+            await interaction.response.send_message(f"hello {member.mention}", **extra)
+
         @tree.command(description="Answer slowly")
         async def slow(interaction: discord.Interaction) -> None:
             await asyncio.sleep(self.slow_seconds)
@@ -383,3 +391,15 @@ async def test_channel_send_limit_answers_429_and_discord_py_waits(
         lambda: len(fake_discord.public_messages(fake_discord.channel)) == 3
     )
     assert fake_discord.rate_limited == [fake_discord.channel.id]
+
+
+async def test_mentions_ping_only_what_allowed_mentions_lets_through(
+    fake_discord: FakeDiscord, toy: Toy
+) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    loud = await fake_discord.slash(alice, fake_discord.channel, "mention", member=bob, quiet=False)
+    quiet = await fake_discord.slash(alice, fake_discord.channel, "mention", member=bob, quiet=True)
+    assert loud.message is not None and quiet.message is not None
+    assert loud.text == quiet.text == f"hello {bob.mention}"
+    assert loud.message.pinged == [bob.id]
+    assert quiet.message.pinged == []

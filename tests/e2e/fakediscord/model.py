@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import itertools
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -46,6 +47,19 @@ MEMBER_PERMISSIONS = (
     | (1 << 31)  # use application commands
     | (1 << 38)  # send messages in threads
 )
+
+
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pinged_users(content: str, allowed: dict[str, Any] | None) -> list[int]:
+    """Who a new message notifies: its user mentions that ``allowed_mentions`` lets through
+    (no ``allowed_mentions``: every mention pings, as on Discord)."""
+    mentioned = list(dict.fromkeys(int(i) for i in USER_MENTION.findall(content)))
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return mentioned
+    listed = {int(i) for i in allowed.get("users") or []}
+    return [user for user in mentioned if user in listed]
 
 
 class Snowflakes:
@@ -199,6 +213,7 @@ class FakeMessage:
     edited_timestamp: str | None = None
     edits: int = 0
     deleted: bool = False
+    pinged: list[int] = field(default_factory=list)  # members notified when it was sent
 
     @property
     def ephemeral(self) -> bool:

@@ -34,6 +34,7 @@ from .model import (
     Snowflakes,
     Violation,
     iso_now,
+    pinged_users,
 )
 from .rest import INTERACTION_DEADLINE, Failure, Rest
 
@@ -393,6 +394,8 @@ class FakeDiscord:
             interaction_id=interaction.id if interaction else None,
             attachments=list(data.get("attachments") or []),
         )
+        if visible_to is None:
+            message.pinged = pinged_users(message.content, data.get("allowed_mentions"))
         self.messages[message.id] = message
         return message
 
