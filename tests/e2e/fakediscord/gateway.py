@@ -75,10 +75,9 @@ class Gateway:
         self.by_shard: dict[int, GatewaySession] = {}
         self.resumes = 0
         self.identifies = 0
-        self.connected = asyncio.Event()
-        self.state_changed = asyncio.Event()
 
     def _notify(self) -> None:
+        """Connections changed: wake the tests waiting on the fake."""
         self.discord.notify()
 
     def session_for_guild(self, guild_id: int) -> GatewaySession | None:
@@ -164,7 +163,6 @@ class Gateway:
         await session.dispatch("READY", ready)
         for guild in guilds:
             await session.dispatch("GUILD_CREATE", guild.payload())
-        self.connected.set()
         self._notify()
         return session
 
