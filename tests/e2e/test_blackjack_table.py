@@ -9,6 +9,7 @@ refused click changed nothing.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -30,10 +31,21 @@ if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
 
 
+CARD = re.compile(r"^(♠|♥|♦|♣)(A|[2-9]|10|J|Q|K)$")
+
+
 @pytest.fixture
-async def bot(deckhand: Deckhand) -> Any:
+async def bot(deckhand: Deckhand, fake_discord: FakeDiscord) -> Any:
+    """The running bot; afterwards, every table that showed the House face down showed
+    exactly one of its cards (the hole card never rides along)."""
     async with deckhand.run() as running:
         yield running
+    hidden = {t("bj.hidden", "en"), t("bj.hidden", "ko")}
+    for message in fake_discord.messages.values():
+        for line in message.text.splitlines():
+            if any(f": {h}, " in line for h in hidden):
+                shown = line.split(", ", 1)[1]
+                assert CARD.match(shown), f"more than the up card shown: {line!r}"
 
 
 @pytest.fixture
