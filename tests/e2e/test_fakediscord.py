@@ -149,6 +149,10 @@ class Toy(discord.Client):
             extra: dict[str, Any] = {"allowed_mentions": none} if quiet else {}
             await interaction.response.send_message(f"hello {member.mention}", **extra)
 
+        @tree.command(description="Ask for a note in a modal")
+        async def note(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(NoteModal())
+
         @tree.command(description="Answer slowly")
         async def slow(interaction: discord.Interaction) -> None:
             await asyncio.sleep(self.slow_seconds)
@@ -163,6 +167,15 @@ class Toy(discord.Client):
 
 
 FRUIT = ["apple", "apricot", "banana", "cherry"]
+
+
+class NoteModal(discord.ui.Modal, title="Leave a note"):
+    text: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Note", custom_id="toy:note", max_length=20
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"noted: {self.text.value}", ephemeral=True)
 
 
 def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -403,3 +416,15 @@ async def test_mentions_ping_only_what_allowed_mentions_lets_through(
     assert loud.text == quiet.text == f"hello {bob.mention}"
     assert loud.message.pinged == [bob.id]
     assert quiet.message.pinged == []
+
+
+async def test_modal_is_shown_then_submitted(fake_discord: FakeDiscord, toy: Toy) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    shown = await fake_discord.slash(alice, fake_discord.channel, "note")
+    assert shown.response_type == 9 and shown.messages == []
+    with pytest.raises(UsageError):
+        await fake_discord.submit_modal(bob, shown, {"toy:note": "not bob's"})
+    with pytest.raises(UsageError):
+        await fake_discord.submit_modal(alice, shown, {"toy:note": "x" * 21})
+    submitted = await fake_discord.submit_modal(alice, shown, {"toy:note": "hello"})
+    assert submitted.ephemeral and submitted.text == "noted: hello"

@@ -14,6 +14,7 @@ __all__ = [
     "FormError",
     "check_autocomplete_choices",
     "check_message",
+    "check_modal",
     "form_error_body",
 ]
 
@@ -190,3 +191,28 @@ def form_error_body(errors: list[FormError], *, prefix: str = "") -> dict[str, A
             node = node.setdefault(part, {})
         node.setdefault("_errors", []).append({"code": code, "message": message})
     return {"code": 50035, "errors": tree, "message": "Invalid Form Body"}
+
+
+MAX_MODAL_TITLE = 45
+MAX_INPUT_LABEL = 45
+MAX_INPUT_VALUE = 4000
+
+
+def check_modal(data: dict[str, Any]) -> list[FormError]:
+    """A modal: a custom_id, a title up to 45 characters, 1 to 5 rows or labels of inputs."""
+    errors: list[FormError] = []
+    if not data.get("custom_id"):
+        errors.append(("custom_id", "BASE_TYPE_REQUIRED", "This field is required"))
+    _too_long("custom_id", data.get("custom_id"), MAX_CUSTOM_ID, errors)
+    _too_long("title", data.get("title"), MAX_MODAL_TITLE, errors)
+    rows = data.get("components") or []
+    if not 1 <= len(rows) <= MAX_ROWS:
+        errors.append(("components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."))
+    for i, row in enumerate(rows):
+        children = row.get("components") or ([row["component"]] if "component" in row else [])
+        for j, item in enumerate(children):
+            path = f"components.{i}.components.{j}"
+            _too_long(f"{path}.custom_id", item.get("custom_id"), MAX_CUSTOM_ID, errors)
+            _too_long(f"{path}.label", item.get("label"), MAX_INPUT_LABEL, errors)
+            _too_long(f"{path}.value", item.get("value"), MAX_INPUT_VALUE, errors)
+    return errors

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .limits import check_autocomplete_choices, check_message, form_error_body
+from .limits import check_autocomplete_choices, check_message, check_modal, form_error_body
 from .model import EPHEMERAL, LOADING, FakeMessage, Interaction
 
 if TYPE_CHECKING:
@@ -470,6 +470,10 @@ class Rest:
             inter.original = target
         elif rtype == 8:
             errors = check_autocomplete_choices(data.get("choices") or [])
+            if errors:
+                return self.refuse(route, errors, interaction=inter, prefix="data")
+        elif rtype == 9:
+            errors = check_modal(data)
             if errors:
                 return self.refuse(route, errors, interaction=inter, prefix="data")
         inter.response_type = rtype

@@ -45,6 +45,7 @@ T = TypeVar("T")
 APPLICATION_COMMAND = 2
 COMPONENT = 3
 AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
 
 
 class UsageError(ValueError):
@@ -757,3 +758,42 @@ class FakeDiscord:
         data = {"custom_id": menu["custom_id"], "component_type": 3, "values": picked}
         channel = self.channels[shown.channel_id]
         return await self._send(self._interaction(COMPONENT, member, channel, data, shown))
+
+    async def submit_modal(
+        self, member: FakeMember, shown: InteractionResult, values: dict[str, Any]
+    ) -> InteractionResult:
+        """``member`` fills in the modal ``shown`` opened (``values`` by input custom_id: a
+        string for a text input, a list for a select) and submits it."""
+        inter = shown.interaction
+        if inter.response_type != 9 or inter.member.id != member.id:
+            raise UsageError(f"{member.name} has no modal open from this interaction")
+        modal = inter.response_data or {}
+        unknown = set(values)
+
+        def filled(item: dict[str, Any]) -> dict[str, Any]:
+            custom_id = item.get("custom_id")
+            unknown.discard(custom_id)
+            value = values.get(custom_id) if custom_id else None
+            if item.get("type") == 4:
+                text = "" if value is None else str(value)
+                if item.get("required", True) and not text:
+                    raise UsageError(f"the input {item.get('label')!r} is required")
+                if not item.get("min_length", 0) <= len(text) <= item.get("max_length", 4000):
+                    raise UsageError(f"the input {item.get('label')!r} has a bad length")
+                return {"type": 4, "custom_id": custom_id, "value": text}
+            return {"type": item.get("type"), "custom_id": custom_id, "values": list(value or [])}
+
+        rows: list[dict[str, Any]] = []
+        for row in modal.get("components", []):
+            if row.get("type") == 1:
+                rows.append({"type": 1, "components": [filled(c) for c in row["components"]]})
+            elif row.get("type") == 18:
+                rows.append({"type": 18, "component": filled(row["component"])})
+        if unknown:
+            raise UsageError(f"the modal has no inputs {sorted(unknown)}")
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        message = inter.payload.get("message")
+        submitted = self._interaction(MODAL_SUBMIT, member, inter.channel, data)
+        if message is not None:
+            submitted.payload["message"] = message
+        return await self._send(submitted)
