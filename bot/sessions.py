@@ -229,6 +229,9 @@ class Host(Protocol):
     store: GameStore
     settings: Settings
 
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process serves the guild's shard."""
+
 
 class _NoPoster:
     """Until a cog installs the Discord poster, messages only reach the log."""
@@ -242,6 +245,10 @@ class _NoPoster:
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
         return None
+
+
+def _serves_every_guild(guild_id: int | None) -> bool:
+    return True
 
 
 def compose(table: Table, notices: Sequence[str] = ()) -> str:
@@ -260,8 +267,8 @@ def compose(table: Table, notices: Sequence[str] = ()) -> str:
 class SessionRegistry:
     """Every session of this process, by channel id, with a lock per channel.
 
-    ``SessionRegistry(bot)`` takes the store and settings from the bot; tests pass them
-    (and a fake ``poster``, ``clock`` and ``sleep``) by keyword instead.
+    ``SessionRegistry(bot)`` takes the store, settings and shard ownership from the bot;
+    tests pass them (and a fake ``poster``, ``clock`` and ``sleep``) by keyword instead.
     """
 
     def __init__(
@@ -274,6 +281,7 @@ class SessionRegistry:
         games: GameCatalog | None = None,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        owns_guild: Callable[[int | None], bool] | None = None,
     ) -> None:
         if store is None or settings is None:
             if bot is None:
@@ -287,6 +295,9 @@ class SessionRegistry:
         self.games = games or GameCatalog()
         self.clock = clock
         self.sleep = sleep
+        if owns_guild is None:
+            owns_guild = bot.owns_guild if bot is not None else _serves_every_guild
+        self.owns_guild = owns_guild
         self.tasks = ChannelTasks()
         self._sessions: dict[int, Session] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -522,9 +533,16 @@ class SessionRegistry:
     # -- restart ------------------------------------------------------------------------
 
     async def restore_all(self) -> int:
-        """Load every stored lobby and game and re-arm its timer; how many were restored."""
+        """Load the stored lobbies and games of the guilds this process serves and re-arm
+        their timers; how many were restored.
+
+        Several processes share one store, each serving some shards: a game of another
+        shard's guild is left to that shard's process, which alone receives its clicks.
+        """
         restored = 0
         for stored in await self.store.load_active():
+            if not self.owns_guild(stored.guild_id):
+                continue
             try:
                 adapter = self.games.get(stored.game)
                 session = Session.from_stored(stored, adapter)

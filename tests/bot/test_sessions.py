@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -242,7 +242,12 @@ def make_settings(**overrides: Any) -> Settings:
 class Harness:
     """A registry on a memory store with fakes, plus helpers to play like a cog."""
 
-    def __init__(self, store: MemoryStore | None = None) -> None:
+    def __init__(
+        self,
+        store: MemoryStore | None = None,
+        *,
+        owns_guild: Callable[[int | None], bool] | None = None,
+    ) -> None:
         self.store = store or MemoryStore()
         self.poster = FakePoster()
         self.clock = FakeClock()
@@ -255,6 +260,7 @@ class Harness:
             games=self.games,
             clock=self.clock.time,
             sleep=self.clock.sleep,
+            owns_guild=owns_guild,
         )
         self.message_id = 100
 
@@ -626,6 +632,22 @@ async def test_restore_rearms_the_turn_timer(table: Harness) -> None:
     [post] = again.poster.posts
     assert "Alice ran out of time" in post.content
     assert again.poster.pings == []  # half-time had passed before the restart
+    await again.registry.close()
+
+
+async def test_restore_leaves_other_shards_games_alone(table: Harness) -> None:
+    await start_two(table)
+    await table.registry.close()
+    # A process serving other shards shares the store: it neither loads nor times the game.
+    elsewhere = Harness(table.store, owns_guild=lambda guild_id: guild_id != GUILD)
+    assert await elsewhere.registry.restore_all() == 0
+    assert elsewhere.registry.get(CHANNEL) is None
+    await elsewhere.clock.advance(1000)
+    assert elsewhere.poster.posts == []
+    assert await table.stored() is not None
+    again = Harness(table.store, owns_guild=lambda guild_id: guild_id == GUILD)
+    assert await again.registry.restore_all() == 1
+    await elsewhere.registry.close()
     await again.registry.close()
 
 

@@ -195,17 +195,15 @@ async def test_processes_split_the_shards_and_a_replacement_restores_the_game(
             assert not moved.ephemeral, moved.text
 
 
-@pytest.mark.xfail(
-    reason="SessionRegistry.restore_all loads every stored game, ignoring bot.owns_guild: a "
-    "process for another shard arms timers for (and could write) games it does not serve",
-    strict=False,
-)
 async def test_a_process_for_another_shard_does_not_restore_this_guilds_game(
     fake_discord: FakeDiscord, deckhand: Deckhand
 ) -> None:
     alice = fake_discord.add_member("alice")
     mine = (fake_discord.guild.id >> 22) % 2
     async with deckhand.run(shard_count=2, shard_ids=[mine]) as bot:
-        await open_table(fake_discord, bot, alice, [], bots=1)
+        table = await open_table(fake_discord, bot, alice, [], bots=1)
+        # Started while the game is stored: it must leave the game to the guild's shard.
         async with deckhand.run(shard_count=2, shard_ids=[1 - mine]) as elsewhere:
             assert elsewhere.sessions.get(fake_discord.channel.id) is None
+            moved = await fake_discord.click(alice, table, "Stand")
+            assert not moved.ephemeral, moved.text
