@@ -5,7 +5,7 @@ and Take). Each batch plays whole games, deal included; each figure is the media
 ``--repeats`` (at least 5) runs. The peer is OpenSpiel's ``crazy_eights`` (the closest game
 it ships: match suit or rank, attack-free) driven the same way from Python, chance nodes
 sampled by their probabilities; it is measured only when ``pyspiel`` is importable
-(``.venv/bin/pip install open_spiel``) and is never a test dependency. Target: 100k
+(the bench extra: ``pip install -e .[bench]``) and is never a test dependency. Target: 100k
 decisions/s.
 """
 
