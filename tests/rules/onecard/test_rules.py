@@ -392,6 +392,30 @@ def test_rule_22_bankrupt_at_twenty_returns_cards_and_play_continues() -> None:
     assert len(state.main_deck()) == 54 - 4
 
 
+def test_rule_22_nineteen_cards_is_not_bankruptcy() -> None:
+    # A take that leaves 19 cards keeps the seat in play; only the 20th card bankrupts.
+    big = [x for x in FULL_DECK if x.suit is Suit.HEARTS][:12] + cards("♦2 ♦3 ♦4 ♦5 ♦6 ♦7")
+    state = oc.position([cards("♠3 ♠4"), big, cards("♠5 ♠6")], c("♠9"), current=1)
+    events = take(state)
+    assert len(state.hand(1)) == 19
+    assert not any(isinstance(e, oc.Bankrupt) for e in events)
+    assert state.turn_order() == (2, 0, 1)
+    assert not state.view(None).bankrupt[1]
+
+
+def test_rule_22_a_penalty_reaching_nineteen_is_not_bankruptcy() -> None:
+    state = oc.position(
+        [cards("♠3 ♠4"), [x for x in FULL_DECK if x.suit is Suit.HEARTS][:12], cards("♠5")],
+        c("♠2"),
+        current=1,
+        offense=7,
+    )
+    events = take(state)
+    assert events == [oc.AttackTaken(1, 7, 7)]
+    assert len(state.hand(1)) == 19 and state.offense == 0
+    assert state.turn_order() == (2, 0, 1)
+
+
 def test_rule_22_bankruptcy_mid_attack_resets_the_offense() -> None:
     # The seed's example: A plays JK B, B answers JK C, C (5 + 17 cards) goes bankrupt.
     state = oc.position([cards("JKB ♠3"), cards("JKC ♥3"), cards("♦2 ♦3 ♦4 ♦5 ♦6")], c("♠9"))
