@@ -155,10 +155,16 @@ class OneCardAdapter:
         lines = [t("hand.title", locale)]
         if view.current is not None and view.current == seat:
             lines.append(t("onecard.your_turn", locale, n=len(view.playable)))
+        take = take_label(view.offense, locale)
         body = "\n".join(
-            [render.open_line(view), render.status_line(view, names), "", render.hand_text(view)]
+            [
+                render.open_line(view),
+                render.status_line(view, names),
+                "",
+                render.hand_text(view, take),
+            ]
         )
-        controls = (Control("take", take_label(view.offense, locale)),)
+        controls = (Control("take", take),)
         return Table(log=tuple(lines), body=body, controls=controls)
 
 

@@ -44,7 +44,6 @@ __all__ = [
     "status_line",
     "table_body",
     "table_text",
-    "take_label",
 ]
 
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
@@ -147,16 +146,14 @@ def status_line(view: OneCardView, names: Sequence[str] | None = None) -> str:
     )
 
 
-def take_label(view: OneCardView) -> str:
-    """The Take choice: ``Take``, or under attack ``Take 4``."""
-    return f"Take {view.offense}" if view.offense else "Take"
+def hand_text(view: OneCardView, take: str = "Take") -> str:
+    """The seat's own hand, numbered as in the seed, with ``take`` as the last number. Private.
 
-
-def hand_text(view: OneCardView) -> str:
-    """The seat's own hand, numbered as in the seed, with Take as the last number. Private."""
+    The seed prints plain ``Take`` even under attack; Discord passes its own label.
+    """
     hand = view.hand or ()
     items = [f"{i}:{card_text(card)}" for i, card in enumerate(hand, 1)]
-    items.append(f"{len(hand) + 1}: {take_label(view)}")
+    items.append(f"{len(hand) + 1}: {take}")
     rows = [" ".join(items[i : i + CARDS_PER_LINE]) for i in range(0, len(items), CARDS_PER_LINE)]
     return "\n".join([f"Total {len(hand)} cards", *rows])
 
