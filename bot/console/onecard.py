@@ -21,6 +21,7 @@ from cogs.onecard.render import (
     event_lines,
     hand_text,
     open_line,
+    refusal_text,
     seat_label,
     status_line,
 )
@@ -121,7 +122,7 @@ def _choose(state: oc.State, stdin: TextIO, stdout: TextIO) -> oc.PlayCard | oc.
             try:  # not playable: the engine refuses with the reason and changes nothing
                 state.apply(seat, oc.PlayCard(card, Suit.SPADES if card.rank == 7 else None))
             except IllegalAction as refused:
-                stdout.write(refused.reason + "\n")
+                stdout.write(refusal_text(refused) + "\n")
             continue
         if card.rank != 7:
             return oc.PlayCard(card)

@@ -117,13 +117,18 @@ class OneCardAdapter:
             card_text, _, suit_text = arg.partition(SUIT_SEPARATOR)
             try:
                 card = parse_card(card_text)
-            except CardParseError as error:
-                raise IllegalAction(str(error), code="unknown_card") from None
+            except CardParseError:
+                typed = card_text.strip()
+                raise IllegalAction(
+                    f"Unknown card '{typed}': type one like ♠A, 10h or JKB.",
+                    code="unknown_card",
+                    text=typed,
+                ) from None
             # A 7 without a suit is the engine's refusal, after "you don't have it" and
             # "it does not fit", so the member hears the first thing that is wrong.
             suit = parse_suit(suit_text) if suit_text.strip() else None
             return onecard.PlayCard(card, suit)
-        raise IllegalAction("That is not a One Card move.", code="not_a_move")
+        raise IllegalAction("That is not a One Card move.", code="not_a_onecard_move")
 
     def table(
         self,
@@ -140,8 +145,8 @@ class OneCardAdapter:
                 Control("take", take_label(view.offense, locale), "secondary"),
             )
         return Table(
-            log=tuple(render.escape_log(render.event_lines(events, names))),
-            body=coloured(render.table_body(view, names)),
+            log=tuple(render.escape_log(render.event_lines(events, names, locale))),
+            body=coloured(render.table_body(view, names, locale)),
             lang="ansi",
             controls=controls,
         )

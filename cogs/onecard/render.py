@@ -2,8 +2,10 @@
 
 The seed's wording and card format (``[♠ 2]``, ten as ``[♠ 0]``, ``[JK B]``) are used both by
 the Discord cog and by the seed-faithful console (``bot/console/onecard.py``), so the two
-never drift apart. Nothing here imports discord, and nothing here ever shows a hand except
-:func:`hand_text`, which is meant for that hand's owner only.
+never drift apart. The move log's sentences live in the message catalogs (``onecard.log.*``):
+English is the seed's, and a Korean table reads them in Korean. Nothing here talks to Discord,
+and nothing here ever shows a hand except :func:`hand_text`, which is meant for that hand's
+owner only.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from rules.cards import Card, Rank
-from rules.engine import Event, GameOver
+from bot.i18n import DEFAULT, refusal, t
+from rules.cards import Card, Rank, parse_card
+from rules.engine import Event, GameOver, IllegalAction
 from rules.onecard import (
     NAMES,
     Attack,
@@ -40,6 +43,7 @@ __all__ = [
     "hand_text",
     "open_line",
     "player",
+    "refusal_text",
     "seat_label",
     "status_line",
     "table_body",
@@ -83,47 +87,62 @@ def arrow(direction: int) -> str:
     return "--->" if direction == 1 else "<---"
 
 
-def event_lines(events: Iterable[Event], names: Sequence[str] | None = None) -> list[str]:
-    """The seed's messages for what happened, one line each."""
+def event_lines(
+    events: Iterable[Event], names: Sequence[str] | None = None, locale: str = DEFAULT
+) -> list[str]:
+    """What happened, one line each, in ``locale``'s language (English: the seed's messages)."""
     lines: list[str] = []
     for event in events:
-        line = _event_line(event, names)
+        line = _event_line(event, names, locale)
         if line:
             lines.append(line)
     return lines
 
 
-def _event_line(event: Event, names: Sequence[str] | None) -> str:
+def _event_line(event: Event, names: Sequence[str] | None, locale: str) -> str:
     match event:
         case CardPlayed(seat=seat, card=card):
-            return f"{player(seat, names)} put the card {card_text(card)}"
+            return t("onecard.log.played", locale, name=_name(seat, names), card=card_text(card))
         case SuitChosen(suit=suit):
-            return f"The pattern is changed to {suit.value}"
+            return t("onecard.log.suit", locale, suit=suit.value)
         case Attack(target=target, before=before, added=added):
-            return f"Attack {player(target, names)} with offense point {before}+{added}!!"
+            name = _name(target, names)
+            return t("onecard.log.attack", locale, name=name, before=before, added=added)
         case AttackTaken(seat=seat, offense=offense):
-            return f"{player(seat, names)} couldn't defend the attack!! Takes {offense} cards"
+            return t("onecard.log.attack_taken", locale, name=_name(seat, names), n=offense)
         case CardsTaken(seat=seat):
-            return f"{player(seat, names)} takes a card"
+            return t("onecard.log.taken", locale, name=_name(seat, names))
         case ShortDeck():
-            return "There is no much cards... Return remaining cards only except first card"
+            return t("onecard.log.short_deck", locale)
         case EmptyDeck():
-            return "Cannot take a card anymore... Play with the cards you have"
+            return t("onecard.log.empty_deck", locale)
         case Jump(target=target):
-            return f"Jump to player {_name(target, names)}"
+            return t("onecard.log.jump", locale, name=_name(target, names))
         case DirectionChanged(target=target):
-            return f"The direction is changed. next player is {_name(target, names)}"
+            return t("onecard.log.direction", locale, name=_name(target, names))
         case PlayAgain(seat=seat):
-            return f"{player(seat, names)} plays again"
+            return t("onecard.log.again", locale, name=_name(seat, names))
         case OneCard(seat=seat):
-            return f"{player(seat, names)} has one card left!"
+            return t("onecard.log.one_card", locale, name=_name(seat, names))
         case Bankrupt(seat=seat, returned=returned):
-            return f"{player(seat, names)} is bankrupt!! {returned} cards go back to the main deck"
+            return t("onecard.log.bankrupt", locale, name=_name(seat, names), n=returned)
         case Forfeited(seat=seat, returned=returned):
-            return f"{player(seat, names)} left the game; {returned} cards go back to the main deck"
+            return t("onecard.log.forfeited", locale, name=_name(seat, names), n=returned)
         case GameOver(result=result) if result.winners:
-            return f"{player(result.winners[0], names)} wins!"
+            return t("onecard.log.wins", locale, name=_name(result.winners[0], names))
     return ""
+
+
+_CARD_PARAMS = ("card", "ace", "joker")
+
+
+def refusal_text(error: IllegalAction, locale: str = DEFAULT) -> str:
+    """An engine refusal in ``locale``'s language with its cards in the seed's form (``[♠ 4]``)."""
+    params = dict(error.params)
+    for key in _CARD_PARAMS:
+        if isinstance(params.get(key), str):
+            params[key] = card_text(parse_card(str(params[key])))
+    return refusal(IllegalAction(error.reason, code=error.code, **params), locale)
 
 
 def seat_label(seat: int, count: int, names: Sequence[str] | None = None) -> str:
@@ -162,10 +181,11 @@ def _block_safe(text: str) -> str:
     return text.replace("`", "'")
 
 
-def table_body(view: OneCardView, names: Sequence[str] | None = None) -> str:
+def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: str = DEFAULT) -> str:
     """The inside of the public table's code block (rule 26): counts, never cards in a hand.
 
-    Other players are listed in turn order after the current one.
+    Other players are listed in turn order after the current one. The seed's layout stays as
+    it is; who is out and who won are said in ``locale``'s language.
     """
     block_names = [_block_safe(n) for n in names] if names else None
     lines = [f"Phase {view.phase}", f"Table<{view.table}>", ""]
@@ -177,15 +197,19 @@ def table_body(view: OneCardView, names: Sequence[str] | None = None) -> str:
     else:
         lines += [open_line(view)]
     gone = [
-        f"{_short(s, block_names)} {'bankrupt' if view.bankrupt[s] else 'left'}"
+        t(
+            "onecard.table.bankrupt" if view.bankrupt[s] else "onecard.table.left",
+            locale,
+            name=_short(s, block_names),
+        )
         for s in range(view.players)
         if not view.playing[s]
     ]
     if gone:
-        lines += ["", "Out: " + ", ".join(gone)]
+        lines += ["", t("onecard.table.out", locale, seats=", ".join(gone))]
     lines += ["", status_line(view, block_names)]
     if view.result is not None and view.result.winners:
-        lines.append(f"{player(view.result.winners[0], block_names)} wins!")
+        lines.append(t("onecard.log.wins", locale, name=_name(view.result.winners[0], block_names)))
     return "\n".join(lines)
 
 
@@ -195,13 +219,16 @@ def escape_log(lines: Iterable[str]) -> list[str]:
 
 
 def table_text(
-    view: OneCardView, names: Sequence[str] | None = None, log: Sequence[str] = ()
+    view: OneCardView,
+    names: Sequence[str] | None = None,
+    log: Sequence[str] = (),
+    locale: str = DEFAULT,
 ) -> str:
     """The public table: the move log, then the table as a code block (rule 26). No hand.
 
     The oldest log lines give way first when the message would pass Discord's 2000 characters.
     """
-    block = "```\n" + table_body(view, names) + "\n```"
+    block = "```\n" + table_body(view, names, locale) + "\n```"
     safe_log = escape_log(log)
     while safe_log and len("\n".join([*safe_log, block])) > MESSAGE_LIMIT:
         safe_log = ["…", *safe_log[2:]] if len(safe_log) > 1 else []

@@ -45,7 +45,6 @@ __all__ = [
     "OneCardView",
     "State",
     "attack_value",
-    "defence_text",
     "new",
     "playable_mask",
     "position",
@@ -157,15 +156,36 @@ def target_suits(target: int) -> tuple[Suit, ...]:
     return _TARGET_SUITS[target]
 
 
-def defence_text(open_card: Card) -> str:
-    """What answers an attack from ``open_card``, as words (rule 15)."""
-    if open_card.index == JKB:
-        return "the JK C"
-    if open_card.index == JKC:
-        return "the JK B"
+def _defence_refusal(card: Card, open_card: Card, offense: int) -> IllegalAction:
+    """The refusal of ``card`` under an attack from ``open_card``, naming what defends (rule 15).
+
+    Each kind of attack has its own code, so a translation never assembles English words.
+    """
+    take = f"or take {offense} cards."
+    if open_card.is_joker:
+        other = FULL_DECK[JKC if open_card.index == JKB else JKB].code
+        return IllegalAction(
+            f"Under attack you can only defend with the {other}, {take}",
+            code="must_defend_joker",
+            card=card.code,
+            joker=other,
+            offense=offense,
+        )
     if open_card.rank is Rank.TWO:
-        return f"a 2, the {open_card.suit.value}A or a joker"
-    return "an A or a joker"
+        ace = FULL_DECK[_SUIT[open_card.index] * 13].code
+        return IllegalAction(
+            f"Under attack you can only defend with a 2, the {ace} or a joker, {take}",
+            code="must_defend",
+            card=card.code,
+            ace=ace,
+            offense=offense,
+        )
+    return IllegalAction(
+        f"Under attack you can only defend with an A or a joker, {take}",
+        code="must_defend_ace",
+        card=card.code,
+        offense=offense,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +360,7 @@ class State:
         if type(action) is Take:
             self._log.append((seat, 0, 0))
             return self._take(seat)
-        raise IllegalAction("That is not a One Card move.", code="unknown_action")
+        raise IllegalAction("That is not a One Card move.", code="not_a_onecard_move")
 
     def forfeit(self, seat: int) -> list[Event]:
         """``seat`` leaves: their cards go back to the main deck and they leave the rotation.
@@ -351,7 +371,7 @@ class State:
         if self._result is not None:
             raise IllegalAction("The game is over.", code="game_over")
         if not 0 <= seat < self.players or not self._playing[seat]:
-            raise IllegalAction("That seat is not playing.", code="not_playing")
+            raise IllegalAction("That seat is already out of the game.", code="not_playing")
         self._log.append((seat, 2, 0))
         returned = self._leave(seat)
         self._forfeited[seat] = True
@@ -382,19 +402,27 @@ class State:
     def _refusal(self, card: Card) -> IllegalAction:
         open_card = FULL_DECK[self._open]
         if self._offense:
+            return _defence_refusal(card, open_card, self._offense)
+        suits = _TARGET_SUITS[self._target]
+        if open_card.is_joker:  # rule 10: the joker's two suits, no rank
+            first, second = (s.value for s in suits)
             return IllegalAction(
-                f"Under attack you can only defend with {defence_text(open_card)}, "
-                f"or take {self._offense} cards.",
-                code="must_defend",
+                f"{card.code} does not match: play a {first} or {second} card or a joker, "
+                "or take a card.",
+                code="no_match_joker",
                 card=card.code,
-                offense=self._offense,
+                first=first,
+                second=second,
             )
-        suits = " or ".join(s.value for s in _TARGET_SUITS[self._target])
-        rank = "" if open_card.is_joker else f", a {open_card.rank.label}"
+        # "another 8", not "a 8": no article to get wrong before A or 8.
+        rank = open_card.rank.label
         return IllegalAction(
-            f"{card.code} does not match: play a {suits} card{rank} or a joker, or take a card.",
+            f"{card.code} does not match: play a {suits[0].value} card, another {rank} "
+            "or a joker, or take a card.",
             code="no_match",
             card=card.code,
+            suit=suits[0].value,
+            rank=rank,
         )
 
     def _next(self, seat: int) -> int:

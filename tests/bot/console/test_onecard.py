@@ -117,7 +117,11 @@ def test_figures_3_and_4_attack_chain_then_play_on() -> None:
     output = run_console(state, "3\n7\n6\n8\n8\n3\n2\n")
     golden = (GOLDEN / "figure3.txt").read_text() + (GOLDEN / "figure4.txt").read_text()
     assert_follows(golden, output)
-    assert "Under attack you can only defend with a 2, the ♣A or a joker" in output
+    # The refusal names cards in the seed's form.
+    assert (
+        "Enter the index: 6\n"
+        "Under attack you can only defend with a 2, the [♣ A] or a joker, or take 2 cards.\n"
+    ) in output
 
 
 def test_figures_5_and_6_black_joker_then_spades_or_clubs() -> None:

@@ -72,9 +72,9 @@ def test_parse_reads_verbs_cards_and_the_suit_after_a_seven(
     [
         ("play", "♠X", "unknown_card"),
         ("play", "♠7/purple", "unknown_suit"),
-        ("play", None, "not_a_move"),
-        ("take", "♠A", "not_a_move"),
-        ("draw", None, "not_a_move"),
+        ("play", None, "not_a_onecard_move"),
+        ("take", "♠A", "not_a_onecard_move"),
+        ("draw", None, "not_a_onecard_move"),
     ],
 )
 def test_parse_refuses_with_a_reason(verb: str, arg: str | None, code: str) -> None:
@@ -185,6 +185,24 @@ def test_table_has_the_seed_layout_under_the_move_log_and_the_take_label() -> No
     assert render.table_text(state.view(None), NAMES, list(table.log)) == "\n".join(
         [*table.log, f"```\n{table.body}\n```"]
     )
+
+
+def test_a_korean_table_has_its_move_log_and_notes_in_korean() -> None:
+    state = oc.position([cards("♣2 ♦4 ♦5"), cards("♠2 ♥6"), cards("♥2 ♦8")], parse_card("♣3"))
+    events = state.apply(0, oc.PlayCard(parse_card("♣2")))
+    table = ADAPTER.table(state.view(None), events, NAMES, "ko")
+    assert table.log == (
+        "A (Alice) 님이 [♣ 2] 카드를 냈어요",
+        "B (Bob) 님을 공격해요! 공격 포인트 0+2!!",
+    )
+    # The seed's table layout stays as it is in every language.
+    assert table.body == ADAPTER.table(state.view(None), events, NAMES, "en").body
+    state.forfeit(1)
+    events = state.forfeit(2)
+    over = ADAPTER.table(state.view(None), events, NAMES, "ko")
+    assert over.log[-1] == "A (Alice) 님이 이겼어요!"
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", over.body)
+    assert "탈락: B Bob 떠남, C Carol 떠남" in plain and plain.endswith("A (Alice) 님이 이겼어요!")
 
 
 def test_table_is_an_ansi_block_with_red_hearts_diamonds_and_colour_joker() -> None:

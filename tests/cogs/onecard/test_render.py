@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import rules.onecard as oc
+from bot.i18n import catalog, refusal
 from cogs.onecard import render
+from cogs.onecard.adapter import ADAPTER
 from rules.cards import FULL_DECK, Card, Suit, parse_card
-from rules.engine import GameOver, Outcome, Result
+from rules.engine import GameOver, IllegalAction, Outcome, Result
 
 NAMES = ["Alice", "Bob", "Carol"]
 
@@ -124,6 +128,97 @@ def test_seven_shows_the_chosen_suit_and_reverse_arrow() -> None:
 )
 def test_event_lines_are_the_seeds_messages(event: oc.GameOver, line: str) -> None:
     assert render.event_lines([event]) == [line]
+    assert render.event_lines([event], locale="en") == [line]
+
+
+@pytest.mark.parametrize(
+    ("event", "line"),
+    [
+        (oc.CardPlayed(0, parse_card("♣2")), "A (Alice) 님이 [♣ 2] 카드를 냈어요"),
+        (oc.Attack(1, 2, 2, 2), "C (Carol) 님을 공격해요! 공격 포인트 2+2!!"),
+        (oc.AttackTaken(2, 4, 4), "C (Carol) 님이 공격을 막지 못했어요!! 카드 4장을 가져가요"),
+        (oc.CardsTaken(0, 1), "A (Alice) 님이 카드를 한 장 가져갔어요"),
+        (oc.Jump(2, 0, 1), "점프! B (Bob) 님 차례예요"),
+        (oc.DirectionChanged(2, -1, 1), "방향이 바뀌었어요. 다음은 B (Bob) 님이에요"),
+        (oc.ShortDeck(0, 5, 3), "남은 카드가 모자라요... 오픈 카드를 뺀 나머지 카드만 가져가요"),
+        (oc.EmptyDeck(1), "더 가져올 카드가 없어요... 가진 카드로 계속하세요"),
+        (oc.SuitChosen(0, Suit.DIAMONDS), "무늬가 ♦(으)로 바뀌었어요"),
+        (oc.PlayAgain(2), "C (Carol) 님이 한 번 더 내요"),
+        (oc.OneCard(1), "B (Bob) 님의 카드가 한 장 남았어요!"),
+        (oc.Bankrupt(2, 22), "C (Carol) 님이 파산했어요!! 카드 22장이 메인 덱으로 돌아가요"),
+        (oc.Forfeited(1, 4), "B (Bob) 님이 게임을 떠났어요. 카드 4장이 메인 덱으로 돌아가요"),
+        (GameOver(Result((Outcome.LOSE, Outcome.WIN), (3, 0), (1, 0))), "B (Bob) 님이 이겼어요!"),
+    ],
+)
+def test_event_lines_in_korean(event: oc.GameOver, line: str) -> None:
+    assert render.event_lines([event], NAMES, "ko") == [line]
+
+
+def refusals() -> list[IllegalAction]:
+    """One refusal of every code the One Card engine and its parser raise."""
+    out: list[IllegalAction] = []
+
+    def refused(action: object, state: oc.State, seat: int = 0) -> None:
+        with pytest.raises(IllegalAction) as caught:
+            state.apply(seat, action)  # type: ignore[arg-type]
+        out.append(caught.value)
+
+    state = oc.position([cards("♦4 ♥5"), cards("♣3")], parse_card("♠9"))
+    refused(oc.PlayCard(parse_card("♦4")), state)  # no_match
+    refused(oc.PlayCard(parse_card("♠5")), state)  # not_in_hand
+    refused("take", state)  # not_a_onecard_move
+    refused(
+        oc.PlayCard(parse_card("♥5")), oc.position([cards("♥5"), cards("♣3")], parse_card("JKB"))
+    )
+    for attack, answer in (("♣2", "♣6"), ("♥A", "♥2"), ("JKB", "♠A")):
+        opening = parse_card("♣3" if attack != "♥A" else "♥3")
+        state = oc.position([cards(f"{attack} ♦8"), cards(f"{answer} ♦9"), cards("♦3")], opening)
+        state.apply(0, oc.PlayCard(parse_card(attack)))
+        refused(oc.PlayCard(parse_card(answer)), state, 1)
+    state.forfeit(2)
+    with pytest.raises(IllegalAction) as caught:
+        state.forfeit(2)
+    out.append(caught.value)
+    for verb, arg in (("play", "♠X"), ("draw", None)):
+        with pytest.raises(IllegalAction) as caught:
+            ADAPTER.parse(verb, arg)
+        out.append(caught.value)
+    return out
+
+
+def test_every_refusal_has_its_catalog_entry_in_english_and_korean() -> None:
+    found = refusals()
+    assert {error.code for error in found} == {
+        "no_match", "not_in_hand", "not_a_onecard_move", "no_match_joker", "must_defend",
+        "must_defend_ace", "must_defend_joker", "not_playing", "unknown_card",
+    }  # fmt: skip
+    for error in found:
+        assert f"illegal.{error.code}" in catalog("ko"), error.code
+        # The English catalog says exactly what the engine says.
+        assert refusal(error, "en") == error.reason
+        korean = refusal(error, "ko")
+        assert korean != error.reason and re.search("[가-힣]", korean), error.code
+
+
+def test_refusals_in_korean_name_the_cards() -> None:
+    by_code = {error.code: error for error in refusals()}
+    assert refusal(by_code["must_defend"], "ko") == (
+        "공격을 받고 있어요. 2, ♣A, 조커로만 막을 수 있고, 아니면 카드 2장을 가져와야 해요."
+    )
+    assert refusal(by_code["no_match"], "ko") == (
+        "♦4 카드는 낼 수 없어요. ♠ 무늬 카드, 다른 9, 조커 중 하나를 내거나 카드를 가져오세요."
+    )
+
+
+def test_the_console_names_cards_in_the_seeds_form() -> None:
+    by_code = {error.code: error for error in refusals()}
+    assert render.refusal_text(by_code["not_in_hand"]) == "You don't have [♠ 5]."
+    assert render.refusal_text(by_code["must_defend_joker"]) == (
+        "Under attack you can only defend with the [JK C], or take 7 cards."
+    )
+    assert render.refusal_text(by_code["must_defend"]) == (
+        "Under attack you can only defend with a 2, the [♣ A] or a joker, or take 2 cards."
+    )
 
 
 def test_names_and_markdown_are_escaped_in_the_log() -> None:

@@ -25,8 +25,9 @@ def test_forfeit_returns_cards_and_passes_the_turn() -> None:
     assert events == [oc.Forfeited(1, 2)]
     assert state.current_seat == 2 and state.offense == 0
     assert state.turn_order() == (2, 0)
-    with pytest.raises(IllegalAction, match="not playing"):
+    with pytest.raises(IllegalAction, match="already out of the game") as refused:
         state.forfeit(1)
+    assert refused.value.code == "not_playing"
 
 
 def test_forfeit_of_a_waiting_seat_keeps_the_turn() -> None:

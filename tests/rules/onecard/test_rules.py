@@ -140,7 +140,9 @@ def test_rule_7_cards_are_conserved_through_a_game() -> None:
 def test_rule_8_match_suit_or_rank_or_any_joker() -> None:
     state = oc.position([cards("♠3 ♥9 ♦4 JKB JKC ♣K"), cards("♥5")], c("♠9"))
     assert legal_cards(state) == {"♠3", "♥9", "JKB", "JKC"}
-    with pytest.raises(IllegalAction, match=r"♦4 does not match: play a ♠ card, a 9 or a joker"):
+    with pytest.raises(
+        IllegalAction, match=r"♦4 does not match: play a ♠ card, another 9 or a joker"
+    ):
         play(state, "♦4")
 
 
@@ -271,16 +273,18 @@ def test_rule_15_against_an_ace() -> None:
     state = oc.position([cards("♥A ♦4"), cards("♠A ♣2 ♥2 JKB ♥6"), cards("♦3")], c("♥3"))
     play(state, "♥A")
     assert legal_cards(state) == {"♠A", "JKB"}
-    with pytest.raises(IllegalAction, match="an A or a joker, or take 3 cards"):
+    with pytest.raises(IllegalAction, match="an A or a joker, or take 3 cards") as refused:
         play(state, "♥2")
+    assert refused.value.code == "must_defend_ace"
 
 
 def test_rule_15_black_joker_answered_only_by_colour_joker() -> None:
     state = oc.position([cards("JKB ♦4"), cards("JKC ♠2 ♠A ♣A"), cards("♥3")], c("♠3"))
     play(state, "JKB")
     assert legal_cards(state) == {"JKC"}
-    with pytest.raises(IllegalAction, match="only defend with the JK C, or take 7 cards"):
+    with pytest.raises(IllegalAction, match="only defend with the JKC, or take 7 cards") as refused:
         play(state, "♠A")
+    assert refused.value.code == "must_defend_joker"
     play(state, "JKC")
     assert state.offense == 17
 
@@ -466,6 +470,22 @@ def test_rule_25_invalid_choice_changes_nothing() -> None:
     with pytest.raises(IllegalAction, match="not your turn: Player A"):
         state.apply(1, oc.Take())
     assert state.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("open_card", "refused", "reason"),
+    [
+        ("♥A", "♠5", "♠5 does not match: play a ♥ card, another A or a joker, or take a card."),
+        ("♦8", "♠5", "♠5 does not match: play a ♦ card, another 8 or a joker, or take a card."),
+        ("JKB", "♥5", "♥5 does not match: play a ♠ or ♣ card or a joker, or take a card."),
+        ("JKC", "♠5", "♠5 does not match: play a ♥ or ♦ card or a joker, or take a card."),
+    ],
+)
+def test_rule_25_a_refusal_says_what_would_match(open_card: str, refused: str, reason: str) -> None:
+    state = oc.position([cards(refused), cards("♣3")], c(open_card))
+    with pytest.raises(IllegalAction) as caught:
+        play(state, refused)
+    assert caught.value.reason == reason
 
 
 def test_rule_26_the_public_table() -> None:
