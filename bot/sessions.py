@@ -396,6 +396,28 @@ class SessionRegistry:
             events = self._to_computer(session, seat)
             return await self._commit(session, events, [t("game.left", session.locale, name=name)])
 
+    async def forfeit(
+        self,
+        channel_id: int,
+        member_id: int,
+        leave: Callable[[Any, int], Sequence[Event]],
+    ) -> Reply:
+        """Leave a running game by the game's own rule instead of handing the seat to a computer.
+
+        ``leave(state, seat)`` changes the state and returns what happened (One Card: the
+        cards go back to the main deck), or raises ``IllegalAction`` having changed nothing.
+        Saved like a move; the member no longer holds the seat.
+        """
+        async with self.lock(channel_id):
+            session = self._game(channel_id)
+            seat = session.seat_of(member_id)
+            if seat is None:
+                raise SessionError("error.not_seated")
+            state = session.state
+            events = await self._change(session, lambda: leave(state, seat))
+            session.seats[seat].computer = True
+            return await self._commit(session, events, [])
+
     async def start(self, channel_id: int, member_id: int) -> Reply:
         """The host starts early; empty seats are dropped (at least the minimum must remain)."""
         async with self.lock(channel_id):
@@ -634,11 +656,16 @@ class SessionRegistry:
         return list(self.adapter(session).hand_to_computer(session.state, seat))
 
     async def _apply(self, session: Session, seat: int, action: Action) -> list[Event]:
-        """``state.apply``; if the engine fails with anything but a refusal, the state it
-        leaves cannot be trusted, so the session is reloaded from the store first."""
-        assert session.state is not None
+        """``state.apply``, guarded as :meth:`_change` guards any change."""
+        state = session.state
+        assert state is not None
+        return await self._change(session, lambda: state.apply(seat, action))
+
+    async def _change(self, session: Session, change: Callable[[], Sequence[Event]]) -> list[Event]:
+        """Run an engine change; if it fails with anything but a refusal, the state it leaves
+        cannot be trusted, so the session is reloaded from the store first."""
         try:
-            return session.state.apply(seat, action)
+            return list(change())
         except IllegalAction:
             raise
         except Exception:

@@ -101,6 +101,10 @@ class OneCardAdapter:
         """Nothing changes at once: the session plays the seat with :meth:`computer_action`."""
         return ()
 
+    def forfeit(self, state: onecard.State, seat: int) -> list[Event]:
+        """A member leaves the running game: the seat's cards go back to the main deck."""
+        return state.forfeit(seat)
+
     def timeout_action(self, state: onecard.State, seat: int) -> onecard.Take:
         """Out of time: take (one card, or the attack's penalty) — always legal."""
         return onecard.Take()

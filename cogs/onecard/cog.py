@@ -24,7 +24,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.sessions import Reply, SessionError, SessionRegistry
+from bot.sessions import SessionError, SessionRegistry
 from cogs.common import answer_post, ephemeral, guarded, install, locale_of
 from cogs.common import table as verbs
 from cogs.common.buttons import GameButton
@@ -294,7 +294,7 @@ class OneCardCog(commands.Cog):
             if session is None or session.is_lobby:
                 await verbs.leave(interaction, GAME)
                 return
-            reply = await forfeit(registry, channel_id, interaction.user.id)
+            reply = await registry.forfeit(channel_id, interaction.user.id, ADAPTER.forfeit)
             await answer_post(interaction, reply.post, reply.notice)
 
         await guarded(interaction, work, what="/onecard leave")
@@ -351,27 +351,6 @@ class OneCardCog(commands.Cog):
     async def take(self, interaction: discord.Interaction[Any]) -> None:
         """Take one card, or under attack all of the penalty (rules 11, 16)."""
         await verbs.act(interaction, GAME, onecard.Take())
-
-
-async def forfeit(registry: SessionRegistry, channel_id: int, member_id: int) -> Reply:
-    """The member leaves a running game: the engine's forfeit, saved like any move.
-
-    The session code's own ``leave`` hands a seat to a computer; One Card's rules instead
-    take the seat out of the game with its cards back in the main deck, so this runs the
-    engine's ``forfeit`` under the channel's lock and commits it the same way a move is.
-    """
-    async with registry.lock(channel_id):
-        session = registry.get(channel_id)
-        if session is None or session.state is None:
-            raise SessionError("error.no_game")
-        seat = session.seat_of(member_id)
-        if seat is None:
-            raise SessionError("error.not_seated")
-        state = session.state
-        assert isinstance(state, onecard.State)
-        events = state.forfeit(seat)
-        session.seats[seat].computer = True  # the member no longer holds a playing seat
-        return await registry._commit(session, events, [])
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -370,6 +370,10 @@ class State:
         """
         if self._result is not None:
             raise IllegalAction("The game is over.", code="game_over")
+        if 0 <= seat < self.players and self._bankrupt[seat]:
+            raise IllegalAction(
+                "You went bankrupt: you are already out of this game.", code="already_bankrupt"
+            )
         if not 0 <= seat < self.players or not self._playing[seat]:
             raise IllegalAction("That seat is already out of the game.", code="not_playing")
         self._log.append((seat, 2, 0))

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from bot.i18n import t
 from cogs.onecard import render
 from rules.cards import FULL_DECK, Card, Rank, parse_card
-from rules.onecard import PlayCard, State, Take
+from rules.onecard import PlayCard, State, Take, position
 from rules.onecard.ai import choose_action
 from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 
@@ -363,6 +364,27 @@ async def test_leave_forfeits_and_the_cards_go_back_to_the_deck(
     again = await fake.slash(leaver, fake.channel, "onecard hand")
     assert again.ephemeral and "don't have a seat" in again.text
     await settled(fake, bot, fake.channel)
+
+
+async def test_a_bankrupt_member_leaving_hears_why_in_their_language(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    await open_game(fake, bot, members, seed=SEED + 2)
+    session, state = seat_state(bot, fake.channel.id)
+    carol = members[2]  # speaks Korean
+    seat = session.seat_of(carol.id)
+    current = state.current_seat
+    assert seat is not None and current is not None and current != seat
+    # Carol has gone bankrupt (rule 22): same table, her cards back in the main deck.
+    hands = [[] if s == seat else list(state.hand(s)) for s in range(state.players)]
+    session.state = position(
+        hands, state.open_card, current=current, direction=state.direction, out=[seat]
+    )
+    version = session.version
+    left = await fake.slash(carol, fake.channel, "onecard leave")
+    assert left.ephemeral and left.text == t("illegal.already_bankrupt", "ko"), left.text
+    assert session.version == version and session.seat_of(carol.id) == seat
 
 
 def test_card_texts_cover_the_deck() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import rules.onecard as oc
 from bot.games import GameCatalog
-from bot.i18n import t
+from bot.i18n import refusal, t
 from bot.sessions import Player, Post, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
@@ -22,7 +22,6 @@ from cogs.onecard.cog import (
     MAX_OPTIONS,
     MENU_TEMPLATE,
     HandMenu,
-    forfeit,
     hand_view,
     legal_choices,
     suit_view,
@@ -413,7 +412,7 @@ async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
         assert session is not None and isinstance(session.state, oc.State)
         before = session.state.view(None)
         version = session.version
-        reply = await forfeit(registry, CHANNEL, bob.id)
+        reply = await registry.forfeit(CHANNEL, bob.id, ADAPTER.forfeit)
         assert reply.post is not None
         left = "Player B (Bob) left the game; 5 cards go back to the main deck"
         assert left in reply.post.content
@@ -425,15 +424,44 @@ async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
         assert stored.version == session.version
         assert stored.data["state"]["forfeited"] == [False, True, False]
         with pytest.raises(SessionError) as caught:
-            await forfeit(registry, CHANNEL, bob.id)
+            await registry.forfeit(CHANNEL, bob.id, ADAPTER.forfeit)
         assert caught.value.key == "error.not_seated"
         with pytest.raises(SessionError):
             await registry.hand(CHANNEL, bob.id)
         # The last but one leaving ends the game; the one who stays wins.
-        reply = await forfeit(registry, CHANNEL, carol.id)
+        reply = await registry.forfeit(CHANNEL, carol.id, ADAPTER.forfeit)
         await asyncio.sleep(0)
         assert registry.get(CHANNEL) is None
         assert reply.post is not None and "Player A (Alice) wins!" in reply.post.content
+    finally:
+        await registry.close()
+
+
+async def test_a_bankrupt_member_leaving_is_told_so_and_nothing_changes() -> None:
+    games = GameCatalog()
+    games.register(ADAPTER)
+    store = MemoryStore()
+    settings = Settings(_env_file=None, computer_delay_seconds=0.0)  # type: ignore[call-arg]
+    registry = SessionRegistry(store=store, settings=settings, poster=Poster(), games=games)
+    alice, bob, carol = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
+    try:
+        await registry.open_lobby(CHANNEL, GUILD, "onecard", alice, players=3, seed=5)
+        await registry.join(CHANNEL, bob)
+        await registry.join(CHANNEL, carol)
+        session = registry.get(CHANNEL)
+        assert session is not None
+        # Bob went bankrupt (rule 22): his seat is out, the member still sits there.
+        session.state = oc.position([cards("♠3 ♠4"), [], cards("♥5")], parse_card("♠9"), out=[1])
+        before, version = session.state.snapshot(), session.version
+        with pytest.raises(IllegalAction) as caught:
+            await registry.forfeit(CHANNEL, bob.id, ADAPTER.forfeit)
+        assert caught.value.code == "already_bankrupt"
+        assert refusal(caught.value, "en") == (
+            "You went bankrupt: you are already out of this game."
+        )
+        assert refusal(caught.value, "ko") == "파산해서 이미 이 게임에서 빠졌어요."
+        assert session.state.snapshot() == before and session.version == version
+        assert session.seat_of(bob.id) == 1
     finally:
         await registry.close()
 

@@ -30,6 +30,15 @@ def test_forfeit_returns_cards_and_passes_the_turn() -> None:
     assert refused.value.code == "not_playing"
 
 
+def test_a_bankrupt_seat_cannot_forfeit_and_is_told_why() -> None:
+    state = oc.position([cards("♠3 ♠4"), [], cards("♥5")], parse_card("♠9"), out=[1])
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="bankrupt") as refused:
+        state.forfeit(1)
+    assert refused.value.code == "already_bankrupt"
+    assert state.snapshot() == before
+
+
 def test_forfeit_of_a_waiting_seat_keeps_the_turn() -> None:
     state = oc.position([cards("♣2"), cards("♥6"), cards("♥2")], parse_card("♣3"))
     state.forfeit(2)
