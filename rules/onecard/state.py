@@ -234,6 +234,7 @@ class State:
         "_log",
         "_offense",
         "_open",
+        "_out_cards",
         "_out_order",
         "_phase",
         "_playing",
@@ -258,6 +259,7 @@ class State:
         self._bankrupt = [False] * players
         self._forfeited = [False] * players
         self._out_order: list[int] = []  # seats that left, first out first
+        self._out_cards = [0] * players  # what each seat held when it went out (its score)
         self._result: Result | None = None
         # (seat, kind, arg): kind 0 Take, 1 PlayCard with arg = card index * 4 + chosen suit,
         # 2 forfeit. Plain ints keep apply cheap; snapshots store them as they are.
@@ -517,6 +519,7 @@ class State:
     def _leave(self, seat: int) -> int:
         hand = self._hands[seat]
         returned = len(hand)
+        self._out_cards[seat] = returned
         self._deck.extend(hand)
         hand.clear()
         self._playing[seat] = False
@@ -529,12 +532,19 @@ class State:
         return events
 
     def _finish(self, events: list[Event], winner: int) -> list[Event]:
-        """Rule 24: the winner, then the others by fewest cards, then those who left."""
+        """Rule 24: the winner, then the others by fewest cards, then those out, last out first.
+
+        A seat's score is the cards it holds at the end, or held when it went out (bankrupt
+        or left), so a seat that is out never scores like the winner's empty hand.
+        """
         playing = [s for s in range(self.players) if self._playing[s] and s != winner]
         playing.sort(key=lambda s: (len(self._hands[s]), (s - winner) % self.players))
         ranking = (winner, *playing, *reversed(self._out_order))
         outcomes = tuple(Outcome.WIN if s == winner else Outcome.LOSE for s in range(self.players))
-        scores = tuple(len(h) for h in self._hands)
+        scores = tuple(
+            len(self._hands[s]) if self._playing[s] else self._out_cards[s]
+            for s in range(self.players)
+        )
         self._result = Result(outcomes, scores, ranking)
         events.append(GameOver(self._result))
         return events
@@ -588,6 +598,7 @@ class State:
             "bankrupt": list(self._bankrupt),
             "forfeited": list(self._forfeited),
             "out_order": list(self._out_order),
+            "out_cards": list(self._out_cards),
             "log": [list(entry) for entry in self._log],
             "result": None
             if self._result is None
@@ -644,7 +655,8 @@ def position(
     """A game set up at a given position, for tests and the seed's worked examples.
 
     ``deck`` defaults to every card not in a hand and not open; ``suit`` is the suit chosen
-    after an open 7; seats in ``out`` are bankrupt (their hands must be empty).
+    after an open 7; seats in ``out`` are bankrupt (their hands must be empty; each scores
+    ``BANKRUPT_AT``, the least it can have held).
     """
     state = State(len(hands), GameRandom(seed))
     state._hands = [[c.index for c in h] for h in hands]
@@ -664,6 +676,7 @@ def position(
         state._playing[seat] = False
         state._bankrupt[seat] = True
         state._out_order.append(seat)
+        state._out_cards[seat] = BANKRUPT_AT  # at least this many went back when it went out
     cards = sorted([*state._deck, state._open, *(i for h in state._hands for i in h)])
     if cards != list(range(54)):
         raise ValueError("a position must hold each of the 54 cards exactly once")
@@ -689,6 +702,8 @@ def restore(snapshot: Mapping[str, Any]) -> State:
         state._bankrupt = [bool(b) for b in snapshot["bankrupt"]]
         state._forfeited = [bool(b) for b in snapshot["forfeited"]]
         state._out_order = [int(s) for s in snapshot["out_order"]]
+        # Snapshots saved before scores of seats that went out were kept have none: 0 each.
+        state._out_cards = [int(n) for n in snapshot.get("out_cards", [0] * players)]
         state._playing = [s not in state._out_order for s in range(players)]
         state._log = [(int(a), int(b), int(c)) for a, b, c in snapshot["log"]]
         result = snapshot["result"]
@@ -706,6 +721,7 @@ def restore(snapshot: Mapping[str, Any]) -> State:
     if (
         cards != list(range(54))
         or len(state._hands) != players
+        or len(state._out_cards) != players
         or not 0 <= state._target < len(_TARGET_SUITS)
         or state._direction not in (1, -1)
         or not 0 <= state._current < players

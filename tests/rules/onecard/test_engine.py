@@ -81,3 +81,13 @@ def test_restore_refuses_damaged_snapshots() -> None:
 def test_unknown_options_are_refused() -> None:
     with pytest.raises(IllegalAction, match="options"):
         oc.new(2, seed=1, options={"hand": 7})
+
+
+def test_a_snapshot_from_before_out_scores_were_kept_still_restores() -> None:
+    state = oc.position([cards("♣2 ♦4"), cards("♥6 ♥7"), cards("♥2")], parse_card("♣3"))
+    state.forfeit(1)
+    snapshot = state.snapshot()
+    assert snapshot["out_cards"] == [0, 2, 0]
+    del snapshot["out_cards"]
+    restored = oc.restore(snapshot)
+    assert restored.view(None) == state.view(None)

@@ -460,6 +460,54 @@ def test_rule_24_last_survivor_wins() -> None:
     assert state.result is not None and state.result.ranking == (0, 1)
 
 
+def test_rule_24_a_winner_with_a_bankrupt_seat_ranks_it_last_with_its_cards() -> None:
+    big = [x for x in FULL_DECK if x.suit is Suit.HEARTS][:12] + cards("♦2 ♦3 ♦4 ♦5 ♦6 ♦7 ♦8")
+    state = oc.position([cards("♠3 ♠4"), big, cards("♠5 ♠6 ♠7")], c("♠9"), current=1)
+    take(state)  # B: 20 cards, bankrupt (rule 22)
+    play(state, "♠5")
+    play(state, "♠3")
+    play(state, "♠6")
+    assert state.result is None
+    events = play(state, "♠4")
+    assert isinstance(events[-1], GameOver)
+    result = state.result
+    assert result is not None and result.winners == (0,)
+    assert result.ranking == (0, 2, 1)
+    # B held 20 cards when it went out: not the winner's 0.
+    assert result.scores == (0, 20, 1)
+
+
+def test_rule_24_several_seats_out_rank_after_those_playing_last_out_first() -> None:
+    big = [x for x in FULL_DECK if x.suit is Suit.HEARTS][:12] + cards("♦2 ♦3 ♦4 ♦5 ♦6 ♦7 ♦8")
+    state = oc.position(
+        [cards("♠3 ♠4"), big, cards("♠5 ♠6 ♠7 ♠8"), cards("♣2 ♣3 ♣4")], c("♠9"), current=1
+    )
+    take(state)  # B goes bankrupt with 20
+    state.forfeit(3)  # D leaves holding 3
+    play(state, "♠5")
+    play(state, "♠3")
+    play(state, "♠6")
+    play(state, "♠4")
+    result = state.result
+    assert result is not None
+    assert result.ranking == (0, 2, 3, 1)
+    assert result.scores == (0, 20, 2, 3)
+    # The same result survives a snapshot.
+    restored = oc.restore(state.snapshot()).result
+    assert restored == result
+
+
+def test_rule_24_the_last_survivor_scores_the_cards_it_holds() -> None:
+    big = [x for x in FULL_DECK if x.suit is Suit.HEARTS][:12] + cards("♦2 ♦3 ♦4 ♦5 ♦6 ♦7 ♦8")
+    state = oc.position([cards("♠3 ♠4"), big, cards("♠5")], c("♠9"), current=1)
+    state.forfeit(2)
+    take(state)
+    result = state.result
+    assert result is not None and result.winners == (0,)
+    assert result.ranking == (0, 1, 2)
+    assert result.scores == (2, 20, 1)
+
+
 def test_rule_25_invalid_choice_changes_nothing() -> None:
     state = oc.position([cards("♥3 ♠4"), cards("♠5")], c("♠9"))
     before = state.snapshot()
