@@ -4,6 +4,14 @@ Cards are kept as their stable indices (0..53, see :class:`rules.cards.Card`) in
 and what may be played is a 54-bit mask, so a decision costs a few integer operations. The
 *main deck* of the rules is ``deck`` plus the open card: ``deck`` never holds the open card,
 which is why a draw can never take it (rule 6).
+
+Decisions where onecard.md is silent:
+
+- "With 2 players" (rules 18 and 19) counts the players still in the game: once all but two
+  have gone out (bankrupt or left), a Q changes nothing and a J gives its player another turn.
+- Finishing order (rule 24): the seats still playing by fewest cards, then the seats that went
+  out, the last out first. Each seat scores the cards it holds at the end, or held when it
+  went out.
 """
 
 from __future__ import annotations
@@ -468,7 +476,7 @@ class State:
             target = self._next(skipped)
             events.append(Jump(seat, skipped, target))
             self._current = target
-        elif rank == 12:  # Q, rule 19: with 2 players nothing changes
+        elif rank == 12:  # Q, rule 19: with 2 players (still in the game) nothing changes
             if self._alive() > 2:
                 self._direction = -self._direction
                 target = self._next(seat)

@@ -353,6 +353,25 @@ def test_rule_19_queen_with_two_players_has_no_effect() -> None:
     assert state.direction == 1 and state.current_seat == 1
 
 
+def test_rule_19_queen_with_two_players_left_of_three_has_no_effect() -> None:
+    # Decision: two players still in the game play as two players, whoever went out.
+    state = oc.position([cards("♠Q ♥5 ♥6"), cards("♠6 ♥9"), []], c("♠8"), out=[2])
+    events = play(state, "♠Q")
+    assert events == [oc.CardPlayed(0, c("♠Q"))]
+    assert state.direction == 1 and state.current_seat == 1
+    # Two players left of four, the reverse would change nothing either: B plays next.
+    state = oc.position([cards("♠Q ♥5 ♥6"), [], cards("♠6 ♥9"), []], c("♠8"), out=[1, 3])
+    assert play(state, "♠Q") == [oc.CardPlayed(0, c("♠Q"))]
+    assert state.direction == 1 and state.current_seat == 2 and state.next_seat() == 0
+
+
+def test_rule_18_jack_with_two_players_left_of_three_plays_again() -> None:
+    state = oc.position([cards("♠J ♥5 ♥6"), cards("♠6 ♥9"), []], c("♠8"), out=[2])
+    events = play(state, "♠J")
+    assert events[-1] == oc.Jump(0, 1, 0)
+    assert state.current_seat == 0
+
+
 def test_rule_20_king_plays_again() -> None:
     state = oc.position([cards("♠K ♥5"), cards("♠6"), cards("♠7")], c("♠8"))
     assert play(state, "♠K")[-1] == oc.PlayAgain(0)
