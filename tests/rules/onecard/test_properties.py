@@ -13,6 +13,7 @@ from rules.cards import FULL_DECK
 from rules.engine import GameOver, IllegalAction
 
 MAX_DECISIONS = 5000
+EVERY_REFUSAL_EACH = 8  # every this many decisions, every card that is not legal is tried
 
 
 def hands(state: oc.State) -> list[tuple[object, ...]]:
@@ -36,10 +37,16 @@ def test_random_playouts_keep_every_invariant(seed: int, players: int, policy: i
         before_hands = hands(state)
         before_open = state.open_card
         before_deck = set(state.main_deck())
-        # Every card in hand that is not offered is refused, and nothing changes.
+        # A card in hand that is not offered is refused, and nothing changes. Now and then
+        # every such card is tried, and a card from the main deck (not in the hand) too,
+        # with the whole snapshot compared; otherwise one card, with the cards compared.
         offered = {a.card for a in legal if isinstance(a, oc.PlayCard)}
-        refused = next((c for c in before_hands[seat] if c not in offered), None)
-        if refused is not None:
+        not_legal = [c for c in before_hands[seat] if c not in offered]
+        every = decisions % EVERY_REFUSAL_EACH == 0
+        if every:
+            before_snapshot = state.snapshot()
+            not_legal.append(chooser.choice(sorted(before_deck, key=lambda c: c.index)))
+        for refused in not_legal if every else not_legal[:1]:
             try:
                 state.apply(seat, oc.PlayCard(refused))
             except IllegalAction as error:
@@ -47,6 +54,8 @@ def test_random_playouts_keep_every_invariant(seed: int, players: int, policy: i
             else:
                 raise AssertionError(f"{refused} was accepted but not offered")
             assert hands(state) == before_hands and state.open_card == before_open
+        if every:
+            assert state.snapshot() == before_snapshot
         action = chooser.choice(legal)
         events = state.apply(seat, action)
         decisions += 1
@@ -60,9 +69,20 @@ def test_random_playouts_keep_every_invariant(seed: int, players: int, policy: i
             # The card left this hand, and only by this legal play.
             assert action.card not in after[seat] and state.open_card is action.card
             assert list(after[seat]) == [c for c in before_hands[seat] if c is not action.card]
+        elif any(isinstance(e, oc.Bankrupt) and e.seat == seat for e in events):
+            assert after[seat] == ()  # rule 22: every card went back to the main deck
         else:
-            # Draws come from the main deck and never take the open card.
-            gained = after[seat][len(before_hands[seat]) :] if after[seat] else ()
+            # The cards in hand stay as they were; the draws come from the main deck, as many
+            # as the events say, and never take the open card.
+            kept = len(before_hands[seat])
+            assert after[seat][:kept] == before_hands[seat]
+            gained = after[seat][kept:]
+            told = sum(
+                e.count if isinstance(e, oc.CardsTaken) else e.received
+                for e in events
+                if isinstance(e, oc.CardsTaken | oc.AttackTaken)
+            )
+            assert len(gained) == told
             assert before_open not in gained and set(gained) <= before_deck
             assert state.open_card is before_open
         for other in range(players):
