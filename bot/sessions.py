@@ -549,7 +549,10 @@ class SessionRegistry:
         return Post(channel_id, session.version, compose(table), controls, session.locale)
 
     async def published(self, channel_id: int, version: int, message_id: int | None) -> None:
-        """The table of ``version`` was posted as ``message_id``: strip the one before it."""
+        """The table of ``version`` was posted as ``message_id``: strip the one before it.
+
+        ``None``: it could not be posted; the table before it keeps its buttons.
+        """
         await self._published(channel_id, version, message_id)
 
     # -- restart ------------------------------------------------------------------------
@@ -922,9 +925,12 @@ class SessionRegistry:
             if message_id is not None:
                 await self.poster.strip(channel_id, message_id)
             return
+        session.published.set()
+        if message_id is None:
+            # No newer table reached the channel: the last one stays live until one does.
+            return
         previous = session.message_id
         session.message_id = message_id
-        session.published.set()
         if previous is not None and previous != message_id:
             await self.poster.strip(channel_id, previous)
 

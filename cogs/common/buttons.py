@@ -8,6 +8,7 @@ table they were posted with (the session refuses an older one, "this button is o
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -15,7 +16,15 @@ import discord
 
 from bot.i18n import t
 from bot.sessions import Post, SessionError
-from cogs.common.respond import deckhand, ephemeral, guarded, is_moderator, member_of
+from cogs.common.respond import (
+    deckhand,
+    ephemeral,
+    guarded,
+    is_moderator,
+    locale_of,
+    member_of,
+    quietly,
+)
 
 __all__ = [
     "CUSTOM_ID_LIMIT",
@@ -34,6 +43,7 @@ TEMPLATE = (
 )
 # Tables name players but never ping them; only the turn reminder mentions a member.
 NO_PINGS = discord.AllowedMentions.none()
+log = logging.getLogger(__name__)
 _STYLES = {style.name: style for style in discord.ButtonStyle}
 
 
@@ -141,24 +151,54 @@ def build_view(post: Post) -> discord.ui.View | None:
 async def answer_post(
     interaction: discord.Interaction[Any], post: Post | None, notice: str | None = None
 ) -> None:
-    """Answer with the new public table (after the session saved it), then retire the old one."""
-    if post is None:
-        await interaction.response.send_message(notice or "", allowed_mentions=NO_PINGS)
-        return
+    """Answer with the new public table (after the session saved it), then retire the old one.
+
+    The change is saved by now, so if Discord will not take the answer the table (or notice)
+    goes to the channel as a plain message instead, and the member is told their change
+    stands: never that the game is unchanged.
+    """
     registry = deckhand(interaction).sessions
+    if post is None:
+        post = Post(interaction.channel_id or 0, 0, notice or "", (), locale_of(interaction))
+        try:
+            await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
+        except Exception:
+            log.warning("could not answer in channel %d; posting instead", post.channel_id)
+            await registry.poster.post(post)
+            await _tell_saved(interaction)
+        return
     message_id: int | None = None
     try:
-        view = build_view(post)
-        if view is None:
-            sent = await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
-        else:
-            sent = await interaction.response.send_message(
-                post.content, view=view, allowed_mentions=NO_PINGS
-            )
-        # Discord returns the message it created; ask for it only if it did not.
-        message_id = sent.message_id
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
+        message_id = await _send_table(interaction, post)
+    except Exception:
+        log.warning(
+            "could not answer with the table of channel %d (version %d); posting it instead",
+            post.channel_id,
+            post.version,
+            exc_info=True,
+        )
+        message_id = await registry.poster.post(post)
+        await _tell_saved(interaction)
     finally:
         # Even if Discord refused the post, computer moves after it must not wait for it.
         await registry.published(post.channel_id, post.version, message_id)
+
+
+async def _send_table(interaction: discord.Interaction[Any], post: Post) -> int:
+    """The table as the interaction's answer; its message id."""
+    view = build_view(post)
+    if view is None:
+        sent = await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
+    else:
+        sent = await interaction.response.send_message(
+            post.content, view=view, allowed_mentions=NO_PINGS
+        )
+    # Discord returns the message it created; ask for it only if it did not.
+    if sent.message_id is not None:
+        return sent.message_id
+    return (await interaction.original_response()).id
+
+
+async def _tell_saved(interaction: discord.Interaction[Any]) -> None:
+    """The member's change was saved though their answer failed; tell them if Discord lets us."""
+    await quietly(ephemeral(interaction, t("error.answer_failed", locale_of(interaction))))

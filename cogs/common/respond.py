@@ -29,6 +29,7 @@ __all__ = [
     "locale_of",
     "member_of",
     "public_locale",
+    "quietly",
 ]
 
 log = logging.getLogger(__name__)
@@ -109,9 +110,9 @@ async def guarded(
         params = dict(error.params)
         if isinstance(params.get("game"), str):  # a game's name, in the member's language
             params["game"] = t(f"game.{params['game']}", locale)
-        await _quietly(ephemeral(interaction, t(error.key, locale, **params)))
+        await quietly(ephemeral(interaction, t(error.key, locale, **params)))
     except IllegalAction as error:
-        await _quietly(ephemeral(interaction, refusal(error, locale)))
+        await quietly(ephemeral(interaction, refusal(error, locale)))
     except Exception:
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
         log.exception(
@@ -122,11 +123,11 @@ async def guarded(
             None if session is None else session.game,
             None if session is None else session.version,
         )
-        await _quietly(ephemeral(interaction, t("error.unexpected", locale)))
+        await quietly(ephemeral(interaction, t("error.unexpected", locale)))
 
 
-async def _quietly(reply: Awaitable[None]) -> None:
-    """Send an error answer; if Discord refuses even that, only log it."""
+async def quietly(reply: Awaitable[None]) -> None:
+    """Send an answer that may fail (an error, a notice); if Discord refuses it, only log it."""
     try:
         await reply
     except discord.HTTPException:

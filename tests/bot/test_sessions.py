@@ -732,3 +732,18 @@ async def test_a_game_the_guild_does_not_allow_cannot_be_opened(table: Harness) 
     assert refused.value.key == "error.game_not_allowed"
     assert refused.value.params == {"game": "count"}
     assert table.registry.get(CHANNEL) is None and await table.stored() is None
+
+
+async def test_a_table_discord_did_not_take_leaves_the_previous_one_live(table: Harness) -> None:
+    await start_two(table)
+    first, stripped = table.message_id, list(table.poster.stripped)
+    reply = await table.registry.act(CHANNEL, ALICE.id, Add(1))
+    assert reply.post is not None
+    # Neither the answer nor the fallback post reached Discord: no table is newer than the
+    # first one, so it keeps its buttons (and the next table will retire it).
+    await table.registry.published(CHANNEL, reply.post.version, None)
+    assert table.poster.stripped == stripped
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.message_id == first
+    await table.answered(table.registry.act(CHANNEL, BOB.id, Add(1)))
+    assert table.poster.stripped == [*stripped, first]

@@ -25,7 +25,7 @@ from cogs.common.buttons import (
 )
 from cogs.common.respond import guarded
 from rules.engine import IllegalAction
-from tests.bot.test_sessions import ALICE, BOB, CHANNEL, CountAdapter
+from tests.bot.test_sessions import ALICE, BOB, CHANNEL, CountAdapter, FakePoster
 
 BIG_CHANNEL = 2**64 - 1  # the largest snowflake
 
@@ -223,4 +223,35 @@ async def test_stale_wrong_channel_and_out_of_turn_clicks_change_nothing() -> No
     assert session.version == version
     [stored] = await store.load_active()
     assert stored.version == version
+    await registry.close()
+
+
+class RefusingResponse(RecordingResponse):
+    """Discord will not take the answer (a 5xx after discord.py's retries, or a lost token)."""
+
+    async def send_message(self, content: str, **options: Any) -> Any:
+        self.stored_versions += [game.version for game in await self.store.load_active()]
+        self.refused = getattr(self, "refused", 0) + 1
+        raise discord.DiscordServerError(SimpleNamespace(status=500, reason="down"), "down")
+
+
+async def test_a_saved_move_discord_would_not_answer_is_posted_in_the_channel() -> None:
+    registry, store = await count_table()
+    poster = FakePoster()
+    registry.poster = poster
+    session = registry.get(CHANNEL)
+    assert session is not None
+    version, previous = session.version, 4000
+    session.message_id = previous
+    click = clicker(registry, store, ALICE)
+    click.response = RefusingResponse(store)
+    await GameButton(CHANNEL, version, "add", "2").callback(click)
+    assert click.response.stored_versions[0] == version + 1  # the move was saved
+    # The table reached the channel as a plain message and is now the live one.
+    [posted] = poster.posts
+    assert posted.version == version + 1 and posted.content.startswith("Alice +2")
+    assert session.message_id == poster.next_id
+    assert poster.stripped == [previous]
+    # The member was told (if Discord takes anything) that the move stands; never "unchanged".
+    assert click.response.refused == 2
     await registry.close()

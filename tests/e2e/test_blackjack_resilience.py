@@ -7,8 +7,10 @@ never reaches a public message before the House's turn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+from typing import TYPE_CHECKING, Any
 
+import discord.webhook.async_
 import pytest
 
 from bot.i18n import t
@@ -19,6 +21,7 @@ from tests.e2e.deckhand_tables import (
     open_table,
     play_to_the_end,
     settled,
+    version_of,
     whose_turn,
 )
 from tests.e2e.fakediscord import FakeDiscord, FakeMember
@@ -104,6 +107,58 @@ async def test_a_discord_error_does_not_lose_the_move(
         assert not moved.ephemeral, moved.text
         live = bot.sessions.get(fake_discord.channel.id)
         assert live is None or live.version > version
+
+
+class FastRetries:
+    """``asyncio`` for discord.py's webhook client, with its 5xx back-off (1 s, 3 s, ... 9 s
+    between five attempts) cut to milliseconds, so a test can exhaust the retries."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay: float, result: Any = None) -> Any:
+        return await asyncio.sleep(min(delay, 0.01), result)
+
+
+@pytest.mark.parametrize("status", [404, 500])
+async def test_a_saved_move_discord_will_not_answer_is_posted_in_the_channel(
+    fake_discord: FakeDiscord,
+    deckhand: Deckhand,
+    monkeypatch: pytest.MonkeyPatch,
+    status: int,
+) -> None:
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", FastRetries())
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    by_id = {alice.id: alice, bob.id: bob}
+    channel = fake_discord.channel
+    async with deckhand.run() as bot:
+        table = await open_table(fake_discord, bot, alice, [bob])
+        first = whose_turn(bot, channel)
+        session = bot.sessions.get(channel.id)
+        assert first is not None and session is not None
+        version = session.version
+        # Every interaction answer fails (404: the token is gone; 500: all of discord.py's
+        # retries); the member sees "This interaction failed", a fact of Discord's outage.
+        failure = fake_discord.fail_next(status, CALLBACK, count=1000)
+        fake_discord.deadline = 1.0  # no need to wait 3 s for the answer that cannot come
+        clicked = await fake_discord.click(by_id[first], table, "Hit")
+        assert not clicked.messages
+        assert {v.kind for v in fake_discord.take_violations()} == {"no-response"}
+        # The answer and the "your move was saved" notice were both tried.
+        assert failure.hits == (2 if status == 404 else 10)
+        failure.count = 0
+        # The move was saved, and its table reached the channel as a plain message: the
+        # only live table, so the game goes on from it.
+        assert session.version == version + 1
+        posted = await settled(fake_discord, bot, channel)
+        assert posted.id > table.id and version_of(posted) == version + 1
+        assert t("bj.log.hit", "en", name="alice", card="", total="").split(":")[0] in posted.text
+        turn = whose_turn(bot, channel)
+        assert turn is not None
+        moved = await fake_discord.click(by_id[turn], posted, "Stand")
+        assert not moved.ephemeral, moved.text
+        assert session.version == version + 2
 
 
 async def test_a_gateway_resume_keeps_the_game(
