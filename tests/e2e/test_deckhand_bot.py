@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from tests.e2e.fakediscord import FakeDiscord
+from bot.i18n import t
+from tests.e2e.deckhand_tables import blackjack_seed, open_table, play_to_the_end, settled
+from tests.e2e.fakediscord import FakeDiscord, FakeMember
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
@@ -44,3 +47,129 @@ async def test_shared_commands_answer_privately_in_the_members_language(
         assert ended.ephemeral and ended.text
     assert fake_discord.public_messages(fake_discord.channel) == []
     assert [m.text for m in fake_discord.ephemeral_messages(minsu)] == [korean.text]
+
+
+def owner_of(fake: FakeDiscord) -> FakeMember:
+    """The guild's owner, who has every permission (Manage Server included)."""
+    return fake.guild.members[fake.owner.id]
+
+
+async def test_settings_turn_time_and_language_are_saved_and_used_by_the_next_table(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    owner, alice = owner_of(fake_discord), fake_discord.add_member("alice")
+    async with deckhand.run() as bot:
+        saved = await fake_discord.slash(
+            owner, fake_discord.channel, "game settings", turn_seconds=30, language="ko"
+        )
+        assert saved.ephemeral
+        assert saved.text == t(
+            "settings.saved",
+            "en",
+            turn=t("settings.seconds", "en", seconds=30),
+            language="ko",
+            role=t("settings.default", "en"),
+            games=t("settings.all_games", "en"),
+        )
+        seed = blackjack_seed(1)
+        opened = await fake_discord.slash(
+            alice, fake_discord.channel, "blackjack start", players=1, seed=seed
+        )
+        assert not opened.ephemeral
+        table = await settled(fake_discord, bot, fake_discord.channel)
+        assert f"{t('bj.house', 'ko')}: {t('bj.hidden', 'ko')}, " in table.text  # in Korean
+        status = await fake_discord.slash(alice, fake_discord.channel, "game status")
+        left = int(re.findall(r"\d+", status.text)[-1])
+        assert 25 <= left <= 30, status.text  # the configured 30 s, not Blackjack's 45
+    async with deckhand.run() as bot:  # saved in the store, not only in memory
+        session = bot.sessions.get(fake_discord.channel.id)
+        assert session is not None and session.turn_seconds == 30
+
+
+async def test_a_moderator_role_set_by_the_command_may_end_the_game(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    owner = owner_of(fake_discord)
+    alice, bob, carol = (fake_discord.add_member(n) for n in ("alice", "bob", "carol"))
+    async with deckhand.run() as bot:
+        croupier = await fake_discord.add_role("Croupier")  # no Manage Messages
+        await fake_discord.give_role(carol, croupier)
+        await open_table(fake_discord, bot, alice, [bob])
+        refused = await fake_discord.slash(carol, fake_discord.channel, "game end")
+        assert refused.ephemeral and refused.text == t("error.moderator_only", "en")
+        assert bot.sessions.get(fake_discord.channel.id) is not None
+        saved = await fake_discord.slash(
+            owner, fake_discord.channel, "game settings", moderator_role=croupier
+        )
+        assert saved.ephemeral and croupier.mention in saved.text
+        ended = await fake_discord.slash(carol, fake_discord.channel, "game end")
+        assert not ended.ephemeral
+        assert ended.text == t("game.ended_by", "en", member=carol.mention)
+        assert bot.sessions.get(fake_discord.channel.id) is None
+
+
+async def test_kick_is_refused_to_a_plain_member_and_done_by_a_moderator(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    alice, bob, carol = (fake_discord.add_member(n) for n in ("alice", "bob", "carol"))
+    mod = fake_discord.add_member("mod", moderator=True)
+    async with deckhand.run() as bot:
+        await open_table(fake_discord, bot, alice, [bob])
+        session = bot.sessions.get(fake_discord.channel.id)
+        assert session is not None
+        version = session.version
+        refused = await fake_discord.slash(carol, fake_discord.channel, "game kick", member=bob)
+        assert refused.ephemeral and refused.text == t("error.moderator_only", "en")
+        assert session.version == version and not session.seats[1].computer
+        kicked = await fake_discord.slash(mod, fake_discord.channel, "game kick", member=bob)
+        assert not kicked.ephemeral
+        assert t("game.kicked", "en", name="bob") in kicked.text
+        session = bot.sessions.get(fake_discord.channel.id)
+        assert session is None or session.seats[1].computer
+
+
+async def test_stats_and_leaderboard_count_a_finished_game(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    alice, bob, carol = (fake_discord.add_member(n) for n in ("alice", "bob", "carol"))
+    async with deckhand.run() as bot:
+        none = await fake_discord.slash(carol, fake_discord.channel, "leaderboard")
+        assert none.ephemeral and none.text == t("leaderboard.none", "en")
+        await open_table(fake_discord, bot, alice, [bob], bots=1)
+        final = await play_to_the_end(fake_discord, bot, [alice, bob])
+        outcomes = {}
+        for member in (alice, bob):
+            (line,) = [line for line in final.text.splitlines() if f"] {member.name}: " in line]
+            outcome = next(
+                o for o in ("win", "lose", "draw") if line.startswith(f"[{t('bj.' + o, 'en')}]")
+            )
+            outcomes[member.id] = outcome
+        stats = await fake_discord.slash(carol, fake_discord.channel, "stats", member=alice)
+        counts = {o: int(outcomes[alice.id] == o) for o in ("win", "lose", "draw")}
+        assert stats.ephemeral and stats.text.splitlines() == [
+            t("stats.title", "en", member=alice.mention),
+            t("stats.row", "en", game="Blackjack", played=1, **counts),
+        ]
+        mine = await fake_discord.slash(carol, fake_discord.channel, "stats")
+        assert mine.text == t("stats.none", "en", member=carol.mention)
+        board = await fake_discord.slash(
+            carol, fake_discord.channel, "leaderboard", game="blackjack"
+        )
+        assert not board.ephemeral and board.message is not None and board.message.pinged == []
+        order = sorted((alice, bob), key=lambda m: (outcomes[m.id] != "win", m.id))
+        assert board.text.splitlines() == [
+            t("leaderboard.title_game", "en", game="Blackjack"),
+            *(
+                t(
+                    "leaderboard.row",
+                    "en",
+                    rank=rank,
+                    member=m.mention,
+                    wins=int(outcomes[m.id] == "win"),
+                    played=1,
+                )
+                for rank, m in enumerate(order, 1)
+            ),
+        ]
+        other = await fake_discord.slash(carol, fake_discord.channel, "leaderboard", game="onecard")
+        assert other.text == t("leaderboard.none", "en")

@@ -17,7 +17,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from tests.e2e.fakediscord import FakeDiscord, UsageError, running_client
+from tests.e2e.fakediscord import FakeDiscord, FakeUser, UsageError, running_client
 
 
 class Counter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"toy:count:(?P<n>\d+)"):
@@ -149,6 +149,28 @@ class Toy(discord.Client):
             extra: dict[str, Any] = {"allowed_mentions": none} if quiet else {}
             await interaction.response.send_message(f"hello {member.mention}", **extra)
 
+        @tree.command(description="Every kind of option a member can pass")
+        async def kinds(  # noqa: PLR0917 - one parameter per option kind, as Discord sends them
+            interaction: discord.Interaction,
+            role: discord.Role,
+            user: discord.User,
+            channel: discord.TextChannel,
+            mentionable: discord.Role | discord.Member,
+            number: float,
+            flag: bool,
+        ) -> None:
+            assert isinstance(interaction.user, discord.Member)
+            seen = [
+                f"role {role.name} {role.id}",
+                f"user {type(user).__name__} {user.name}",
+                f"channel {channel.name}",
+                f"mentionable {type(mentionable).__name__} {mentionable.id}",
+                f"number {number!r}",
+                f"flag {flag!r}",
+                "my roles " + ",".join(r.name for r in interaction.user.roles),
+            ]
+            await interaction.response.send_message("\n".join(seen), ephemeral=True)
+
         @tree.command(description="Ask for a note in a modal")
         async def note(interaction: discord.Interaction) -> None:
             await interaction.response.send_modal(NoteModal())
@@ -250,6 +272,65 @@ async def test_slash_command_answers_in_channel_with_member_locale_and_permissio
     await fake_discord.slash(mod, fake_discord.channel, "ping")
     assert toy.seen_locales == ["en-US", "ko"]
     assert toy.seen_permissions == [False, True]
+
+
+async def test_role_user_channel_mentionable_number_and_boolean_options_resolve(
+    fake_discord: FakeDiscord, toy: Toy
+) -> None:
+    alice = fake_discord.add_member("alice")
+    bob = fake_discord.add_member("bob")
+    dealers = await fake_discord.add_role("Dealers")
+    await fake_discord.give_role(alice, dealers)
+    result = await fake_discord.slash(
+        alice,
+        fake_discord.channel,
+        "kinds",
+        role=dealers,
+        user=bob,
+        channel=fake_discord.channel,
+        mentionable=dealers,
+        number=2.5,
+        flag=False,
+    )
+    assert result.text.splitlines() == [
+        f"role Dealers {dealers.id}",
+        "user Member bob",
+        "channel games",
+        f"mentionable Role {dealers.id}",
+        "number 2.5",
+        "flag False",
+        "my roles @everyone,Dealers",  # the role created after READY reached the bot
+    ]
+    outsider = FakeUser(fake_discord.ids.next(), "outsider")
+    again = await fake_discord.slash(
+        alice,
+        fake_discord.channel,
+        "kinds",
+        role=dealers,
+        user=outsider,
+        channel=fake_discord.channel,
+        mentionable=bob,
+        number=3,
+        flag=True,
+    )
+    assert again.text.splitlines()[1] == "user User outsider"  # not a member: only a user
+    assert again.text.splitlines()[3] == f"mentionable Member {bob.id}"
+    for wrong in ({"role": bob}, {"number": "3"}, {"flag": 1}, {"user": dealers}):
+        with pytest.raises(UsageError):
+            await fake_discord.slash(
+                alice,
+                fake_discord.channel,
+                "kinds",
+                **{
+                    "role": dealers,
+                    "user": bob,
+                    "channel": fake_discord.channel,
+                    "mentionable": bob,
+                    "number": 1,
+                    "flag": True,
+                    **wrong,
+                },
+            )
 
 
 async def test_subcommand_group_reply_is_ephemeral_to_its_member(

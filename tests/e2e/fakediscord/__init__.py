@@ -4,7 +4,7 @@ See :class:`FakeDiscord` in ``server.py``; ``limits.py`` holds Discord's limits,
 the routes, ``gateway.py`` the websocket, ``model.py`` what the fake remembers.
 """
 
-from .model import FakeChannel, FakeMember, FakeMessage, Violation
+from .model import FakeChannel, FakeMember, FakeMessage, FakeRole, FakeUser, Violation
 from .running import running_client
 from .server import FakeDiscord, FakeGuild, InteractionResult, UsageError
 
@@ -14,6 +14,8 @@ __all__ = [
     "FakeGuild",
     "FakeMember",
     "FakeMessage",
+    "FakeRole",
+    "FakeUser",
     "InteractionResult",
     "UsageError",
     "Violation",

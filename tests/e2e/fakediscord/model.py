@@ -19,11 +19,13 @@ __all__ = [
     "ADMINISTRATOR",
     "EPHEMERAL",
     "LOADING",
+    "MANAGE_GUILD",
     "MANAGE_MESSAGES",
     "MEMBER_PERMISSIONS",
     "FakeChannel",
     "FakeMember",
     "FakeMessage",
+    "FakeRole",
     "FakeUser",
     "Interaction",
     "Snowflakes",
@@ -36,6 +38,7 @@ LOADING = 1 << 7
 
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
 ADMINISTRATOR = 1 << 3
+MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
 MEMBER_PERMISSIONS = (
     (1 << 6)  # add reactions
@@ -106,6 +109,36 @@ class FakeUser:
             "avatar": None,
             "bot": self.bot,
             "public_flags": 0,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FakeRole:
+    """A guild role; pass it as a role or mentionable option, or give it to a member."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0},
+            "hoist": False,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+            "icon": None,
+            "unicode_emoji": None,
         }
 
 

@@ -29,6 +29,7 @@ from .model import (
     FakeChannel,
     FakeMember,
     FakeMessage,
+    FakeRole,
     FakeUser,
     Interaction,
     Snowflakes,
@@ -58,34 +59,22 @@ class FakeGuild:
     name: str
     owner_id: int
     everyone_permissions: int = MEMBER_PERMISSIONS
-    roles: dict[int, dict[str, Any]] = field(default_factory=dict)
+    roles: dict[int, FakeRole] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
     locale: str = "en-US"
 
-    def add_role(self, role_id: int, name: str, permissions: int) -> int:
-        self.roles[role_id] = {
-            "id": str(role_id),
-            "name": name,
-            "color": 0,
-            "colors": {"primary_color": 0},
-            "hoist": False,
-            "position": len(self.roles),
-            "permissions": str(permissions),
-            "managed": False,
-            "mentionable": False,
-            "flags": 0,
-            "icon": None,
-            "unicode_emoji": None,
-        }
-        return role_id
+    def add_role(self, role_id: int, name: str, permissions: int) -> FakeRole:
+        role = FakeRole(role_id, name, permissions, position=len(self.roles))
+        self.roles[role_id] = role
+        return role
 
     def permissions_of(self, member: FakeMember) -> int:
         if member.id == self.owner_id:
             return (1 << 53) - 1
         value = self.everyone_permissions
         for role_id in member.role_ids:
-            value |= int(self.roles[role_id]["permissions"])
+            value |= self.roles[role_id].permissions
         if value & ADMINISTRATOR:
             return (1 << 53) - 1
         return value
@@ -103,7 +92,7 @@ class FakeGuild:
             "verification_level": 0,
             "default_message_notifications": 0,
             "explicit_content_filter": 0,
-            "roles": list(self.roles.values()),
+            "roles": [role.payload() for role in self.roles.values()],
             "emojis": [],
             "features": [],
             "mfa_level": 0,
@@ -228,14 +217,13 @@ class FakeDiscord:
 
         self.guild = FakeGuild(self.ids.next(), guild_name, owner_id=self.owner.id)
         self.guilds[self.guild.id] = self.guild
-        everyone = self.guild.add_role(self.guild.id, "@everyone", MEMBER_PERMISSIONS)
-        assert everyone == self.guild.id
+        self.guild.add_role(self.guild.id, "@everyone", MEMBER_PERMISSIONS)
         self.moderator_role = self.guild.add_role(
             self.ids.next(), "Moderator", MEMBER_PERMISSIONS | MANAGE_MESSAGES
         )
         self.bot_role = self.guild.add_role(self.ids.next(), "Deckhand", ADMINISTRATOR)
         self.guild.members[self.bot_user.id] = FakeMember(
-            self.bot_user, self.guild.id, role_ids=[self.bot_role]
+            self.bot_user, self.guild.id, role_ids=[self.bot_role.id]
         )
         self.guild.members[self.owner.id] = FakeMember(self.owner, self.guild.id)
         self.channel = self.add_channel("games")
@@ -293,10 +281,25 @@ class FakeDiscord:
         """A member of the guild (``moderator``: a role with Manage Messages)."""
         user = FakeUser(self.ids.next(), name)
         self.users[user.id] = user
-        roles = [self.moderator_role] if moderator else []
+        roles = [self.moderator_role.id] if moderator else []
         member = FakeMember(user, self.guild.id, locale=locale, role_ids=roles)
         self.guild.members[user.id] = member
         return member
+
+    async def add_role(self, name: str, *, permissions: int = MEMBER_PERMISSIONS) -> FakeRole:
+        """A new role in the guild, announced to a connected bot (GUILD_ROLE_CREATE)."""
+        role = self.guild.add_role(self.ids.next(), name, permissions)
+        data = {"guild_id": str(self.guild.id), "role": role.payload()}
+        await self.gateway.dispatch_guild(self.guild.id, "GUILD_ROLE_CREATE", data)
+        return role
+
+    async def give_role(self, member: FakeMember, role: FakeRole) -> None:
+        """``member`` gets ``role``; their next interactions carry it (and its permissions)."""
+        member.role_ids.append(role.id)
+        guild = self.guilds[member.guild_id]
+        data = {**member.payload(), "guild_id": str(guild.id)}
+        # Only a bot with the privileged members intent hears of it; interactions always do.
+        await self.gateway.dispatch_guild(guild.id, "GUILD_MEMBER_UPDATE", data)
 
     def add_channel(self, name: str) -> FakeChannel:
         """A text channel (add it before the bot connects: it arrives with GUILD_CREATE)."""
@@ -650,15 +653,29 @@ class FakeDiscord:
         elif kind == 5:
             if not isinstance(value, bool):
                 raise UsageError(f"/{path} {name}: true or false is required")
-        elif kind in (6, 9) and isinstance(value, FakeMember):
-            guild = self.guilds[value.guild_id]
-            resolved.setdefault("users", {})[str(value.id)] = value.user.payload()
-            resolved.setdefault("members", {})[str(value.id)] = value.payload(
-                with_user=False, permissions=guild.permissions_of(value)
-            )
+        elif kind in (6, 9) and isinstance(value, FakeMember | FakeUser):
+            # Discord resolves a user; a member of the guild also as a member (no user inside).
+            user = value.user if isinstance(value, FakeMember) else value
+            resolved.setdefault("users", {})[str(user.id)] = user.payload()
+            if isinstance(value, FakeMember):
+                guild = self.guilds[value.guild_id]
+                resolved.setdefault("members", {})[str(value.id)] = value.payload(
+                    with_user=False, permissions=guild.permissions_of(value)
+                )
+            return str(user.id)
+        elif kind in (8, 9) and isinstance(value, FakeRole):
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
             return str(value.id)
         elif kind == 7 and isinstance(value, FakeChannel):
-            channel = value.payload()
+            allowed = opt.get("channel_types")
+            if allowed and value.type not in allowed:
+                raise UsageError(f"/{path} {name}: channel type {value.type} is not offered")
+            # A partial channel with the member's permissions in it (a thread keeps its
+            # metadata and counts, which Discord sends too).
+            full = value.payload()
+            channel = {key: full[key] for key in ("id", "name", "type", "parent_id")}
+            if value.is_thread:
+                channel = full
             channel["permissions"] = str(MEMBER_PERMISSIONS)
             resolved.setdefault("channels", {})[str(value.id)] = channel
             return str(value.id)
