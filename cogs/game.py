@@ -32,6 +32,12 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="한국어", value="ko"),
 ]
+# What ``reset`` can put back to its default: a GuildSettings field, or all of them.
+RESETTABLE = ("turn_seconds", "language", "moderator_role_id", "allowed_games")
+RESET_CHOICES = [
+    app_commands.Choice(name=_(t(f"choice.reset.{name}"), key=f"choice.reset.{name}"), value=name)
+    for name in (*RESETTABLE, "all")
+]
 MIN_TURN, MAX_TURN = 10, 600
 
 
@@ -149,27 +155,37 @@ class GameCog(commands.Cog):
             "Members with this role may end games and kick", key="param.moderator_role"
         ),
         allowed_games=_("Games allowed here, comma-separated, or all", key="param.allowed_games"),
+        reset=_(t("param.reset"), key="param.reset"),
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def settings(
+    @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES)
+    async def settings(  # noqa: PLR0917 - one parameter per Discord option
         self,
         interaction: discord.Interaction[Any],
         turn_seconds: app_commands.Range[int, MIN_TURN, MAX_TURN] | None = None,
         language: app_commands.Choice[str] | None = None,
         moderator_role: discord.Role | None = None,
         allowed_games: app_commands.Range[str, 1, 100] | None = None,
+        reset: app_commands.Choice[str] | None = None,
     ) -> None:
-        """Moderators only: change the guild's settings; shows them (ephemeral)."""
+        """Manage Server only: change the guild's settings; shows them (ephemeral).
+
+        Not the moderator role: its holders could otherwise give it to everyone. Discord can
+        only hide a whole top-level command (``default_permissions``), and ``/game`` holds
+        commands for everyone, so the check is here.
+        """
 
         async def work() -> None:
             _channel(interaction)
             guild_id = interaction.guild_id
             assert guild_id is not None
-            if not await is_moderator(interaction):
-                raise SessionError("error.moderator_only")
+            if not interaction.permissions.manage_guild:
+                raise SessionError("error.manage_server_only")
             store = deckhand(interaction).store
             current = await store.guild_settings(guild_id)
             changes: dict[str, Any] = {}
+            if reset is not None:  # first, so a value given beside it wins
+                names = RESETTABLE if reset.value == "all" else (reset.value,)
+                changes.update(dict.fromkeys(names))
             if turn_seconds is not None:
                 changes["turn_seconds"] = turn_seconds
             if language is not None:

@@ -6,8 +6,10 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.i18n import t
+from bot.store.base import GuildSettings
 from tests.e2e.deckhand_tables import blackjack_seed, open_table, play_to_the_end, settled
 from tests.e2e.fakediscord import FakeDiscord, FakeMember
+from tests.e2e.fakediscord.model import MANAGE_GUILD
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
@@ -173,3 +175,80 @@ async def test_stats_and_leaderboard_count_a_finished_game(
         ]
         other = await fake_discord.slash(carol, fake_discord.channel, "leaderboard", game="onecard")
         assert other.text == t("leaderboard.none", "en")
+
+
+async def test_only_manage_server_changes_the_settings_not_the_moderator_role(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    owner = owner_of(fake_discord)
+    carol = fake_discord.add_member("carol")
+    mod = fake_discord.add_member("mod", moderator=True)  # Manage Messages only
+    admin = fake_discord.add_member("admin")
+    async with deckhand.run() as bot:
+        croupier = await fake_discord.add_role("Croupier")
+        await fake_discord.give_role(carol, croupier)
+        managers = await fake_discord.add_role("Managers", permissions=MANAGE_GUILD)
+        await fake_discord.give_role(admin, managers)
+        await fake_discord.slash(
+            owner, fake_discord.channel, "game settings", moderator_role=croupier
+        )
+        before = await bot.store.guild_settings(fake_discord.guild.id)
+        everyone = fake_discord.guild.roles[fake_discord.guild.id]
+        for member in (carol, mod):
+            refused = await fake_discord.slash(
+                member, fake_discord.channel, "game settings", moderator_role=everyone
+            )
+            assert refused.ephemeral
+            assert refused.text == t("error.manage_server_only", "en")
+            refused = await fake_discord.slash(member, fake_discord.channel, "game settings")
+            assert refused.text == t("error.manage_server_only", "en")  # not even a look
+        assert await bot.store.guild_settings(fake_discord.guild.id) == before
+        allowed = await fake_discord.slash(
+            admin, fake_discord.channel, "game settings", turn_seconds=20
+        )
+        assert allowed.ephemeral and t("settings.seconds", "en", seconds=20) in allowed.text
+        assert (await bot.store.guild_settings(fake_discord.guild.id)).turn_seconds == 20
+
+
+async def test_a_setting_can_be_reset_to_its_default(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    owner = owner_of(fake_discord)
+    async with deckhand.run() as bot:
+        croupier = await fake_discord.add_role("Croupier")
+        guild = fake_discord.guild.id
+        await fake_discord.slash(
+            owner,
+            fake_discord.channel,
+            "game settings",
+            turn_seconds=30,
+            language="ko",
+            moderator_role=croupier,
+            allowed_games="blackjack",
+        )
+        reset = await fake_discord.slash(
+            owner, fake_discord.channel, "game settings", reset="moderator_role_id"
+        )
+        assert croupier.mention not in reset.text
+        settings = await bot.store.guild_settings(guild)
+        assert settings.moderator_role_id is None and settings.turn_seconds == 30
+        # A reset applies first, so a new value given beside it wins.
+        await fake_discord.slash(
+            owner, fake_discord.channel, "game settings", reset="turn_seconds", turn_seconds=40
+        )
+        assert (await bot.store.guild_settings(guild)).turn_seconds == 40
+        await fake_discord.slash(owner, fake_discord.channel, "game settings", reset="turn_seconds")
+        assert (await bot.store.guild_settings(guild)).turn_seconds is None
+        everything = await fake_discord.slash(
+            owner, fake_discord.channel, "game settings", reset="all"
+        )
+        default = t("settings.default", "en")
+        assert everything.text == t(
+            "settings.saved",
+            "en",
+            turn=default,
+            language=default,
+            role=default,
+            games=t("settings.all_games", "en"),
+        )
+        assert await bot.store.guild_settings(guild) == GuildSettings(guild)
