@@ -22,7 +22,7 @@ from bot.client import create_bot
 from bot.settings import Settings
 from bot.store import StoreUnavailable, UnsupportedDatabaseURL, open_store
 
-__all__ = ["CONFIG_ERROR", "add_arguments", "run"]
+__all__ = ["CONFIG_ERROR", "add_arguments", "configure_logging", "run"]
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +46,25 @@ def run(args: argparse.Namespace) -> int:
     """Run the bot until it is stopped; 0 on a clean stop, 1 on a set-up mistake."""
     try:
         settings = load_settings()
-        discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
+        configure_logging(settings.log_level)
         return asyncio.run(_serve(settings))
     except SetupError as error:
         print(f"deckhand: {error}", file=sys.stderr)
         return CONFIG_ERROR
+
+
+# discord.py logs whole payloads at DEBUG: every gateway event (a card named in
+# `/onecard play card:`, interaction tokens), HTTP bodies (ephemeral hands) and webhook URLs
+# (tokens). Hidden cards and tokens never reach a log, so these stay at INFO or quieter.
+PAYLOAD_LOGGERS = ("discord.gateway", "discord.http", "discord.webhook")
+
+
+def configure_logging(level_name: str) -> None:
+    """Log at ``level_name`` through discord.py's handler, the payload loggers at INFO at most."""
+    level: int = logging.getLevelName(level_name)
+    discord.utils.setup_logging(level=level)
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(max(level, logging.INFO))
 
 
 def load_settings() -> Settings:

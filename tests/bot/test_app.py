@@ -41,6 +41,16 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[i
     return levels
 
 
+@pytest.fixture(autouse=True)
+def payload_loggers() -> Any:
+    """The discord.py loggers ``run`` caps, put back as they were after each test."""
+    names = ("discord.gateway", "discord.http", "discord.webhook")
+    before = {name: logging.getLogger(name).level for name in names}
+    yield names
+    for name, level in before.items():
+        logging.getLogger(name).setLevel(level)  # setLevel, not the attribute: it clears caches
+
+
 def one_line(capsys: pytest.CaptureFixture[str]) -> str:
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
@@ -232,3 +242,43 @@ def test_python_m_bot_run_without_a_token_prints_one_line(tmp_path: Path) -> Non
     assert finished.stdout == ""
     assert finished.stderr.count("\n") == 1
     assert finished.stderr.startswith("deckhand: DISCORD_TOKEN is not set")
+
+
+async def test_debug_logs_never_show_a_played_card_or_an_interaction_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py logs whole gateway events and HTTP bodies at DEBUG; not in Deckhand's log."""
+    from bot.client import create_bot
+    from bot.settings import Settings
+    from bot.store import open_store
+    from tests.e2e.fakediscord import FakeDiscord, running_client
+
+    caplog.set_level(logging.DEBUG)
+    app.configure_logging("DEBUG")
+    database = f"sqlite:///{tmp_path / 'deckhand.db'}"
+    async with FakeDiscord() as fake:
+        alice = fake.add_member("alice")
+        settings = Settings(  # type: ignore[call-arg]
+            _env_file=None,
+            discord_token=fake.token,
+            database_url=database,
+            dev_guild_id=fake.guild.id,
+        )
+        async with running_client(create_bot(settings, open_store(database)), fake):
+            played = await fake.slash(alice, fake.channel, "onecard play", card="♠7")
+            assert played.ephemeral
+            hand = await fake.slash(alice, fake.channel, "blackjack hand")
+            assert hand.ephemeral
+    assert "Dispatching event interaction" in caplog.text  # DEBUG logging was on
+    assert "♠7" not in caplog.text
+    tokens = [interaction.token for interaction in fake.interactions.values()]
+    assert len(tokens) == 2
+    for token in tokens:
+        assert token not in caplog.text
+
+
+def test_the_payload_loggers_follow_a_quieter_log_level(payload_loggers: tuple[str, ...]) -> None:
+    app.configure_logging("WARNING")
+    assert [logging.getLogger(name).level for name in payload_loggers] == [logging.WARNING] * 3
+    app.configure_logging("DEBUG")
+    assert [logging.getLogger(name).level for name in payload_loggers] == [logging.INFO] * 3
