@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -32,6 +32,7 @@ from bot.timers import ChannelTasks
 from rules.engine import Action, Event, GameState, IllegalAction
 
 __all__ = [
+    "DEAL_AGAIN_SECONDS",
     "MAX_MESSAGE",
     "TIMEOUTS_BEFORE_COMPUTER",
     "Player",
@@ -51,6 +52,7 @@ TIMEOUTS_BEFORE_COMPUTER = 3
 MAX_MESSAGE = 2000  # Discord's limit on a message's content
 PUBLISH_WAIT = 5.0  # how long a computer burst waits for the move before it to be posted
 MAX_BURST = 500  # computer moves in one burst; a game of bots always ends well before
+DEAL_AGAIN_SECONDS = 3600.0  # how long a finished table's "Deal again" keeps working
 
 
 class SessionError(Exception):
@@ -118,6 +120,7 @@ class Session:
     message_id: int | None = None
     deadline: float | None = None
     pinged: bool = False
+    finished_at: float | None = None  # a finished table kept for "Deal again"
     published: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -162,6 +165,13 @@ class Session:
         """This session as the store's record."""
         return ActiveGame(self.channel_id, self.guild_id, self.game, self.version, self.to_data())
 
+    def stored_finished(self) -> ActiveGame:
+        """This finished game as the store keeps it for "Deal again": its seats, no game."""
+        data = self.to_data()
+        data["state"] = None
+        data["finished_at"] = self.finished_at
+        return ActiveGame(self.channel_id, self.guild_id, self.game, self.version, data)
+
     @classmethod
     def from_stored(cls, stored: ActiveGame, adapter: GameAdapter) -> Session:
         """Rebuild a session (and its engine state) from the store."""
@@ -181,6 +191,7 @@ class Session:
             version=stored.version,
             message_id=data["message_id"],
             deadline=data["deadline"],
+            finished_at=data.get("finished_at"),
         )
         if data["state"] is not None:
             session.state = adapter.restore(data["state"])
@@ -251,6 +262,41 @@ def _serves_every_guild(guild_id: int | None) -> bool:
     return True
 
 
+def _is_finished(stored: ActiveGame) -> bool:
+    """Whether a stored record is a finished table kept for "Deal again" (not a session)."""
+    return stored.data.get("finished_at") is not None
+
+
+class ChannelLocks:
+    """An ``asyncio.Lock`` per channel, kept only while someone holds or awaits it.
+
+    A lock nobody holds or awaits is no different from a new one, so dropping it then is
+    safe, and a bot serving many channels does not keep one per channel it ever saw.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, channel_id: int) -> AsyncIterator[None]:
+        """Hold the channel's lock for the ``async with`` block."""
+        held = self._locks.get(channel_id)
+        lock, users = (asyncio.Lock(), 0) if held is None else held
+        self._locks[channel_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[channel_id]
+            if users == 1:
+                del self._locks[channel_id]
+            else:
+                self._locks[channel_id] = (lock, users - 1)
+
+
 def compose(table: Table, notices: Sequence[str] = ()) -> str:
     """The message text: notices and the move log above the table's code block.
 
@@ -299,19 +345,17 @@ class SessionRegistry:
             owns_guild = bot.owns_guild if bot is not None else _serves_every_guild
         self.owns_guild = owns_guild
         self.tasks = ChannelTasks()
+        self.locks = ChannelLocks()
         self._sessions: dict[int, Session] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        # The seats of each channel's last finished game, for "Deal again".
+        # Each channel's last finished table, for "Deal again"; each expires after
+        # DEAL_AGAIN_SECONDS (a timer in the channel's task slot) or when a new game opens.
         self._finished: dict[int, Session] = {}
 
     # -- lookup -------------------------------------------------------------------------
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        """The channel's lock (created on first use)."""
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
+    def lock(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """``async with registry.lock(channel_id):`` holds the channel's lock."""
+        return self.locks.hold(channel_id)
 
     def get(self, channel_id: int) -> Session | None:
         """The channel's lobby or game, if any."""
@@ -507,8 +551,14 @@ class SessionRegistry:
             session.seats[seat].timeouts = 0
             return await self._commit(session, events, [])
 
-    async def deal_again(self, channel_id: int, member_id: int, *, version: int) -> Reply:
-        """After a game ends, deal a new one to the same seats (Blackjack's "Deal again")."""
+    async def deal_again(
+        self, channel_id: int, member_id: int, *, version: int, table_id: int | None = None
+    ) -> Reply:
+        """After a game ends, deal a new one to the same seats (Blackjack's "Deal again").
+
+        ``table_id``: the message whose button was clicked, retired when the new table is
+        posted (after a restart the store does not know the final table's id).
+        """
         async with self.lock(channel_id):
             if channel_id in self._sessions:
                 raise SessionError("error.stale_button")
@@ -531,7 +581,8 @@ class SessionRegistry:
                 turn_seconds=last.turn_seconds,
                 seats=[Seat(s.member_id, s.name, s.computer) for s in last.seats],
                 version=last.version + 1,
-                message_id=last.message_id,  # the new table strips the old one's button
+                # The new table strips the old one's button.
+                message_id=last.message_id if table_id is None else table_id,
             )
             return await self._create(session, adapter)
 
@@ -580,6 +631,9 @@ class SessionRegistry:
                 )
                 continue
             session.published.set()
+            if session.finished_at is not None:
+                await self._restore_finished(session)
+                continue
             if session.deadline is not None:
                 half = session.deadline - session.turn_seconds / 2
                 session.pinged = self.clock() >= half
@@ -587,6 +641,16 @@ class SessionRegistry:
             self._arm(session, keep_deadline=True)
             restored += 1
         return restored
+
+    async def _restore_finished(self, session: Session) -> None:
+        """A finished table kept for "Deal again": keep offering it, or drop it if expired."""
+        assert session.finished_at is not None
+        if self.clock() >= session.finished_at + DEAL_AGAIN_SECONDS:
+            with contextlib.suppress(VersionConflict):
+                await self.store.delete(session.channel_id, expected_version=session.version)
+            return
+        self._finished[session.channel_id] = session
+        self._arm_expiry(session)
 
     async def close(self) -> None:
         """Stop every timer (the sessions stay in the store)."""
@@ -628,18 +692,71 @@ class SessionRegistry:
         return len(session.seats) + session.bots >= session.players
 
     async def _create(self, session: Session, adapter: GameAdapter) -> Reply:
-        """Store a new session (a lobby, or seats to deal to) and deal if it is full."""
+        """Store a new session (a lobby, or seats to deal to) and deal if it is full.
+
+        It replaces the channel's finished table, if one is kept for "Deal again".
+        """
         channel_id = session.channel_id
+        last = self._finished.get(channel_id)
         try:
-            await self.store.create(session.stored())
+            if last is None:
+                await self.store.create(session.stored())
+            else:
+                session.version = max(session.version, last.version + 1)
+                await self._replace_finished(session, last)
         except VersionConflict:
             # Another process (a mistaken second writer) holds this channel.
             raise SessionError("error.busy_elsewhere") from None
+        if last is not None:
+            del self._finished[channel_id]
+            self.tasks.cancel(channel_id)  # its expiry timer
         self._sessions[channel_id] = session
-        self._finished.pop(channel_id, None)
         if not self._lobby_full(session):
             return Reply(self._render(session, [], []))
         return await self._commit(session, self._deal(session, adapter), [])
+
+    async def _replace_finished(self, session: Session, last: Session) -> None:
+        try:
+            await self.store.save(session.stored(), expected_version=last.version)
+        except VersionConflict:
+            # Its record was never written (see _keep_finished) or has expired.
+            await self.store.create(session.stored())
+
+    async def _keep_finished(self, session: Session) -> None:
+        """Keep a finished table's seats (memory and store) for "Deal again", for a while."""
+        channel_id = session.channel_id
+        session.finished_at = self.clock()
+        self._finished[channel_id] = session
+        try:
+            await self.store.create(session.stored_finished())
+        except Exception:
+            # The result is recorded; only "Deal again" after a restart is lost.
+            log.warning(
+                "channel %d: could not keep the finished %s table",
+                channel_id,
+                session.game,
+                exc_info=True,
+            )
+        self._arm_expiry(session)
+
+    def _arm_expiry(self, session: Session) -> None:
+        assert session.finished_at is not None
+        left = session.finished_at + DEAL_AGAIN_SECONDS - self.clock()
+        channel_id = session.channel_id
+        work = self._expire_finished(channel_id, session.version, left)
+        self.tasks.replace(channel_id, work, f"expire-{channel_id}")
+
+    async def _expire_finished(self, channel_id: int, version: int, delay: float) -> None:
+        await self.sleep(max(0.0, delay))
+        async with self.lock(channel_id):
+            last = self._finished.get(channel_id)
+            if last is None or last.version != version:
+                return
+            del self._finished[channel_id]
+            with contextlib.suppress(VersionConflict):
+                await self.store.delete(channel_id, expected_version=version)
+        if last.message_id is not None:
+            await self.poster.strip(channel_id, last.message_id)
 
     def _seat_computers(self, session: Session) -> None:
         for number in range(len(session.seats) + 1, session.players + 1):
@@ -712,7 +829,7 @@ class SessionRegistry:
         session.published = asyncio.Event()
         if over:
             self._forget(session, strip=False)  # the final table strips it when posted
-            self._finished[session.channel_id] = session
+            await self._keep_finished(session)
         else:
             self._arm(session, keep_deadline=True)
         return Reply(post)
@@ -722,7 +839,7 @@ class SessionRegistry:
         self.tasks.cancel(channel_id)
         self._sessions.pop(channel_id, None)
         for stored in await self.store.load_active():
-            if stored.channel_id == channel_id:
+            if stored.channel_id == channel_id and not _is_finished(stored):
                 session = Session.from_stored(stored, self.games.get(stored.game))
                 session.published.set()
                 self._sessions[channel_id] = session

@@ -121,7 +121,13 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
             moderator = await is_moderator(interaction)
             reply = await registry.end(channel, member.id, moderator=moderator)
         elif self.action == "again":
-            reply = await registry.deal_again(channel, member.id, version=self.version)
+            table = interaction.message
+            reply = await registry.deal_again(
+                channel,
+                member.id,
+                version=self.version,
+                table_id=None if table is None else table.id,
+            )
         else:
             reply = await registry.act(
                 channel, member.id, (self.action, self.arg), version=self.version

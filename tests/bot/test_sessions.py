@@ -11,6 +11,7 @@ import pytest
 
 from bot.games import Control, GameCatalog, Table
 from bot.sessions import (
+    DEAL_AGAIN_SECONDS,
     MAX_MESSAGE,
     TIMEOUTS_BEFORE_COMPUTER,
     Player,
@@ -277,6 +278,12 @@ class Harness:
         return found[0] if found else None
 
 
+async def dormant(table: Harness) -> bool:
+    """Whether the store keeps only a finished table's seats (no game) for the channel."""
+    stored = await table.stored()
+    return stored is not None and stored.data["state"] is None and "finished_at" in stored.data
+
+
 @pytest.fixture
 async def table() -> Any:
     made = Harness()
@@ -480,7 +487,7 @@ async def test_a_finished_game_is_recorded_and_can_be_dealt_again(table: Harness
     post = await table.answered(registry.act(CHANNEL, BOB.id, Add(1)))
     assert post is not None and [c.action for c in post.controls] == ["again"]
     assert registry.get(CHANNEL) is None
-    assert await table.stored() is None
+    assert await dormant(table)  # only the seats are kept, for "Deal again"
     [finished] = table.store.finished
     assert finished.ended_by is None
     assert [(s.member_id, s.outcome, s.rank) for s in finished.seats] == [
@@ -691,7 +698,7 @@ async def test_a_game_over_at_the_deal_is_recorded_at_once(table: Harness) -> No
         )
     )
     assert post is not None and [c.action for c in post.controls] == ["again"]
-    assert table.registry.get(CHANNEL) is None and await table.stored() is None
+    assert table.registry.get(CHANNEL) is None and await dormant(table)
     [finished] = table.store.finished
     assert [(s.member_id, s.outcome) for s in finished.seats] == [(ALICE.id, "win"), (None, "lose")]
 
@@ -747,3 +754,92 @@ async def test_a_table_discord_did_not_take_leaves_the_previous_one_live(table: 
     assert session is not None and session.message_id == first
     await table.answered(table.registry.act(CHANNEL, BOB.id, Add(1)))
     assert table.poster.stripped == [*stripped, first]
+
+
+async def finish_two(table: Harness) -> Post:
+    """Alice and Bob play a game to its end; its final table (posted)."""
+    await start_two(table, target=3)
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(2)))
+    post = await table.answered(table.registry.act(CHANNEL, BOB.id, Add(1)))
+    assert post is not None and [c.action for c in post.controls] == ["again"]
+    return post
+
+
+async def test_deal_again_still_works_after_a_restart(table: Harness) -> None:
+    final = await finish_two(table)
+    final_table = table.message_id
+    await table.registry.close()
+    again = Harness(table.store)
+    again.clock.now = table.clock.now + 60
+    assert await again.registry.restore_all() == 0  # no game runs here
+    assert again.registry.get(CHANNEL) is None
+    reply = await again.registry.deal_again(
+        CHANNEL, ALICE.id, version=final.version, table_id=final_table
+    )
+    assert reply.post is not None and "total 0" in reply.post.content
+    await again.registry.published(CHANNEL, reply.post.version, 7777)
+    assert again.poster.stripped == [final_table]  # the clicked table is retired
+    session = again.registry.get(CHANNEL)
+    assert session is not None and session.version > final.version
+    assert [s.member_id for s in session.seats] == [ALICE.id, BOB.id]
+    stored = await again.stored()
+    assert stored is not None and stored.version == session.version
+    assert stored.data["state"] is not None
+    await again.registry.close()
+
+
+async def test_a_finished_table_expires(table: Harness) -> None:
+    final = await finish_two(table)
+    final_table = table.message_id
+    await table.clock.advance(DEAL_AGAIN_SECONDS - 1)
+    assert await dormant(table)
+    await table.clock.advance(1)
+    assert await table.stored() is None
+    assert table.poster.stripped[-1] == final_table  # its Deal again button is gone too
+    with pytest.raises(SessionError) as refused:
+        await table.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
+    assert refused.value.key == "error.stale_button"
+
+
+async def test_a_finished_table_found_expired_at_restart_is_dropped(table: Harness) -> None:
+    final = await finish_two(table)
+    await table.registry.close()
+    again = Harness(table.store)
+    again.clock.now = table.clock.now + DEAL_AGAIN_SECONDS
+    assert await again.registry.restore_all() == 0
+    assert await again.stored() is None
+    with pytest.raises(SessionError) as refused:
+        await again.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
+    assert refused.value.key == "error.stale_button"
+    await again.registry.close()
+
+
+async def test_a_new_lobby_replaces_a_finished_table(table: Harness) -> None:
+    final = await finish_two(table)
+    await table.registry.close()
+    again = Harness(table.store)  # also after a restart: the store still holds its seats
+    await again.registry.restore_all()
+    lobby = await again.answered(
+        again.registry.open_lobby(CHANNEL, GUILD, "count", CAROL, players=2)
+    )
+    assert lobby is not None and lobby.version > final.version
+    with pytest.raises(SessionError) as refused:
+        await again.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
+    assert refused.value.key == "error.stale_button"
+    stored = await again.stored()
+    assert stored is not None and stored.data["host"] == CAROL.id
+    await again.registry.close()
+
+
+async def test_channel_locks_are_kept_only_while_in_use(table: Harness) -> None:
+    for channel in range(CHANNEL, CHANNEL + 20):
+        await table.registry.open_lobby(channel, GUILD, "count", ALICE, players=2)
+        await table.registry.end(channel, ALICE.id, moderator=False)
+    assert len(table.registry.locks) == 0
+    async with table.registry.lock(CHANNEL):
+        waiting = asyncio.create_task(table.registry.end(CHANNEL, ALICE.id, moderator=True))
+        await settle()
+        assert len(table.registry.locks) == 1
+    with pytest.raises(SessionError):
+        await waiting
+    assert len(table.registry.locks) == 0

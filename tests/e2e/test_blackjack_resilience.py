@@ -58,6 +58,26 @@ async def test_a_new_bot_on_the_same_database_continues_with_the_same_buttons(
     assert fake_discord.gateway.identifies == 2
 
 
+async def test_deal_again_on_the_final_table_after_a_restart(
+    fake_discord: FakeDiscord, deckhand: Deckhand
+) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    channel = fake_discord.channel
+    async with deckhand.run() as bot:
+        await open_table(fake_discord, bot, alice, [bob])
+        final = await play_to_the_end(fake_discord, bot, [alice, bob])
+        assert final.button_labels == [t("button.again", "en")]
+    async with deckhand.run() as bot:
+        assert bot.sessions.get(channel.id) is None
+        dealt = await fake_discord.click(bob, final, t("button.again", "en"))
+        assert not dealt.ephemeral, dealt.text
+        session = bot.sessions.get(channel.id)
+        assert session is not None and session.state is not None
+        assert [s.member_id for s in session.seats] == [alice.id, bob.id]
+        table = await settled(fake_discord, bot, channel)
+        assert table.id != final.id and not fake_discord.messages[final.id].buttons
+
+
 @pytest.mark.parametrize("rate_limited", [False, True])
 async def test_a_turn_timeout_stands_for_the_player(
     fake_discord: FakeDiscord, deckhand: Deckhand, rate_limited: bool
