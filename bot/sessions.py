@@ -409,9 +409,13 @@ class SessionRegistry:
             )
             return await self._create(session, adapter)
 
-    async def join(self, channel_id: int, member: Player) -> Reply:
-        """Take a free seat in the lobby; the game starts when the last seat is taken."""
+    async def join(self, channel_id: int, member: Player, *, version: int | None = None) -> Reply:
+        """Take a free seat in the lobby; the game starts when the last seat is taken.
+
+        ``version`` comes from a button, as for every verb: an older message's is refused.
+        """
         async with self.lock(channel_id):
+            self._check_version(channel_id, version)
             session = self._lobby(channel_id)
             if any(seat.member_id == member.id for seat in session.seats):
                 raise SessionError("error.already_seated")
@@ -424,9 +428,10 @@ class SessionRegistry:
                 events = self._deal(session, self.adapter(session))
             return await self._commit(session, events, notices)
 
-    async def leave(self, channel_id: int, member_id: int) -> Reply:
+    async def leave(self, channel_id: int, member_id: int, *, version: int | None = None) -> Reply:
         """Give up a seat: in a lobby it is freed; in a game a computer plays it on."""
         async with self.lock(channel_id):
+            self._check_version(channel_id, version)
             session = self._require(channel_id)
             seat = session.seat_of(member_id)
             if seat is None:
@@ -462,9 +467,10 @@ class SessionRegistry:
             session.seats[seat].computer = True
             return await self._commit(session, events, [])
 
-    async def start(self, channel_id: int, member_id: int) -> Reply:
+    async def start(self, channel_id: int, member_id: int, *, version: int | None = None) -> Reply:
         """The host starts early; empty seats are dropped (at least the minimum must remain)."""
         async with self.lock(channel_id):
+            self._check_version(channel_id, version)
             session = self._lobby(channel_id)
             if member_id != session.host_id:
                 raise SessionError("error.host_only")
@@ -475,12 +481,15 @@ class SessionRegistry:
             session.players = seated
             return await self._commit(session, self._deal(session, adapter), [])
 
-    async def end(self, channel_id: int, member_id: int, *, moderator: bool) -> Reply:
+    async def end(
+        self, channel_id: int, member_id: int, *, moderator: bool, version: int | None = None
+    ) -> Reply:
         """Cancel a lobby (its host, or a moderator) or end a game (a moderator).
 
         An ended game is recorded with ``ended_by`` and no results.
         """
         async with self.lock(channel_id):
+            self._check_version(channel_id, version)
             session = self._require(channel_id)
             if session.is_lobby:
                 if member_id != session.host_id and not moderator:
@@ -533,9 +542,7 @@ class SessionRegistry:
         saved before this returns.
         """
         async with self.lock(channel_id):
-            session = self._sessions.get(channel_id)
-            if version is not None and (session is None or session.version != version):
-                raise SessionError("error.stale_button")
+            self._check_version(channel_id, version)
             session = self._game(channel_id)
             seat = session.seat_of(member_id)
             if seat is None:
@@ -668,6 +675,12 @@ class SessionRegistry:
             if configured.turn_seconds is not None:
                 return float(configured.turn_seconds)
         return adapter.turn_seconds(self.settings)
+
+    def _check_version(self, channel_id: int, version: int | None) -> None:
+        """A button (``version`` not ``None``) works only on the message of the current version."""
+        session = self._sessions.get(channel_id)
+        if version is not None and (session is None or session.version != version):
+            raise SessionError("error.stale_button")
 
     def _require(self, channel_id: int) -> Session:
         session = self._sessions.get(channel_id)

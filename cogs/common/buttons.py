@@ -2,8 +2,9 @@
 
 Every button Deckhand posts is a :class:`GameButton`, a ``DynamicItem`` rebuilt from its
 custom id on each click, so a table posted before a restart keeps working. The click is
-checked on the server: the channel must be this one, and game moves carry the version of the
-table they were posted with (the session refuses an older one, "this button is out of date").
+checked on the server: the channel must be this one, and every button but Hand carries the
+version of the message it came with (the session refuses an older one, "this button is out of
+date"), lobby buttons included.
 """
 
 from __future__ import annotations
@@ -111,15 +112,18 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
             post = await registry.hand(channel, member.id)
             await ephemeral(interaction, post.content, view=build_view(post))
             return
+        # Every button carries its message's version: an older lobby's Leave or Cancel must
+        # not reach the game that followed it.
+        version = self.version
         if self.action == "join":
-            reply = await registry.join(channel, member)
+            reply = await registry.join(channel, member, version=version)
         elif self.action == "leave":
-            reply = await registry.leave(channel, member.id)
+            reply = await registry.leave(channel, member.id, version=version)
         elif self.action == "start":
-            reply = await registry.start(channel, member.id)
+            reply = await registry.start(channel, member.id, version=version)
         elif self.action == "cancel":
             moderator = await is_moderator(interaction)
-            reply = await registry.end(channel, member.id, moderator=moderator)
+            reply = await registry.end(channel, member.id, moderator=moderator, version=version)
         elif self.action == "again":
             table = interaction.message
             reply = await registry.deal_again(

@@ -843,3 +843,39 @@ async def test_channel_locks_are_kept_only_while_in_use(table: Harness) -> None:
     with pytest.raises(SessionError):
         await waiting
     assert len(table.registry.locks) == 0
+
+
+async def test_buttons_of_an_older_lobby_message_change_nothing(table: Harness) -> None:
+    registry = table.registry
+    lobby = await table.answered(registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3))
+    assert lobby is not None
+    joined = await table.answered(registry.join(CHANNEL, BOB))
+    assert joined is not None
+    stale = lobby.version
+    lobby_calls = [
+        registry.join(CHANNEL, CAROL, version=stale),
+        registry.leave(CHANNEL, BOB.id, version=stale),
+        registry.start(CHANNEL, ALICE.id, version=stale),
+        registry.end(CHANNEL, ALICE.id, moderator=True, version=stale),
+    ]
+    for call in lobby_calls:
+        with pytest.raises(SessionError) as refused:
+            await call
+        assert refused.value.key == "error.stale_button"
+    await table.answered(registry.join(CHANNEL, CAROL, version=joined.version))  # deals
+    session = registry.get(CHANNEL)
+    assert session is not None and session.state is not None
+    version = session.version
+    # The lobby's buttons, had their message kept them, must not touch the running game.
+    for call in [
+        registry.leave(CHANNEL, BOB.id, version=joined.version),
+        registry.end(CHANNEL, 999, moderator=True, version=joined.version),
+    ]:
+        with pytest.raises(SessionError) as refused:
+            await call
+        assert refused.value.key == "error.stale_button"
+    assert session.version == version and registry.get(CHANNEL) is session
+    assert session.computer_seats == []
+    # Commands carry no version: /game end still ends the game.
+    await registry.end(CHANNEL, 999, moderator=True)
+    assert registry.get(CHANNEL) is None

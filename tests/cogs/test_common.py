@@ -255,3 +255,19 @@ async def test_a_saved_move_discord_would_not_answer_is_posted_in_the_channel() 
     # The member was told (if Discord takes anything) that the move stands; never "unchanged".
     assert click.response.refused == 2
     await registry.close()
+
+
+async def test_lobby_buttons_of_an_older_message_are_out_of_date() -> None:
+    registry, store = await count_table()  # the lobby filled up and the game was dealt
+    session = registry.get(CHANNEL)
+    assert session is not None
+    version = session.version
+    lobby_version = version - 1
+    for action, member in (("leave", BOB), ("cancel", ALICE), ("join", BOB), ("start", ALICE)):
+        click = clicker(registry, store, member)
+        click.permissions = SimpleNamespace(manage_messages=True)
+        await GameButton(CHANNEL, lobby_version, action).callback(click)
+        assert click.response.sent == [(t("error.stale_button", "en"), {"ephemeral": True})]
+    assert registry.get(CHANNEL) is session and session.version == version
+    assert session.computer_seats == []
+    await registry.close()
