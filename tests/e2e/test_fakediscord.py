@@ -509,3 +509,68 @@ async def test_modal_is_shown_then_submitted(fake_discord: FakeDiscord, toy: Toy
         await fake_discord.submit_modal(alice, shown, {"toy:note": "x" * 21})
     submitted = await fake_discord.submit_modal(alice, shown, {"toy:note": "hello"})
     assert submitted.ephemeral and submitted.text == "noted: hello"
+
+
+def _command(name: str, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "description": "a command", "type": 1, **extra}
+
+
+@pytest.mark.parametrize(
+    ("commands", "where"),
+    [
+        ([_command("Ping")], "0.name"),  # upper case
+        ([_command("ping pong")], "0.name"),  # a space
+        ([_command("p" * 33)], "0.name"),
+        ([_command("ping", name_localizations={"ko": "핑 퐁"})], "0.name_localizations.ko"),
+        ([_command("ping", name_localizations={"fr": "Pong"})], "0.name_localizations.fr"),
+        ([_command("ping", description="")], "0.description"),
+        ([_command("ping", description_localizations={"ko": "d" * 101})], "0.description"),
+        ([_command("ping"), _command("ping")], "1.name"),
+        (  # two commands that read the same in Korean
+            [
+                _command("ping", name_localizations={"ko": "핑"}),
+                _command("pong", name_localizations={"ko": "핑"}),
+            ],
+            "1.name_localizations.ko",
+        ),
+        (  # an option named like its sibling in Korean
+            [
+                _command(
+                    "ping",
+                    options=[
+                        {
+                            "type": 3,
+                            "name": "a",
+                            "description": "x",
+                            "name_localizations": {"ko": "가"},
+                        },
+                        {
+                            "type": 3,
+                            "name": "b",
+                            "description": "x",
+                            "name_localizations": {"ko": "가"},
+                        },
+                    ],
+                )
+            ],
+            "0.options.1.name_localizations.ko",
+        ),
+    ],
+)
+async def test_command_names_are_checked_like_discord_in_every_locale(
+    fake_discord: FakeDiscord, toy: Toy, commands: list[dict[str, Any]], where: str
+) -> None:
+    url = (
+        f"{fake_discord.base_url}/api/v10/applications/{fake_discord.application_id}"
+        f"/guilds/{fake_discord.guild.id}/commands"
+    )
+    synced = fake_discord.commands[fake_discord.guild.id]
+    async with aiohttp.ClientSession() as http:
+        reply = await http.put(url, json=commands)
+        assert reply.status == 400
+        assert (await reply.json())["code"] == 50035
+        good = [_command("ping", name_localizations={"ko": "핑", "hi": "पिंग"})]
+        assert (await http.put(url, json=good)).status == 200
+    (refused,) = fake_discord.take_violations()
+    assert refused.kind == "limit" and where in refused.detail.replace(": ", ".")
+    assert fake_discord.commands[fake_discord.guild.id] != synced

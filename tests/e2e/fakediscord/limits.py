@@ -7,12 +7,14 @@ sends, and records them as violations so the test fails.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 __all__ = [
     "MAX_CONTENT",
     "FormError",
     "check_autocomplete_choices",
+    "check_commands",
     "check_message",
     "check_modal",
     "form_error_body",
@@ -215,4 +217,55 @@ def check_modal(data: dict[str, Any]) -> list[FormError]:
             _too_long(f"{path}.custom_id", item.get("custom_id"), MAX_CUSTOM_ID, errors)
             _too_long(f"{path}.label", item.get("label"), MAX_INPUT_LABEL, errors)
             _too_long(f"{path}.value", item.get("value"), MAX_INPUT_VALUE, errors)
+    return errors
+
+
+MAX_COMMAND_NAME = 32
+MAX_COMMAND_DESCRIPTION = 100
+SUBCOMMAND_TYPES = (1, 2)
+
+
+def _bad_name(name: object) -> str | None:
+    """Why Discord refuses a command or option name, or ``None``: it takes 1 to 32 letters,
+    digits, ``-`` and ``_`` (lower case where a letter has one), in any script."""
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_COMMAND_NAME:
+        return f"Must be between 1 and {MAX_COMMAND_NAME} in length."
+    for char in name:
+        # Letters, digits, - and _, and the vowel signs of Devanagari and Thai (marks).
+        if not (char.isalnum() or char in "-_" or unicodedata.category(char) in ("Mn", "Mc")):
+            return f"Command name is invalid: {char!r} is not allowed."
+        if char.lower() != char:
+            return "Command name must be lower case."
+    return None
+
+
+def check_commands(commands: list[dict[str, Any]], prefix: str = "") -> list[FormError]:
+    """A bulk overwrite of application commands (or one level of their options): every name
+    and its localizations valid, descriptions 1-100 characters, no two siblings named alike
+    in any locale (a locale without a localization shows the default name)."""
+    errors: list[FormError] = []
+    # Context menus (top-level types 2 and 3) have free names and no description.
+    checked = [(i, item) for i, item in enumerate(commands) if prefix or item.get("type", 1) == 1]
+    locales = {loc for _, item in checked for loc in item.get("name_localizations") or {}}
+    for locale in ("", *sorted(locales)):
+        seen: set[str] = set()
+        for i, item in checked:
+            localized = (item.get("name_localizations") or {}).get(locale) if locale else None
+            name = item.get("name") if localized is None else localized
+            where = f"{prefix}{i}.name" + (f"_localizations.{locale}" if localized else "")
+            reason = _bad_name(name)
+            if reason is not None:
+                if not locale or localized is not None:
+                    errors.append((where, "APPLICATION_COMMAND_INVALID_NAME", reason))
+            elif name in seen:
+                errors.append((where, "APPLICATION_COMMAND_NAME_ALREADY_EXISTS", "Duplicate."))
+            seen.add(str(name))
+    for i, item in checked:
+        texts = {"": item.get("description")} | dict(item.get("description_localizations") or {})
+        for locale, text in texts.items():
+            where = f"{prefix}{i}.description" + (f"_localizations.{locale}" if locale else "")
+            if not isinstance(text, str) or not 1 <= len(text) <= MAX_COMMAND_DESCRIPTION:
+                errors.append((where, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 long."))
+        if item.get("type", 1) in SUBCOMMAND_TYPES or not prefix:
+            errors += check_commands(item.get("options") or [], prefix=f"{prefix}{i}.options.")
     return errors

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .limits import check_autocomplete_choices, check_message, check_modal, form_error_body
+from .limits import (
+    check_autocomplete_choices,
+    check_commands,
+    check_message,
+    check_modal,
+    form_error_body,
+)
 from .model import EPHEMERAL, LOADING, FakeMessage, Interaction
 
 if TYPE_CHECKING:
@@ -233,6 +239,10 @@ class Rest:
         self, request: web.Request, p: dict[str, str], body: Any
     ) -> web.Response:
         guild_id = int(p["guild_id"]) if "guild_id" in p else None
+        errors = check_commands(body or [])
+        if errors:
+            where = "guilds/{guild_id}/" if guild_id is not None else ""
+            return self.refuse(f"PUT /applications/{{app_id}}/{where}commands", errors)
         stored = []
         for cmd in body or []:
             data = dict(cmd)
