@@ -262,6 +262,11 @@ def _serves_every_guild(guild_id: int | None) -> bool:
     return True
 
 
+def _first_legal(state: GameState[Any, Any], seat: int) -> Action:
+    """The first move the engine offers the seat (``IndexError`` if none)."""
+    return state.legal_actions(seat)[0]
+
+
 def _is_finished(stored: ActiveGame) -> bool:
     """Whether a stored record is a finished table kept for "Deal again" (not a session)."""
     return stored.data.get("finished_at") is not None
@@ -497,14 +502,15 @@ class SessionRegistry:
                 return await self._drop(session, t("lobby.cancelled", session.locale))
             if not moderator:
                 raise SessionError("error.moderator_only")
-            await self.store.finish(
-                channel_id,
-                expected_version=session.version,
-                game=session.game,
-                guild_id=session.guild_id,
-                seats=[],
-                ended_by=member_id,
-            )
+            async with self._writing(channel_id):
+                await self.store.finish(
+                    channel_id,
+                    expected_version=session.version,
+                    game=session.game,
+                    guild_id=session.guild_id,
+                    seats=[],
+                    ended_by=member_id,
+                )
             self._forget(session)
             return Reply(None, t("game.ended_by", session.locale, member=f"<@{member_id}>"))
 
@@ -819,7 +825,7 @@ class SessionRegistry:
         over = state is not None and state.is_over
         if state is not None and not over:
             self._set_deadline(session)
-        try:
+        async with self._writing(session.channel_id):
             if over:
                 assert state is not None
                 await self.store.finish(
@@ -831,13 +837,6 @@ class SessionRegistry:
                 )
             else:
                 await self.store.save(session.stored(), expected_version=previous)
-        except VersionConflict:
-            log.warning("channel %d: version conflict; reloading the game", session.channel_id)
-            await self._reload(session.channel_id)
-            raise SessionError("error.conflict") from None
-        except BaseException:
-            await self._reload(session.channel_id)
-            raise
         post = self._render(session, events, notices)
         session.published = asyncio.Event()
         if over:
@@ -846,6 +845,20 @@ class SessionRegistry:
         else:
             self._arm(session, keep_deadline=True)
         return Reply(post)
+
+    @contextlib.asynccontextmanager
+    async def _writing(self, channel_id: int) -> AsyncIterator[None]:
+        """A write of the channel's session: if it fails, the session is reloaded from the
+        store (what the store holds is the truth); a version conflict becomes a refusal."""
+        try:
+            yield
+        except VersionConflict:
+            log.warning("channel %d: version conflict; reloading the game", channel_id)
+            await self._reload(channel_id)
+            raise SessionError("error.conflict") from None
+        except BaseException:
+            await self._reload(channel_id)
+            raise
 
     async def _reload(self, channel_id: int) -> None:
         """Replace the in-memory session by what the store holds (after a failed write)."""
@@ -860,7 +873,8 @@ class SessionRegistry:
                 return
 
     async def _drop(self, session: Session, notice: str) -> Reply:
-        await self.store.delete(session.channel_id, expected_version=session.version)
+        async with self._writing(session.channel_id):
+            await self.store.delete(session.channel_id, expected_version=session.version)
         self._forget(session)
         return Reply(None, notice)
 
@@ -1001,7 +1015,9 @@ class SessionRegistry:
             if seat is None or session.seats[seat].computer:
                 return
             adapter = self.adapter(session)
-            events = await self._apply(session, seat, adapter.timeout_action(state, seat))
+            events = await self._play_for(session, seat, adapter.timeout_action)
+            if events is None:
+                return  # no move at all; logged, and the game waits for a moderator
             occupant = session.seats[seat]
             occupant.timeouts += 1
             notices = [t("turn.timed_out", session.locale, name=occupant.name)]
@@ -1037,9 +1053,51 @@ class SessionRegistry:
                 seat = state.current_seat
                 if state.is_over or seat is None or not session.seats[seat].computer:
                     break
-                events += await self._apply(session, seat, adapter.computer_action(state, seat))
+                played = await self._play_for(session, seat, adapter.computer_action)
+                if played is None:
+                    break
+                events += played
+            if not events:
+                return  # no move at all; a commit would only start this burst again
             reply = await self._commit(session, events, [])
         await self._post(reply)
+
+    async def _play_for(
+        self, session: Session, seat: int, choose: Callable[[Any, int], Action]
+    ) -> list[Event] | None:
+        """Apply the move ``choose`` picks for a seat the bot plays (a computer's, a timed-out
+        member's). Should the engine refuse it (a bug in the game's code), the game's safe
+        move, else its first legal move, keep the game going; ``None`` if no move is possible.
+        """
+        state = session.state
+        assert state is not None
+        adapter = self.adapter(session)
+        picks = [choose, adapter.timeout_action, _first_legal]
+        for pick in dict.fromkeys(picks):  # the safe move once, if it is the one chosen
+            try:
+                action = pick(state, seat)
+                return await self._apply(session, seat, action)
+            except (IllegalAction, IndexError) as error:
+                # No hand in the log: the refusal's code, not its reason (it may name a card).
+                log.error(
+                    "channel %d (%s, version %d): seat %d's %s move was refused (%s: %s); "
+                    "trying a safer one",
+                    session.channel_id,
+                    session.game,
+                    session.version,
+                    seat,
+                    getattr(pick, "__name__", "chosen"),
+                    type(error).__name__,
+                    getattr(error, "code", ""),
+                )
+        log.error(
+            "channel %d (%s, version %d): seat %d has no move; the game waits",
+            session.channel_id,
+            session.game,
+            session.version,
+            seat,
+        )
+        return None
 
     async def _post(self, reply: Reply) -> None:
         """Post a table the registry made itself (no interaction to answer)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -879,3 +880,127 @@ async def test_buttons_of_an_older_lobby_message_change_nothing(table: Harness) 
     # Commands carry no version: /game end still ends the game.
     await registry.end(CHANNEL, 999, moderator=True)
     assert registry.get(CHANNEL) is None
+
+
+async def behind_its_back(table: Harness) -> ActiveGame:
+    """A second writer saves the channel's record at the next version; what it saved."""
+    stored = await table.stored()
+    assert stored is not None
+    other = ActiveGame(CHANNEL, GUILD, "count", stored.version + 1, dict(stored.data))
+    await table.store.save(other, expected_version=stored.version)
+    return other
+
+
+async def test_ending_a_game_changed_elsewhere_is_a_conflict(table: Harness) -> None:
+    await start_two(table)
+    other = await behind_its_back(table)
+    with pytest.raises(SessionError) as refused:
+        await table.registry.end(CHANNEL, 999, moderator=True)
+    assert refused.value.key == "error.conflict"
+    assert table.store.finished == [] and await table.stored() == other
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.version == other.version
+    await table.registry.end(CHANNEL, 999, moderator=True)  # on what the store holds
+    assert table.registry.get(CHANNEL) is None
+
+
+async def test_closing_a_lobby_changed_elsewhere_is_a_conflict(table: Harness) -> None:
+    await table.answered(table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3))
+    for close in (
+        lambda: table.registry.leave(CHANNEL, ALICE.id),
+        lambda: table.registry.end(CHANNEL, ALICE.id, moderator=False),
+    ):
+        other = await behind_its_back(table)
+        with pytest.raises(SessionError) as refused:
+            await close()
+        assert refused.value.key == "error.conflict"
+        assert await table.stored() == other
+        session = table.registry.get(CHANNEL)
+        assert session is not None and session.version == other.version
+
+
+class MisplayingComputer(CountAdapter):
+    """A computer player with a bug: the last seat's moves are refused by the engine; with
+    ``safe_too`` the timeout move is refused as well, with ``stuck`` the seat has none."""
+
+    def __init__(self, *, safe_too: bool = False, stuck: bool = False) -> None:
+        self.safe_too = safe_too
+        self.stuck = stuck
+
+    def new(
+        self, seats: int, seed: int | None, options: Mapping[str, Any], computers: Sequence[int]
+    ) -> tuple[CountState, Sequence[Event]]:
+        state, events = super().new(seats, seed, options, computers)
+        if self.stuck:
+            state.legal_actions = lambda seat: []  # type: ignore[method-assign]
+        return state, events
+
+    def computer_action(self, state: CountState, seat: int) -> Action:
+        return Add(7) if seat == state.seats - 1 else Add(2)
+
+    def timeout_action(self, state: CountState, seat: int) -> Action:
+        if self.safe_too:
+            raise IllegalAction("no safe move", code="none")
+        return Add(1)
+
+
+async def misplayed(table: Harness, adapter: MisplayingComputer) -> None:
+    """Alice and two computers (the last one misplays); Alice adds 1, the computers play."""
+    table.games.register(adapter)
+    await table.answered(
+        table.registry.open_lobby(
+            CHANNEL, GUILD, "count", ALICE, players=3, bots=2, options={"target": 50}
+        )
+    )
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    await table.clock.advance(1)
+
+
+@pytest.mark.parametrize("safe_too", [False, True])
+async def test_a_refused_computer_move_falls_back_and_the_game_goes_on(
+    table: Harness, caplog: pytest.LogCaptureFixture, safe_too: bool
+) -> None:
+    with caplog.at_level(logging.ERROR):
+        await misplayed(table, MisplayingComputer(safe_too=safe_too))
+    # Computer 2 added 2; Computer 3's 7 was refused, so it played the safe 1 (or, with no
+    # safe move either, its first legal move: 1 as well).
+    [post] = table.poster.posts
+    assert post.content.startswith("Computer 2 +2\nComputer 3 +1\n```")
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.state is not None
+    assert session.state.current_seat == 0
+    stored = await table.stored()
+    assert stored is not None and stored.version == session.version
+    assert stored.data["state"]["total"] == 4
+    assert f"channel {CHANNEL}" in caplog.text and "seat 2" in caplog.text
+    await table.clock.advance(60)  # Alice's turn timer was re-armed
+    assert "Alice ran out of time" in table.poster.posts[-1].content
+
+
+async def test_a_computer_with_no_move_at_all_keeps_what_was_played(
+    table: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.ERROR):
+        await misplayed(table, MisplayingComputer(safe_too=True, stuck=True))
+        await table.clock.advance(100)
+    # Computer 2's move is saved; Computer 3 can make none, so the game waits (for a
+    # moderator's /game end) instead of trying again and again.
+    [post] = table.poster.posts
+    assert post.content.startswith("Computer 2 +2\n```")
+    stored = await table.stored()
+    assert stored is not None and stored.data["state"]["total"] == 3
+    assert "no move" in caplog.text
+
+
+async def test_a_refused_timeout_move_falls_back_to_a_legal_one(
+    table: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    table.games.register(MisplayingComputer(safe_too=True))
+    await start_two(table)
+    with caplog.at_level(logging.ERROR):
+        await table.clock.advance(60)
+    assert "Alice ran out of time" in table.poster.posts[-1].content
+    stored = await table.stored()
+    assert stored is not None and stored.data["state"]["total"] == 1
+    assert stored.data["state"]["turn"] == 1
+    assert "timeout_action" in caplog.text
