@@ -121,6 +121,7 @@ class Session:
     deadline: float | None = None
     pinged: bool = False
     finished_at: float | None = None  # a finished table kept for "Deal again"
+    deadline_seat: int | None = None  # whose turn ``deadline`` times (not stored: the current)
     published: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -195,6 +196,7 @@ class Session:
         )
         if data["state"] is not None:
             session.state = adapter.restore(data["state"])
+            session.deadline_seat = session.state.current_seat
         return session
 
 
@@ -823,7 +825,7 @@ class SessionRegistry:
         session.version += 1
         state = session.state
         over = state is not None and state.is_over
-        if state is not None and not over:
+        if state is not None and not over and self._new_turn(session):
             self._set_deadline(session)
         async with self._writing(session.channel_id):
             if over:
@@ -951,9 +953,23 @@ class SessionRegistry:
 
     # -- timers and computer moves ------------------------------------------------------
 
+    def _new_turn(self, session: Session) -> bool:
+        """Whether a change gave the turn anew (a whole turn time) rather than leaving it
+        where it was (a kick of another seat keeps the current player's deadline)."""
+        state = session.state
+        seat = None if state is None else state.current_seat
+        return (
+            seat is None
+            or seat != session.deadline_seat
+            or session.seats[seat].computer
+            or session.deadline is None
+            or session.deadline <= self.clock()  # timed out, yet the turn stays
+        )
+
     def _set_deadline(self, session: Session) -> None:
         state = session.state
         seat = None if state is None else state.current_seat
+        session.deadline_seat = seat
         if seat is None or session.seats[seat].computer:
             session.deadline = None
         else:

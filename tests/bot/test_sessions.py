@@ -1004,3 +1004,25 @@ async def test_a_refused_timeout_move_falls_back_to_a_legal_one(
     assert stored is not None and stored.data["state"]["total"] == 1
     assert stored.data["state"]["turn"] == 1
     assert "timeout_action" in caplog.text
+
+
+async def test_a_change_that_keeps_the_turn_keeps_the_deadline(table: Harness) -> None:
+    registry = table.registry
+    await table.answered(
+        registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3, options={"target": 50})
+    )
+    await table.answered(registry.join(CHANNEL, BOB))
+    await table.answered(registry.join(CHANNEL, CAROL))
+    await table.clock.advance(40)
+    assert len(table.poster.pings) == 1  # Alice, half-way
+    await table.answered(registry.kick(CHANNEL, CAROL.id))  # still Alice's turn
+    await table.clock.advance(19)
+    assert not any("ran out of time" in post.content for post in table.poster.posts)
+    await table.clock.advance(1)  # 60 s after her turn began, not after the kick
+    assert "Alice ran out of time" in table.poster.posts[-1].content
+    assert len(table.poster.pings) == 1
+    # A new turn gets the whole time: Bob's runs from Alice's timeout.
+    await table.clock.advance(59)
+    assert "Bob ran out of time" not in table.poster.posts[-1].content
+    await table.clock.advance(1)
+    assert "Bob ran out of time" in table.poster.posts[-1].content
