@@ -580,9 +580,12 @@ class SessionRegistry:
             last = self._finished.get(channel_id)
             if last is None or last.version != version:
                 raise SessionError("error.stale_button")
-            if not any(seat.member_id == member_id for seat in last.seats):
+            if last.seat_of(member_id) is None:  # never seated, or kicked, or left
                 raise SessionError("error.not_seated")
             adapter = self.games.get(last.game)
+            # Like a new /<game> start: the guild may have disallowed the game or changed
+            # its turn time since.
+            turn_seconds = await self._turn_seconds(last.guild_id, adapter)
             session = Session(
                 channel_id=channel_id,
                 guild_id=last.guild_id,
@@ -593,7 +596,7 @@ class SessionRegistry:
                 bots=last.bots,
                 seed=None,
                 options=dict(last.options),
-                turn_seconds=last.turn_seconds,
+                turn_seconds=turn_seconds,
                 seats=[Seat(s.member_id, s.name, s.computer) for s in last.seats],
                 version=last.version + 1,
                 # The new table strips the old one's button.

@@ -1026,3 +1026,27 @@ async def test_a_change_that_keeps_the_turn_keeps_the_deadline(table: Harness) -
     assert "Bob ran out of time" not in table.poster.posts[-1].content
     await table.clock.advance(1)
     assert "Bob ran out of time" in table.poster.posts[-1].content
+
+
+async def test_only_a_member_still_seated_may_deal_again(table: Harness) -> None:
+    await start_two(table, target=3)
+    registry = table.registry
+    await table.answered(registry.kick(CHANNEL, BOB.id))  # Bob's computer plays on
+    await table.answered(registry.act(CHANNEL, ALICE.id, Add(2)))
+    await table.clock.advance(1)  # the computer finishes the game
+    assert registry.get(CHANNEL) is None
+    final = table.poster.posts[-1]
+    with pytest.raises(SessionError) as refused:
+        await registry.deal_again(CHANNEL, BOB.id, version=final.version)
+    assert refused.value.key == "error.not_seated"
+    again = await registry.deal_again(CHANNEL, ALICE.id, version=final.version)
+    assert again.post is not None
+
+
+async def test_deal_again_respects_the_guilds_allowed_games(table: Harness) -> None:
+    final = await finish_two(table)
+    await table.store.save_guild_settings(GuildSettings(GUILD, allowed_games=("uno",)))
+    with pytest.raises(SessionError) as refused:
+        await table.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
+    assert refused.value.key == "error.game_not_allowed"
+    assert table.registry.get(CHANNEL) is None and await dormant(table)
