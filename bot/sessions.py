@@ -426,8 +426,7 @@ class SessionRegistry:
             session = self._lobby(channel_id)
             if any(seat.member_id == member.id for seat in session.seats):
                 raise SessionError("error.already_seated")
-            if self._lobby_full(session):
-                raise SessionError("error.table_full")
+            # A lobby is never full: taking its last seat deals the game (see below).
             session.seats.append(Seat(member.id, member.name))
             notices = [t("lobby.joined", session.locale, name=member.name)]
             events: Sequence[Event] = ()

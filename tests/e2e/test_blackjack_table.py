@@ -103,11 +103,21 @@ async def test_lobby_refusals(
     assert early.ephemeral and early.text == t("error.host_only", "ko")
     assert bot.sessions.get(fake_discord.channel.id).version == version  # type: ignore[union-attr]
 
+    # Bob takes the last seat; a full lobby never waits: the game is dealt at once, so a
+    # latecomer meets a started game, by command or by the full lobby's own Join button.
+    last_lobby = lobby.snapshot()
     joined = await fake_discord.click(bob, lobby, "Join")
     assert not joined.ephemeral
-    # The last seat taken starts the game: a latecomer finds it started.
+    session = bot.sessions.get(fake_discord.channel.id)
+    assert session is not None and session.state is not None
+    await settled(fake_discord, bot, fake_discord.channel)
+    assert not fake_discord.messages[lobby.id].buttons  # the lobby's Join is gone
     full = await fake_discord.slash(carol, fake_discord.channel, "blackjack join")
     assert full.ephemeral and full.text == t("error.already_started", "en")
+    # A client that has not seen the lobby lose its buttons yet can still click Join.
+    late = await fake_discord.click(carol, last_lobby, "Join", stale=True)
+    assert late.ephemeral and late.text == t("error.stale_button", "en")
+    assert [seat.member_id for seat in session.seats] == [alice.id, bob.id]
     assert fake_discord.ephemeral_messages(alice) == []
 
 
