@@ -7,6 +7,7 @@ A test that provokes a refusal on purpose takes it with ``fake_discord.take_viol
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -41,6 +42,7 @@ class Deckhand:
         self.fake = fake
         self.db_path = db_path
         self.runs = 0
+        self.killed: list[DeckhandBot] = []
 
     def settings(self, **overrides: Any) -> Settings:
         from bot.settings import Settings
@@ -69,8 +71,45 @@ class Deckhand:
         async with running_client(bot, self.fake):
             yield bot
 
+    @contextlib.asynccontextmanager
+    async def run_then_kill(self, **overrides: Any) -> AsyncIterator[DeckhandBot]:
+        """Like :meth:`run`, but the block's end kills the bot as a crash would: its gateway
+        task and timers stop mid-flight, no close hook runs (the store is neither closed nor
+        checkpointed) and its sockets vanish without a websocket close."""
+        from bot.client import create_bot
+        from bot.store.sqlite import SQLiteStore
+
+        bot = create_bot(self.settings(**overrides), SQLiteStore(self.db_path))
+        self.runs += 1
+        bot._connection.guild_ready_timeout = 0.05
+        await bot.login(self.fake.token)
+        connect = asyncio.create_task(bot.connect(reconnect=True), name="doomed-client")
+        try:
+            await asyncio.wait_for(bot.wait_until_ready(), 10.0)
+            yield bot
+        finally:
+            self.killed.append(bot)
+            keep_alive = getattr(bot.ws, "_keep_alive", None)  # discord.py's heartbeat thread
+            if keep_alive is not None:
+                keep_alive.stop()
+            connect.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await connect
+            await bot.sessions.tasks.close()  # its timers die with it, having saved nothing
+            # The process's sockets close under it: TCP goes, no websocket close frame.
+            await bot.http.connector.close()
+
+    async def bury(self) -> None:
+        """After the test: release what killed bots left open (threads, sessions)."""
+        for bot in self.killed:
+            await bot.store.close()
+            await bot.http.close()
+        self.killed.clear()
+
 
 @pytest.fixture
-def deckhand(fake_discord: FakeDiscord, tmp_path: Path) -> Deckhand:
+async def deckhand(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[Deckhand]:
     """``async with deckhand.run() as bot:`` runs the real bot; run again to restart it."""
-    return Deckhand(fake_discord, tmp_path / "deckhand.db")
+    runner = Deckhand(fake_discord, tmp_path / "deckhand.db")
+    yield runner
+    await runner.bury()

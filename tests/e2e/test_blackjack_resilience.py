@@ -58,6 +58,36 @@ async def test_a_new_bot_on_the_same_database_continues_with_the_same_buttons(
     assert fake_discord.gateway.identifies == 2
 
 
+async def test_a_killed_bot_is_continued_by_a_new_process_with_the_same_buttons(
+    fake_discord: FakeDiscord, deckhand: Deckhand
+) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    by_id = {alice.id: alice, bob.id: bob}
+    channel = fake_discord.channel
+    async with deckhand.run_then_kill() as bot:
+        await open_table(fake_discord, bot, alice, [bob])
+        first = whose_turn(bot, channel)
+        assert first is not None
+        hit = await fake_discord.click(by_id[first], latest_table(fake_discord, channel), "Hit")
+        assert not hit.ephemeral, hit.text  # the member saw the Hit accepted ...
+        table = await settled(fake_discord, bot, channel)
+        session = bot.sessions.get(channel.id)
+        assert session is not None
+        version, turn = session.version, whose_turn(bot, channel)
+        hit_line = hit.text.splitlines()[0]
+    # ... and the bot died at once: no close, no flush, no goodbye to the gateway.
+    assert turn is not None
+    async with deckhand.run() as bot:
+        restored = bot.sessions.get(channel.id)
+        assert restored is not None and restored.version == version  # the Hit survived
+        assert whose_turn(bot, channel) == turn
+        assert hit_line in table.text
+        moved = await fake_discord.click(by_id[turn], table, "Stand")
+        assert not moved.ephemeral, moved.text
+        assert restored.version == version + 1 or bot.sessions.get(channel.id) is None
+    assert fake_discord.gateway.identifies == 2
+
+
 async def test_deal_again_on_the_final_table_after_a_restart(
     fake_discord: FakeDiscord, deckhand: Deckhand
 ) -> None:
