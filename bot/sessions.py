@@ -821,7 +821,8 @@ class SessionRegistry:
         """Save the changed session at the next version (or record its end), then re-arm.
 
         On any failure the session is rolled back to what the store holds and the error
-        propagates: nothing the caller shows can be lost.
+        propagates: nothing the caller shows can be lost. The table is drawn before the
+        save, so nothing after the save can fail and leave a saved change unannounced.
         """
         previous = session.version
         session.version += 1
@@ -830,6 +831,7 @@ class SessionRegistry:
         if state is not None and not over and self._new_turn(session):
             self._set_deadline(session)
         async with self._writing(session.channel_id):
+            post = self._render(session, events, notices)
             if over:
                 assert state is not None
                 await self.store.finish(
@@ -841,7 +843,6 @@ class SessionRegistry:
                 )
             else:
                 await self.store.save(session.stored(), expected_version=previous)
-        post = self._render(session, events, notices)
         session.published = asyncio.Event()
         if over:
             self._forget(session, strip=False)  # the final table strips it when posted

@@ -1050,3 +1050,31 @@ async def test_deal_again_respects_the_guilds_allowed_games(table: Harness) -> N
         await table.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
     assert refused.value.key == "error.game_not_allowed"
     assert table.registry.get(CHANNEL) is None and await dormant(table)
+
+
+class BrokenTable(CountAdapter):
+    """Drawing the table fails (a bug in a renderer)."""
+
+    def table(
+        self,
+        view: tuple[int, int | None],
+        events: Sequence[Event],
+        names: Sequence[str],
+        locale: str,
+    ) -> Table:
+        if view[0] > 0:
+            raise KeyError("renderer bug")
+        return super().table(view, events, names, locale)
+
+
+async def test_a_table_that_cannot_be_drawn_saves_nothing(table: Harness) -> None:
+    # Everything that can fail runs before the save, so "the game is unchanged" stays true.
+    table.games.register(BrokenTable())
+    await start_two(table)
+    before = await table.stored()
+    with pytest.raises(KeyError):
+        await table.registry.act(CHANNEL, ALICE.id, Add(2))
+    assert await table.stored() == before
+    session = table.registry.get(CHANNEL)
+    assert session is not None and before is not None and session.version == before.version
+    assert isinstance(session.state, CountState) and session.state.total == 0
