@@ -271,3 +271,24 @@ async def test_lobby_buttons_of_an_older_message_are_out_of_date() -> None:
     assert registry.get(CHANNEL) is session and session.version == version
     assert session.computer_seats == []
     await registry.close()
+
+
+async def test_a_saved_notice_discord_would_not_answer_is_posted_in_the_channel() -> None:
+    store = MemoryStore()
+    games = GameCatalog()
+    games.register(CountAdapter())
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    registry = SessionRegistry(store=store, settings=settings, games=games)
+    poster = FakePoster()
+    registry.poster = poster
+    lobby = await registry.open_lobby(CHANNEL, 1, "count", ALICE, players=2)
+    assert lobby.post is not None
+    click = clicker(registry, store, ALICE)
+    click.permissions = SimpleNamespace(manage_messages=False)
+    click.response = RefusingResponse(store)
+    await GameButton(CHANNEL, lobby.post.version, "cancel").callback(click)
+    assert registry.get(CHANNEL) is None and await store.load_active() == []
+    [posted] = poster.posts
+    assert posted.content == t("lobby.cancelled", "en") and posted.controls == ()
+    assert click.response.refused == 2  # the answer, then "it was saved"
+    await registry.close()
