@@ -5,7 +5,9 @@ changes a session under that channel's lock: check-then-create, apply-then-save,
 Every accepted action is saved (with a version one higher than the stored one) *before* the
 caller answers Discord, so a crash never loses a move a player saw accepted; a store holding
 a different version raises :class:`~bot.store.base.VersionConflict` and the session is
-reloaded from the store instead of overwriting it.
+reloaded from the store instead of overwriting it. A finished game leaves its seats behind
+(in memory and as a stateless record in the store's active games) for an hour, so its
+"Deal again" button works across a restart until a new game replaces it.
 
 The registry never talks to Discord itself: public tables, stripped buttons and pings go
 through a :class:`Poster` (``cogs/common/poster.py`` in the bot, a fake in tests), and time
