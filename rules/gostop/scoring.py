@@ -1,8 +1,10 @@
 """Go-Stop scoring (gostop.md rules 17–26): the breakdown of a capture pile and the settlement.
 
 Everything works on card indices (see :mod:`rules.gostop.cards`). The 국진 (September animal)
-counts where it serves its owner best (rule 21): during play that is the higher base score; in
-the settlement the winner's higher total and the loser's lower payment; a tie keeps it an animal.
+counts where it gives its owner the higher score (rule 21), a tie keeping it an animal. "Score"
+is the base score, as in rules 22 and 24: one placement (:func:`best_points`) serves both players,
+in play (what may be stolen) and in the settlement alike, so a loser's 국진 is never moved to
+spare them a bak and a winner's never to earn one.
 """
 
 from __future__ import annotations
@@ -181,13 +183,9 @@ def breakdown(captured: Iterable[int], *, gukjin_as_double: bool = False) -> Bre
 
 
 def best_breakdown(captured: Iterable[int]) -> Breakdown:
-    """The breakdown with the 국진 where it gives the higher base score (tie: animal)."""
+    """The breakdown with the 국진 where :func:`best_points` places it (rule 21)."""
     cards = list(captured)
-    as_animal = breakdown(cards)
-    if GUKJIN not in cards:
-        return as_animal
-    as_double = breakdown(cards, gukjin_as_double=True)
-    return as_double if as_double.total > as_animal.total else as_animal
+    return breakdown(cards, gukjin_as_double=best_points(tally(cards))[1])
 
 
 def steal_order(captured: Iterable[int], *, gukjin_as_double: bool) -> list[int]:
@@ -246,17 +244,26 @@ class Settlement:
         }
 
 
-def _settle_fixed(
-    winner: Breakdown,
-    loser: Breakdown,
+def settle(
+    winner_captured: Iterable[int],
+    loser_captured: Iterable[int],
     *,
-    winner_go: int,
-    shakes: int,
-    bombs: int,
-    loser_go: int,
-    nagari_carry: int,
+    winner_go: int = 0,
+    shakes: int = 0,
+    bombs: int = 0,
+    loser_go: int = 0,
+    nagari_carry: int = 0,
 ) -> Settlement:
+    """The winner's final points before instant points: (base + go bonus) × multipliers.
+
+    Multipliers (×2 each, rule 24): each shake and bomb, pi-bak, gwang-bak, meong-tta, go-bak,
+    each carried nagari; three or more Go's add ×2^(n−2) (rule 23). Each player's 국진 is
+    placed for their own higher score (:func:`best_breakdown`, rule 21), whatever it does to
+    the multipliers.
+    """
     go_bonus, go_multiplier = go_terms(winner_go)
+    winner = best_breakdown(winner_captured)
+    loser = best_breakdown(loser_captured)
     baks: list[str] = []
     if winner.pi > 0 and 1 <= loser.pi_value <= PI_BAK_MAX:
         baks.append("pi-bak")
@@ -276,43 +283,3 @@ def _settle_fixed(
         breakdown=winner,
         baks=tuple(baks),
     )
-
-
-def settle(
-    winner_captured: Iterable[int],
-    loser_captured: Iterable[int],
-    *,
-    winner_go: int = 0,
-    shakes: int = 0,
-    bombs: int = 0,
-    loser_go: int = 0,
-    nagari_carry: int = 0,
-) -> Settlement:
-    """The winner's final points before instant points: (base + go bonus) × multipliers.
-
-    Multipliers (×2 each, rule 24): each shake and bomb, pi-bak, gwang-bak, meong-tta, go-bak,
-    each carried nagari; three or more Go's add ×2^(n−2) (rule 23). Whoever holds the 국진
-    places it for their own best (rule 21): the winner for the higher total, the loser for the
-    lower one; on a tie it stays an animal.
-    """
-    won = list(winner_captured)
-    lost = list(loser_captured)
-    terms = {
-        "winner_go": winner_go,
-        "shakes": shakes,
-        "bombs": bombs,
-        "loser_go": loser_go,
-        "nagari_carry": nagari_carry,
-    }
-    loser_plain = breakdown(lost)
-    winner_plain = breakdown(won)
-    best = _settle_fixed(winner_plain, loser_plain, **terms)
-    if GUKJIN in won:
-        other = _settle_fixed(breakdown(won, gukjin_as_double=True), loser_plain, **terms)
-        if other.total > best.total:
-            best = other
-    elif GUKJIN in lost:
-        other = _settle_fixed(winner_plain, breakdown(lost, gukjin_as_double=True), **terms)
-        if other.total < best.total:
-            best = other
-    return best

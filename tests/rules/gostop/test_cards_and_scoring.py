@@ -218,18 +218,36 @@ def test_rule_24_shakes_bombs_and_nagari_carry_double() -> None:
     assert settle(winner, [], nagari_carry=2).total == 28
 
 
-def test_rule_21_loser_gukjin_placed_for_the_loser() -> None:
-    # Loser: 6 plain pi and the 국진. As 쌍피 they reach 8 and escape pi-bak.
+def test_rule_21_loser_gukjin_placed_for_the_loser_not_for_a_smaller_payment() -> None:
+    # Loser: 6 plain pi and the 국진. Both places score the loser 0: a tie, so it stays an
+    # animal, their pi value is 6 and pi-bak applies (as 쌍피 it would have escaped at 8).
     winner = pi_worth(12)
     loser = [*PLAIN_PI[12:18], *ids("9열")]
-    assert settle(winner, loser).baks == ()
+    sheet = settle(winner, loser)
+    assert sheet.baks == ("pi-bak",) and sheet.total == 3 * 2
+    # Four more animals: as an animal the 국진 scores its owner 1 point (as 쌍피, 0), so it is
+    # an animal even though that costs the loser pi-bak.
+    loser = [*ids("2열", "4열", "5열", "6열", "9열"), *PLAIN_PI[12:18]]
+    sheet = settle(pi_worth(16), loser)
+    assert sheet.baks == ("pi-bak",) and sheet.total == 7 * 2
     # Loser holding only the 국진: as an animal they have no pi at all (exempt).
     assert settle(winner, ids("9열")).baks == ()
 
 
-def test_rule_21_winner_gukjin_placed_for_the_higher_total() -> None:
-    # Six animals + 국진: as an animal it makes 7 animals (meong-tta ×2).
+def test_rule_21_loser_gukjin_as_double_when_that_scores_them_more() -> None:
+    # 9 plain pi and the 국진: as 쌍피 the loser scores 2 (pi value 11), so no pi-bak.
+    loser = [*PLAIN_PI[10:19], *ids("9열")]
+    assert settle(pi_worth(10), loser).baks == ()
+
+
+def test_rule_21_winner_gukjin_placed_for_the_higher_score() -> None:
+    # Six animals + 국진: as an animal it makes 7 animals (3 points, and meong-tta ×2).
     winner = ids("5열", "6열", "7열", "10열", "12열", "2열", "9열")
     sheet = settle(winner, [])
     assert not sheet.breakdown.gukjin_as_double
     assert sheet.total == 3 * 2
+    # With 9 plain pi as well, as 쌍피 it scores 4 (2 animal + 2 pi) against 3 as an animal:
+    # the score (rule 22's base score) decides, not the multipliers it would have brought.
+    sheet = settle([*winner, *pi_worth(9)], [])
+    assert sheet.breakdown.gukjin_as_double
+    assert (sheet.base, sheet.baks, sheet.total) == (4, (), 4)

@@ -43,6 +43,10 @@ def game(winner: list[str], loser: list[str], **extra: object) -> dict[str, obje
         (PLAIN_PI[:16], [], {"winner_go": 3}, 20, []),
         (PLAIN_PI[:19], [], {"winner_go": 3, "loser_go": 1}, 52, ["go-bak"]),
         (PLAIN_PI[:16], [], {"winner_shakes": 1, "winner_bombs": 1, "nagari_carry": 1}, 56, []),
+        # Rule 21: the loser's 국진 stays an animal on a tie (pi 6 → pi-bak), and is an animal
+        # when that scores its owner more, though as 쌍피 it would have spared them pi-bak.
+        (PLAIN_PI[:12], [*PLAIN_PI[12:18], "9열"], {}, 6, ["pi-bak"]),
+        (PLAIN_PI[:16], ["2열", "4열", "5열", "6열", "9열", *PLAIN_PI[16:22]], {}, 14, ["pi-bak"]),
     ],
 )
 def test_rule_27_worked_totals_through_the_cli(
