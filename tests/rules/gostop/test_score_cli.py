@@ -45,7 +45,7 @@ def game(winner: list[str], loser: list[str], **extra: object) -> dict[str, obje
         (PLAIN_PI[:16], [], {"winner_shakes": 1, "winner_bombs": 1, "nagari_carry": 1}, 56, []),
         # Rule 21: the loser's 국진 stays an animal on a tie (pi 6 → pi-bak), and is an animal
         # when that scores its owner more, though as 쌍피 it would have spared them pi-bak.
-        (PLAIN_PI[:12], [*PLAIN_PI[12:18], "9열"], {}, 6, ["pi-bak"]),
+        (PLAIN_PI[:16], [*PLAIN_PI[16:22], "9열"], {}, 14, ["pi-bak"]),
         (PLAIN_PI[:16], ["2열", "4열", "5열", "6열", "9열", *PLAIN_PI[16:22]], {}, 14, ["pi-bak"]),
     ],
 )
@@ -81,13 +81,57 @@ def test_rule_27_three_goes_sheet_in_full(
     }
 
 
+NINE_POINTS = ["1광", "3광", "8광", "12광", "2띠", "5띠", "6띠", "9띠", "10띠", "12띠"]
+
+
 def test_rule_27_reads_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = json.dumps(game(["1광", "3광", "8광"], ["11광"]), ensure_ascii=False)
+    # 4 brights with the rain bright (4), 6 ribbons (2) and 청단 (3): 9.
+    text = json.dumps(game(NINE_POINTS, ["11광"]), ensure_ascii=False)
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
     assert main(["gostop", "score", "-"]) == 0
-    assert json.loads(capsys.readouterr().out)["total"] == 3
+    assert json.loads(capsys.readouterr().out)["total"] == 9
+
+
+def test_rule_27_reads_stdin_as_bytes_with_a_bom(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The bytes are read as UTF-8 whatever the terminal's encoding says.
+    raw = b"\xef\xbb\xbf" + json.dumps(game(NINE_POINTS, ["11광"])).encode()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="latin-1"))
+    assert main(["gostop", "score", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 9
+
+
+def test_rule_27_accepts_a_utf8_bom(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(game(PLAIN_PI[:16], [])).encode())
+    assert main(["gostop", "score", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and json.loads(out)["total"] == 7
+
+
+@pytest.mark.parametrize(
+    ("raw", "needle"),
+    [
+        (b"\xff\xfe{}", "UTF-8"),
+        (b'{"winner": {"captured": [], "go": 1' + b"0" * 5000 + b"}}", "JSON"),
+        (b"[" * 100_000, "JSON"),
+        (b"{" * 100_000, "JSON"),
+        (b"", "JSON"),
+        (b'{"winner": {"captured": ["\\u2028"]}, "loser": {"captured": []}}', "captured"),
+    ],
+)
+def test_rule_27_any_bytes_are_one_line_and_exit_2(
+    raw: bytes, needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "odd.json"
+    path.write_bytes(raw)
+    assert main(["gostop", "score", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.splitlines()) == 1 and err.endswith("\n") and needle in err
 
 
 @pytest.mark.parametrize(
@@ -97,10 +141,18 @@ def test_rule_27_reads_stdin(
         (game(["1광", "1광"], []), "twice"),
         (game(["1광"], ["jan-bright"]), "twice"),
         (game(["1광"], [], winner_go=-1), "go"),
+        (game(PLAIN_PI[:16], [], winner_go=10), "winner.go"),
+        (game(PLAIN_PI[:16], [], loser_go=10), "loser.go"),
         (game(["1광"], [], winner_shakes=2, winner_bombs=2), "shakes"),
         (game(["1광"], [], nagari_carry="x"), "nagari_carry"),
         ({"winner": {"captured": "1광"}, "loser": {"captured": []}}, "list"),
         ({"winner": {"captured": []}}, "loser"),
+        ({"winner": {"captured": PLAIN_PI[:16]}, "loser": {}}, "loser.captured"),
+        ({"winner": {"go": 0}, "loser": {"captured": []}}, "winner.captured"),
+        # A winner stops at 7 or more (rule 22); below that no score sheet is possible.
+        (game([], []), "7"),
+        (game(PLAIN_PI[:15], []), "6 points"),
+        (game(["1광", "3광", "8광"], [], winner_go=1), "7"),
         ([1, 2], "object"),
         ({"winner": {"captured": []}, "loser": {"captured": []}, "extra": 1}, "extra"),
     ],
