@@ -12,7 +12,10 @@ Where gostop.md leaves room, this engine reads it so:
 
 - *A player's last card* (rules 12, 22) is the turn after which they hold no card and owe no
   flip-only turn, or the turn that flips the pile's last card.
-- Rule 12 lifts rules 8–11 only: a dealt stack's steal (rule 4) and a bomb's (rule 13) stand.
+- Rule 12's "nothing is stolen" waives every steal a last turn would pay: a stack taken (dealt,
+  rule 4, or a ppuk's, rule 8), jjok, ttadak, sweep and a bomb (rule 13), as the seed's
+  ``IsNotLast`` skips all its steals, three-card takes included, on the last card. A bonus card's
+  steal (rule 2) is paid as it is played, before the turn can be known to be the last.
 - Opening ppuks (rule 16) pay 7 each, so a player's instant points read 7, 14, 21 after ppuks
   on their first one, two, three turns.
 - A deal that is a nagari (rules 4, 5) is dealt again inside :func:`new`, the carry one higher.
@@ -362,8 +365,7 @@ class GostopState:
         "_shakes",
         "_special",
         "_stacks",
-        "_steal_exempt",
-        "_steal_firm",
+        "_steals",
         "_tallies",
         "_turns",
         "_win_reason",
@@ -399,8 +401,7 @@ class GostopState:
         self._flip = -1
         self._choices: list[int] = []
         self._special = _NO_SPECIAL
-        self._steal_exempt = 0
-        self._steal_firm = 0
+        self._steals = 0  # owed by this turn's stacks and bomb, paid at its end (rule 12)
         self._result: Result | None = None
         self._settlement: Settlement | None = None
         self._win_reason = ""
@@ -611,8 +612,7 @@ class GostopState:
         self._played_n = 0
         self._pending = []
         self._special = _NO_SPECIAL
-        self._steal_exempt = 0
-        self._steal_firm = 0
+        self._steals = 0
         if self._flip_turns[s] > 0 or not self._hands[s]:
             if self._flip_turns[s] > 0:
                 self._flip_turns[s] -= 1
@@ -670,7 +670,7 @@ class GostopState:
         events.append(Bombed(s, m, tuple(CARDS[c] for c in three)))
         self._bombs[s] += 1
         self._flip_turns[s] += FLIPS_PER_BOMB
-        self._steal_firm += 1
+        self._steals += 1
         self._pending = [*three, fourth]
         self._played = three[0]
         self._played_n = 4
@@ -679,10 +679,8 @@ class GostopState:
     def _take_stack(self, s: int, m: int, events: list[Event]) -> None:
         owner = self._stacks.pop(m)
         events.append(Special(s, "stack", m))
-        if owner == -1:
-            self._steal_firm += 1  # a stack dealt (rule 4)
-        else:
-            self._steal_exempt += 2 if owner == s else 1  # a ppuk stack (rule 8)
+        # A stack dealt (rule 4) steals one; a ppuk stack (rule 8) one, or two if it was s's own.
+        self._steals += 2 if owner == s else 1
 
     def _flip_step(self, events: list[Event]) -> None:
         s = self._seat
@@ -751,7 +749,7 @@ class GostopState:
         first_turn = self._turns[s]
         special = self._special
         pending = self._pending
-        steals = self._steal_firm
+        steals = 0
         if special == _PPUK and not last:
             self._floor.extend(pending)
             month = _MONTH[pending[0]]
@@ -766,7 +764,7 @@ class GostopState:
             self._capture(s, pending, events)
         self._pending = []
         if not last:
-            steals += self._steal_exempt
+            steals = self._steals
             if special == _JJOK:
                 events.append(Special(s, "jjok"))
                 steals += 1
@@ -992,8 +990,7 @@ class GostopState:
         "_played_n",
         "_flip",
         "_special",
-        "_steal_exempt",
-        "_steal_firm",
+        "_steals",
     )
 
     def snapshot(self) -> dict[str, Any]:
@@ -1041,6 +1038,8 @@ class GostopState:
             state._choices = [int(c) for c in data["choices"]]
             state._win_reason = str(data["win_reason"])
             state._log = [list(entry) for entry in data["log"]]
+            if "steals" not in data:  # saved before the turn's two steal counts became one
+                data = {**data, "steals": int(data["steal_firm"]) + int(data["steal_exempt"])}
             for name in cls._LIST_FIELDS:
                 setattr(state, name, [int(v) for v in data[name[1:]]])
             for name in cls._INT_FIELDS:

@@ -300,6 +300,48 @@ def test_rule_12_last_card_ttadak_steals_nothing() -> None:
     assert len(pile_codes(state, 0)) == 4
 
 
+@pytest.mark.parametrize("owner", [-1, 0, 1])
+def test_rule_12_last_card_onto_a_stack_steals_nothing(owner: int) -> None:
+    # A dealt stack (rule 4) or a ppuk stack (rule 8): taken whole, nothing stolen.
+    state = arrange(
+        (("11쌍피",), ("4열", "4띠")),
+        ["11광", "11피a", "11피b"],
+        ["5피a", "9피a", "8피a"],
+        stacks={11: owner},
+        captured=((), ("1피a", "2피a")),
+    )
+    events = state.apply(0, Play(C("11쌍피")))
+    assert "stack" in specials(events)
+    assert not any(isinstance(e, Stolen) for e in events)
+    assert pile_codes(state, 1) == ["1피a", "2피a"]
+
+
+def test_rule_12_flip_onto_a_dealt_stack_with_the_pile_last_card_steals_nothing() -> None:
+    state = arrange(
+        (("3광", *FILL0), ("4열", "4띠")),
+        ["11광", "11피a", "11피b"],
+        ["11쌍피"],
+        stacks={11: -1},
+        captured=((), ("1피a",)),
+    )
+    events = state.apply(0, Play(C("3광")))
+    assert {"11광", "11피a", "11피b", "11쌍피"} <= set(pile_codes(state, 0))
+    assert not any(isinstance(e, Stolen) for e in events)
+
+
+def test_rule_12_a_bomb_that_flips_the_pile_last_card_steals_nothing() -> None:
+    state = arrange(
+        (("8광", "8열", "8피a", *FILL0), FILL1),
+        ["8피b", "1광"],
+        ["9피a"],
+        captured=((), ("2피a", "2피b")),
+    )
+    events = state.apply(0, Bomb(8))
+    assert {"8광", "8열", "8피a", "8피b"} <= set(pile_codes(state, 0))
+    assert not any(isinstance(e, Stolen) for e in events)
+    assert pile_codes(state, 1) == ["2피a", "2피b"]
+
+
 def test_rule_13_bomb_takes_four_steals_doubles_and_owes_two_flip_turns() -> None:
     state = arrange(
         (("8광", "8열", "8피a", *FILL0), ("11광", "11피a", "11피b")),
@@ -600,3 +642,12 @@ def test_snapshots_of_other_games_or_damaged_ones_are_refused() -> None:
     assert again.result == finished.result
     assert again.settlement == finished.settlement
     assert again.snapshot()["log"] == [["play", C("1피b").index, -1, False], ["stop"]]
+
+
+def test_a_snapshot_saved_with_the_old_two_steal_counts_still_restores() -> None:
+    from rules.gostop import restore
+
+    old = new(2, seed=4).snapshot()
+    del old["steals"]
+    old.update(steal_firm=1, steal_exempt=2)
+    assert restore(old).snapshot()["steals"] == 3
