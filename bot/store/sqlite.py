@@ -1,5 +1,12 @@
 """The default store: one SQLite file through aiosqlite, in WAL mode.
 
+Durability: every accepted move is committed before the bot answers. By default the commit
+is ``synchronous=NORMAL``, SQLite's recommended setting for WAL: a committed move survives
+the bot crashing, being killed or restarted, and the file is never corrupted; only a power
+cut or an operating-system crash can roll back the last moment's moves. It spares an fsync
+per move (about a third of a move's cost end to end). ``?synchronous=full`` on the URL
+fsyncs every commit for servers that must survive power loss too.
+
 All statements go through one connection, so a lock keeps one coroutine's transaction from
 interleaving with another's. Other processes on the same file wait on SQLite's own lock
 (``busy_timeout``); the version checks still make a second writer fail instead of winning.
@@ -13,6 +20,7 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import aiosqlite
 
@@ -40,24 +48,38 @@ __all__ = ["SQLiteStore"]
 log = logging.getLogger(__name__)
 
 _BUSY_TIMEOUT_MS = 5000
+_SYNCHRONOUS = ("normal", "full")
 
 
 class SQLiteStore:
     """:class:`bot.store.base.GameStore` on a SQLite file."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, synchronous: str = "normal") -> None:
+        if synchronous not in _SYNCHRONOUS:
+            raise StoreUnavailable(
+                f"SQLite synchronous must be normal or full (got {synchronous!r})"
+            )
         self.path = str(path)
+        self.synchronous = synchronous
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
-        """``sqlite:///relative/file.db``, ``sqlite:////absolute/file.db`` or ``sqlite:///:memory:``."""
-        path = url.partition("://")[2].split("?", 1)[0]
+        """``sqlite:///relative/file.db``, ``sqlite:////absolute/file.db`` or ``sqlite:///:memory:``,
+        optionally with ``?synchronous=full``."""
+        path, _, query = url.partition("://")[2].partition("?")
         path = path.removeprefix("/")
         if not path:
             raise StoreUnavailable("DATABASE_URL names no SQLite file (sqlite:///data/deckhand.db)")
-        return cls(path)
+        options = parse_qs(query, keep_blank_values=True)
+        unknown = sorted(set(options) - {"synchronous"})
+        if unknown:
+            raise StoreUnavailable(
+                f"DATABASE_URL: unknown SQLite option {unknown[0]!r} (known: synchronous)"
+            )
+        synchronous = options.get("synchronous", ["normal"])[-1].lower()
+        return cls(path, synchronous=synchronous)
 
     async def open(self) -> None:
         """Create the file's directory, connect, switch to WAL and apply migrations."""
@@ -67,6 +89,7 @@ class SQLiteStore:
             self._db = await aiosqlite.connect(self.path, isolation_level=None)
             await self._db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
             await self._db.execute("PRAGMA journal_mode = WAL")
+            await self._db.execute(f"PRAGMA synchronous = {self.synchronous.upper()}")
             await self._db.execute("PRAGMA foreign_keys = ON")
             await self._migrate()
         except (OSError, sqlite3.Error) as error:

@@ -28,6 +28,34 @@ def test_url_to_path(url: str, path: str) -> None:
     assert store.path == path
 
 
+@pytest.mark.parametrize(
+    ("url", "pragma"),
+    [
+        ("sqlite:///{path}", 1),  # NORMAL: commits survive a crash of the bot, no fsync each
+        ("sqlite:///{path}?synchronous=full", 2),
+        ("sqlite:///{path}?synchronous=FULL", 2),
+    ],
+)
+async def test_synchronous_from_the_url(tmp_path: Path, url: str, pragma: int) -> None:
+    store = open_store(url.format(path=tmp_path / "deckhand.db"))
+    assert isinstance(store, SQLiteStore)
+    await store.open()
+    try:
+        async with store._conn.execute("PRAGMA synchronous") as cursor:
+            assert await cursor.fetchone() == (pragma,)
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [("synchronous=off", "normal or full"), ("journal=delete", "unknown SQLite option")],
+)
+def test_bad_sqlite_options_are_refused(query: str, says: str) -> None:
+    with pytest.raises(StoreUnavailable, match=says):
+        open_store(f"sqlite:///data/deckhand.db?{query}")
+
+
 def test_url_without_a_path_is_refused() -> None:
     with pytest.raises(StoreUnavailable, match="sqlite:///"):
         open_store("sqlite:///")
