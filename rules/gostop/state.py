@@ -19,6 +19,9 @@ Where gostop.md leaves room, this engine reads it so:
 - Opening ppuks (rule 16) pay 7 each, so a player's instant points read 7, 14, 21 after ppuks
   on their first one, two, three turns.
 - A deal that is a nagari (rules 4, 5) is dealt again inside :func:`new`, the carry one higher.
+- A chongtong (rule 5) is offered at the start of its holder's first turn, so the non-dealer
+  decides after the dealer's first move: asked before it, they would show the dealer that they
+  hold one. Others see that moment as an ordinary turn start (phase ``PLAY``).
 - A bonus card dealt to the floor goes to the dealer's pile and is replaced from the pile.
 - Chongtong (10) and three ppuks (7) take no in-game multiplier, but a carried nagari doubles
   them as it doubles any win (rule 24).
@@ -538,9 +541,7 @@ class GostopState:
             if action.end:
                 self._finish_chongtong(seat, events)
             else:
-                self._phase = Phase.PLAY
-                self._seat = self._dealer
-                self._begin_turn(events)
+                self._phase = Phase.PLAY  # their first turn goes on as any other
         return events
 
     # -- verification ---------------------------------------------------------------------
@@ -618,6 +619,8 @@ class GostopState:
                 self._flip_turns[s] -= 1
             self._phase = Phase.PLAY
             self._flip_step(events)
+        elif self._turns[s] == 0 and _chongtong_months(self._hands[s]):
+            self._phase = Phase.CHONGTONG  # rule 5, asked when the holder's turn comes
         else:
             self._phase = Phase.PLAY
 
@@ -936,9 +939,12 @@ class GostopState:
         legal: tuple[Action, ...] = ()
         if seat is not None and seat == self.current_seat:
             legal = tuple(self.legal_actions(seat))
+        phase = self._phase
+        if phase == Phase.CHONGTONG and seat != self._seat:
+            phase = Phase.PLAY  # to the others, an ordinary turn start: the hand stays hidden
         return GostopView(
             seat=seat,
-            phase=self._phase,
+            phase=phase,
             current_seat=self.current_seat,
             dealer=self._dealer,
             hand=None if seat is None else tuple(CARDS[c] for c in sorted(self._hands[seat])),
@@ -1185,13 +1191,8 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
             _tally_add(state._tallies[s], c)
         state._score[s] = best_points(state._tallies[s])[0]
     state._stacks = {m: -1 for m in range(1, 13) if counts[m] == 3}
-    if any(chongtong):
-        state._phase = Phase.CHONGTONG
-        state._seat = chongtong.index(True)
-    else:
-        state._phase = Phase.PLAY
-        state._seat = d
-        state._begin_turn([])
+    state._seat = d
+    state._begin_turn([])
     return True
 
 

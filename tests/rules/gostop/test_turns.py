@@ -100,15 +100,27 @@ def test_rule_4_three_of_a_month_dealt_form_a_stack_taken_with_a_steal() -> None
     assert [e.card.index for e in events if isinstance(e, Stolen)] == [stolen]
 
 
-def test_rule_5_chongtong_ends_with_10_points_or_plays_on() -> None:
+def _chongtong_deal(dealer: int) -> GostopState:
+    """Seat 0 dealt all four cards of January; seat ``dealer`` deals."""
     hand0 = ["1광", "1띠", "1피a", "1피b", *HAND0[4:]]
-    hand1 = HAND1
     floor = ["11광", "11피a", "11피b", "12광", "12열", "6피a", "2피a", "3피a"]
     hand0 = [c for c in hand0 if c not in floor]
     hand0 += ["7피a", "7피b", "8피a", "8피b"][: 10 - len(hand0)]
-    state = new(2, seed=1, options={"dealer": 1})
-    assert _deal(state, _deal_order(hand1, hand0, floor))  # dealer 1 gets hand1
-    # The non-dealer holds it and is asked before the dealer moves.
+    state = new(2, seed=1, options={"dealer": dealer})
+    hands = (hand0, HAND1) if dealer == 0 else (HAND1, hand0)
+    assert _deal(state, _deal_order(*hands, floor))
+    return state
+
+
+def _whole_turn(state: GostopState, seat: int, action: Play) -> None:
+    """Play ``action``, taking the first choice if the flip asks for one."""
+    state.apply(seat, action)
+    while state.phase == Phase.FLIP_CHOICE:
+        state.apply(seat, state.legal_actions(seat)[0])
+
+
+def test_rule_5_chongtong_ends_with_10_points_or_plays_on() -> None:
+    state = _chongtong_deal(dealer=0)
     assert state.phase == Phase.CHONGTONG and state.current_seat == 0
     assert state.legal_actions(0) == [ChongtongChoice(False), ChongtongChoice(True)]
     snap = state.snapshot()
@@ -119,8 +131,38 @@ def test_rule_5_chongtong_ends_with_10_points_or_plays_on() -> None:
     from rules.gostop import restore
 
     state = restore(snap)
-    state.apply(0, ChongtongChoice(end=False))
+    assert state.apply(0, ChongtongChoice(end=False)) == []
+    assert state.phase == Phase.PLAY and state.current_seat == 0
+    _whole_turn(state, 0, Play(C("1광")))
+    assert state.current_seat == 1
+    _whole_turn(state, 1, Play(C("6열")))
+    assert state.phase == Phase.PLAY and state.current_seat == 0  # played on: not asked again
+
+
+def test_rule_5_a_non_dealer_is_asked_at_the_start_of_their_first_turn() -> None:
+    # Asked before the dealer moved, the dealer would see who holds a chongtong.
+    state = _chongtong_deal(dealer=1)
     assert state.phase == Phase.PLAY and state.current_seat == 1
+    _whole_turn(state, 1, Play(C("6열")))
+    assert state.phase == Phase.CHONGTONG and state.current_seat == 0
+    state.apply(0, ChongtongChoice(end=True))
+    assert state.result is not None and state.result.winners == (0,)
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_rule_5_the_chongtong_choice_is_hidden_from_the_opponent(dealer: int) -> None:
+    state = _chongtong_deal(dealer)
+    if dealer == 1:
+        _whole_turn(state, 1, Play(C("6열")))
+    assert state.view(0).phase == Phase.CHONGTONG
+    for seat in (1, None):
+        # An ordinary turn start of seat 0's, as it would be without the chongtong.
+        view = state.view(seat)
+        assert (view.phase, view.current_seat, view.legal) == (Phase.PLAY, 0, ())
+    # Playing on changes nothing the others see.
+    before = (state.view(1), state.view(None))
+    state.apply(0, ChongtongChoice(end=False))
+    assert (state.view(1), state.view(None)) == before
 
 
 def test_rule_5_chongtong_in_both_hands_is_a_nagari_deal() -> None:
