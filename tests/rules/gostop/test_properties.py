@@ -2,12 +2,13 @@
 
 import json
 import random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.engine import GameOver, IllegalAction, Outcome
-from rules.gostop import Go, GostopState, new, restore
+from rules.engine import Action, GameOver, IllegalAction, Outcome
+from rules.gostop import Bomb, ChongtongChoice, Go, GostopState, Stop, TakeFlip, new, restore
 from rules.gostop.cards import CARDS
 from rules.gostop.scoring import breakdown
 from rules.gostop.state import GostopView, Play
@@ -120,24 +121,59 @@ def test_playouts_reach_every_kind_of_ending() -> None:
     assert reasons == {"stop", "chongtong", "three-ppuk", "nagari"}
 
 
-def test_every_listed_action_is_accepted_from_a_copy() -> None:
-    for seed in range(50):
-        state = new(2, seed=seed)
+def candidate_actions(snap: dict[str, Any], seat: int, deck: int) -> list[Action]:
+    """Actions of every kind a player might send now: each legal one and many near misses.
+
+    Every card of the game played; each card in hand also shaken, and aimed at each floor card
+    of its month and at one of another month; a bomb of every month (0 and 13 too); the flip
+    aimed at every floor card; Go, Stop and both chongtong answers.
+    """
+    floor: list[int] = snap["floor"]
+    hand = [CARDS[c] for c in snap["hands"][seat]]
+    actions: list[Action] = [Go(), Stop(), ChongtongChoice(end=False), ChongtongChoice(end=True)]
+    actions += [Bomb(m) for m in range(14)]
+    actions += [TakeFlip(CARDS[f]) for f in floor]
+    actions += [Play(CARDS[c]) for c in range(deck)]
+    for card in hand:
+        actions.append(Play(card, shake=True))
+        targets = [f for f in floor if CARDS[f].month == card.month]
+        targets += [f for f in floor if CARDS[f].month != card.month][:1]
+        actions += [Play(card, CARDS[f], shake) for f in targets for shake in (False, True)]
+    return actions
+
+
+def test_every_listed_action_is_accepted_and_every_other_refused() -> None:
+    """Over thousands of decisions: whatever is not listed is refused and changes nothing.
+
+    Every listed action is also among the candidates (so the candidates cover every kind), and
+    every 8th decision applies each listed one to a copy.
+    """
+    decisions = 0
+    for seed in range(400):
+        bonus = (0, 2, 3)[seed % 3]
+        state = new(2, seed=seed, options={"bonus_cards": bonus})
         policy = random.Random(seed)
         while not state.is_over:
             seat = state.current_seat
             assert seat is not None
+            legal = state.legal_actions(seat)
             snap = state.snapshot()
-            for action in state.legal_actions(seat):
-                restore(snap).apply(seat, action)
-            hand = state.view(seat).hand or ()
-            held = {c.index for c in hand}
-            for card in (c for c in range(48) if c not in held):
+            candidates = candidate_actions(snap, seat, DECK_SIZE[bonus])
+            listed = set(legal)
+            assert listed <= set(candidates)
+            for action in candidates:
+                if action in listed:
+                    continue
                 try:
-                    state.apply(seat, Play(CARDS[card]))
+                    state.apply(seat, action)
                 except IllegalAction:
                     pass
                 else:
-                    raise AssertionError("a card not in hand was played")
-            actions = state.legal_actions(seat)
-            state.apply(seat, actions[policy.randrange(len(actions))])
+                    raise AssertionError(f"{action} was accepted but not listed")
+            assert state.snapshot() == snap
+            if decisions % 8 == 0:
+                for action in legal:
+                    restore(snap).apply(seat, action)
+            state.apply(seat, legal[policy.randrange(len(legal))])
+            decisions += 1
+    assert decisions > 5000

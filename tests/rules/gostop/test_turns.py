@@ -3,9 +3,11 @@
 import pytest
 
 from rules.engine import GameOver, IllegalAction, Outcome
-from rules.gostop import Bomb, ChongtongChoice, Go, Phase, Play, Stop, TakeFlip, new
+from rules.gostop import Bomb, ChongtongChoice, Go, Phase, Play, Stop, TakeFlip, new, restore
 from rules.gostop.cards import CARDS, DECK, Kind, parse_hwatu
 from rules.gostop.state import (
+    CardPlayed,
+    Flipped,
     GostopState,
     InstantPoints,
     Shook,
@@ -14,7 +16,7 @@ from rules.gostop.state import (
     Stopped,
     _deal,
 )
-from tests.rules.gostop.helpers import arrange, floor_codes, ids, pile_codes
+from tests.rules.gostop.helpers import arrange, codes, floor_codes, ids, pile_codes
 
 C = parse_hwatu
 FILL0 = ("10열", "10띠")  # filler cards that keep a hand from being its last
@@ -92,8 +94,6 @@ def test_rule_4_three_of_a_month_dealt_form_a_stack_taken_with_a_steal() -> None
     stolen = next(c for c in data["pile"] if CARDS[c].kind is Kind.JUNK)
     data["pile"].remove(stolen)
     data["captured"] = [[], [stolen]]
-    from rules.gostop import restore
-
     state = restore(data)
     events = state.apply(0, Play(C("11쌍피")))
     assert {"11광", "11피a", "11피b", "11쌍피"} <= set(pile_codes(state, 0))
@@ -128,8 +128,6 @@ def test_rule_5_chongtong_ends_with_10_points_or_plays_on() -> None:
     assert isinstance(events[-1], GameOver)
     assert state.result is not None and state.result.scores == (10, 0)
     assert state.win_reason == "chongtong"
-    from rules.gostop import restore
-
     state = restore(snap)
     assert state.apply(0, ChongtongChoice(end=False)) == []
     assert state.phase == Phase.PLAY and state.current_seat == 0
@@ -342,6 +340,21 @@ def test_rule_12_last_card_ttadak_steals_nothing() -> None:
     assert len(pile_codes(state, 0)) == 4
 
 
+def test_rule_4_a_flip_takes_a_dealt_stack_with_a_steal() -> None:
+    state = arrange(
+        (("3광", *FILL0), ("4열", "4띠")),
+        ["11광", "11피a", "11피b", "1광"],
+        ["11쌍피", "5피a"],
+        stacks={11: -1},
+        captured=((), ("1피a", "2피a")),
+    )
+    events = state.apply(0, Play(C("3광")))
+    assert specials(events) == ["stack"]
+    assert set(pile_codes(state, 0)) == {"11광", "11피a", "11피b", "11쌍피", "1피a"}
+    assert pile_codes(state, 1) == ["2피a"]
+    assert all(month != 11 for month, _, _ in state.view(None).floor)
+
+
 @pytest.mark.parametrize("owner", [-1, 0, 1])
 def test_rule_12_last_card_onto_a_stack_steals_nothing(owner: int) -> None:
     # A dealt stack (rule 4) or a ppuk stack (rule 8): taken whole, nothing stolen.
@@ -404,6 +417,28 @@ def test_rule_13_bomb_takes_four_steals_doubles_and_owes_two_flip_turns() -> Non
     assert state.view(0).hand_sizes[0] == hand_before
     assert state.view(0).flip_turns[0] == 1
     assert state.current_seat == 1
+
+
+def test_rule_13_both_flip_only_turns_run_then_the_bomber_plays_again() -> None:
+    state = arrange(
+        (("8광", "8열", "8피a", "10열", "10띠"), ("11광", "12광", "12열", "4열")),
+        ["8피b", "1광"],
+        ["9피a", "3피a", "4피a", "5피a", "6피a", "7피a", "2피a", "3피b"],
+    )
+    state.apply(0, Bomb(8))
+    for flips_left, played, held in ((1, "11광", 3), (0, "12광", 2)):
+        events = state.apply(1, Play(C(played)))
+        flips = [e for e in events if isinstance(e, Flipped)]
+        # Seat 1's flip, then seat 0's flip-only turn with nothing played from hand.
+        assert [e.seat for e in flips] == [1, 0]
+        assert not any(isinstance(e, CardPlayed) and e.seat == 0 for e in events)
+        view = state.view(0)
+        assert view.flip_turns == (flips_left, 0) and view.hand_sizes == (2, held)
+        assert state.current_seat == 1
+    events = state.apply(1, Play(C("12열")))
+    assert [e.seat for e in events if isinstance(e, Flipped)] == [1]
+    assert state.current_seat == 0 and state.phase == Phase.PLAY
+    assert state.legal_actions(0) == [Play(C("10열")), Play(C("10띠"))]
 
 
 def test_rule_13_bomb_needs_the_fourth_on_the_floor() -> None:
@@ -497,6 +532,24 @@ def test_rule_16_three_ppuks_win_with_7_plus_instant_points() -> None:
     assert state.result is not None
     assert state.result.outcomes == (Outcome.WIN, Outcome.LOSE)
     assert state.result.scores == (7 + 21, 3)  # no in-game multipliers; go-bak ignored
+
+
+@pytest.mark.parametrize("carry", [1, 2])
+def test_rule_24_a_carried_nagari_doubles_chongtong_and_three_ppuk(carry: int) -> None:
+    state = _chongtong_deal(dealer=0)
+    state = restore({**state.snapshot(), "carry": carry})
+    state.apply(0, ChongtongChoice(end=True))
+    assert state.result is not None and state.result.scores == (10 << carry, 0)
+    state = arrange(
+        (("6열", *FILL0), FILL1),
+        ["6피a"],
+        ["6피b", "9피a"],
+        ppuks=[2, 0],
+        carry=carry,
+    )
+    state.apply(0, Play(C("6열")))
+    assert state.win_reason == "three-ppuk"
+    assert state.result is not None and state.result.scores == (7 << carry, 0)
 
 
 # ----------------------------------------------------------------------------- go and stop
@@ -610,6 +663,21 @@ def test_rule_2_flipped_bonus_is_taken_and_another_card_flipped() -> None:
     assert set(pile_codes(state, 0)) == {"B3", "9피a", "9피b"}
 
 
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_rule_2_a_bonus_dealt_to_the_floor_goes_to_the_dealer(dealer: int) -> None:
+    state = new(2, seed=1, options={"dealer": dealer, "bonus_cards": 2})
+    floor = ["B2a", "11피a", "11피b", "12광", "6피a", "1피a", "2피a", "3피a"]
+    cards = _deal_order(HAND0, HAND1, floor)
+    total = len(cards)
+    replacement = cards[-29]  # the pile's top once 28 cards are dealt
+    assert _deal(state, cards)
+    view = state.view(None)
+    assert codes(view.piles[dealer].pi) == ["B2a"] and view.piles[1 - dealer].pi == ()
+    on_floor = {c.index for _, cs, _ in view.floor for c in cs}
+    assert len(on_floor) == 8 and replacement in on_floor and C("B2a").index not in on_floor
+    assert view.pile_size == total - 29
+
+
 def test_rule_2_bonus_option_adds_cards_to_the_deal() -> None:
     for bonus, total in ((0, 48), (2, 50), (3, 51)):
         view = new(2, seed=5, options={"bonus_cards": bonus}).view(None)
@@ -665,7 +733,6 @@ def test_rule_13_a_bomb_doubles_the_winner_in_play() -> None:
 
 def test_snapshots_of_other_games_or_damaged_ones_are_refused() -> None:
     from rules.engine import SnapshotError
-    from rules.gostop import restore
 
     good = new(2, seed=4).snapshot()
     for damage in (
@@ -687,8 +754,6 @@ def test_snapshots_of_other_games_or_damaged_ones_are_refused() -> None:
 
 
 def test_a_snapshot_saved_with_the_old_two_steal_counts_still_restores() -> None:
-    from rules.gostop import restore
-
     old = new(2, seed=4).snapshot()
     del old["steals"]
     old.update(steal_firm=1, steal_exempt=2)
