@@ -2,7 +2,8 @@
 
 The policy picks uniformly among ``legal_actions`` (every card, each floor-card choice, shake
 or not, bomb, Go or Stop, chongtong end or play on). Each batch plays whole games, deal
-included; each figure is the median of ``--repeats`` (at least 5) runs on one core.
+included; each figure is the median of ``--repeats`` (at least 5) runs on one core. The
+verdict and the ratio use the wall-clock median; games per CPU second are shown beside it.
 
 Target: 2,000 random games/s. The peer figure is *reported, not measured*: a TypeScript Matgo
 engine states about 12,000 random games/s on Node (V8 JIT). No Matgo engine is installable
@@ -33,11 +34,12 @@ def play_random_game(seed: int) -> int:
     legal = state.legal_actions
     apply = state.apply
     decisions = 0
-    while not state.is_over:
-        seat = state._seat
+    seat = state.current_seat
+    while seat is not None:
         options = legal(seat)
         apply(seat, options[int(pick() * len(options))])
         decisions += 1
+        seat = state.current_seat
     return decisions
 
 
@@ -92,7 +94,7 @@ def bench(report: Report, args: argparse.Namespace) -> None:
     )
     ratio = per_game / TS_MATGO_REPORTED_GAMES_PER_SECOND
     report.set_ratio(peer, ratio)
-    verdict = "meets" if max(per_game, cpu_games) >= TARGET_GAMES_PER_SECOND else "misses"
+    verdict = "meets" if per_game >= TARGET_GAMES_PER_SECOND else "misses"
     report.note(
         f"gostop {per_game:,.0f} games/s wall clock, {cpu_games:,.0f} per CPU second: {verdict} "
         f"the {TARGET_GAMES_PER_SECOND:,} target; {ratio:.2f}x the TypeScript engine's stated "

@@ -43,7 +43,7 @@ from rules.engine import (
     SnapshotError,
     check_snapshot,
 )
-from rules.gostop.cards import BONUS_SETS, CARDS, DECK, HwatuCard, Kind
+from rules.gostop.cards import BONUS_SETS, CARDS, DECK, GUKJIN, HwatuCard, Kind
 from rules.gostop.scoring import (
     DELTAS,
     TALLY_SIZE,
@@ -110,6 +110,7 @@ _NO_SPECIAL, _PPUK, _JJOK, _TTADAK = 0, 1, 2, 3
 _MONTH: tuple[int, ...] = tuple(c.month for c in CARDS)
 _KIND: tuple[Kind, ...] = tuple(c.kind for c in CARDS)
 _BONUS = tuple(c.kind is Kind.BONUS for c in CARDS)
+_PI_KINDS = (Kind.JUNK, Kind.DOUBLE, Kind.BONUS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -166,7 +167,7 @@ class ChongtongChoice(Action):
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
-    """``seat`` played ``card``; ``bomb`` holds the other two cards of a bomb."""
+    """``seat`` played ``card`` from hand (a bomb is :class:`Bombed` instead)."""
 
     seat: int
     card: HwatuCard
@@ -903,18 +904,11 @@ class GostopState:
     def _pile_view(self, s: int) -> PileView:
         cards = sorted(self._captured[s])
         b = best_breakdown(cards)
+        gukjin_pi = GUKJIN if b.gukjin_as_double else -1  # shown among the pi when it counts so
         brights = tuple(CARDS[c] for c in cards if _KIND[c] is Kind.BRIGHT)
-        animals = tuple(
-            CARDS[c]
-            for c in cards
-            if _KIND[c] is Kind.ANIMAL and not (b.gukjin_as_double and c == 32)
-        )
+        animals = tuple(CARDS[c] for c in cards if _KIND[c] is Kind.ANIMAL and c != gukjin_pi)
         ribbons = tuple(CARDS[c] for c in cards if _KIND[c] is Kind.RIBBON)
-        pi = tuple(
-            CARDS[c]
-            for c in cards
-            if _KIND[c] in (Kind.JUNK, Kind.DOUBLE, Kind.BONUS) or (b.gukjin_as_double and c == 32)
-        )
+        pi = tuple(CARDS[c] for c in cards if _KIND[c] in _PI_KINDS or c == gukjin_pi)
         return PileView(brights, animals, ribbons, pi, b.pi_value, b.total, b)
 
     def _multiplier_names(self, s: int, potential: Settlement) -> tuple[str, ...]:
