@@ -1,11 +1,13 @@
 """Rummikub solver speed beside ``rummikub-solver`` (an ILP on cvxpy), on the same states.
 
 Cases, 50 states each, dealt reproducibly from seeds: openings (a 14-tile rack, an empty
-table), mid-game (about 30 tiles on the table, 12 on the rack) and late game (about 60 on
-the table, 10 on the rack). A table is made by shuffling the 106 tiles and letting the
-solver lay out the first ones; the rack is the tiles drawn next. Every state is solved in
-"most tiles" mode by both solvers (the peer's initial-meld mode ignores jokers, so openings
-are compared without the 30-point rule) and both must place the same number of tiles.
+table), mid-game (about 30 tiles on the table, 12 on the rack), late game (about 60 on
+the table, 10 on the rack) and a full table (about 85 on the table, 12 on the rack, both
+jokers dealt: two on the rack, two on the table or one of each, in turn). A table is made
+by shuffling the tiles and letting the solver lay out the first ones; the rack is the tiles
+drawn next. Every state is solved in "most tiles" mode by both solvers (the peer's
+initial-meld mode ignores jokers, so openings are compared without the 30-point rule); a
+state where they place a different number of tiles fails the run (exit status 1).
 Reported: median, p90 and max solve time per case, and the cold import time of each solver
 (a fresh interpreter, minus the interpreter's own start-up). The peer is measured only when
 importable (``.venv/bin/pip install rummikub-solver``); it is never a test dependency.
@@ -27,10 +29,11 @@ from pathlib import Path
 from harness import Report, percentile
 
 from rules.rummikub.solver import solve
-from rules.rummikub.tiles import FULL_SET, Tile
+from rules.rummikub.tiles import FULL_SET, JOKER, JOKER_COUNT, Tile
 
 STATES = 50
 CASES = (("opening", 0, 14), ("mid-game", 30, 12), ("late game", 60, 10))
+FULL_TABLE = ("full table", 85, 12)
 ROOT = Path(__file__).resolve().parent.parent
 
 State = tuple[list[Tile], list[list[Tile]]]
@@ -52,6 +55,29 @@ def make_state(seed: int, on_table: int, rack_size: int) -> State:
     spare = [t for t in bag[:taken] if left[t] and not left.subtract([t])] + bag[taken:]
     random.Random(seed + 1).shuffle(spare)
     return spare[:rack_size], table
+
+
+def make_full_state(seed: int, on_table: int, rack_size: int) -> State:
+    """Like :func:`make_state` with both jokers dealt: on the rack, on the table, or split.
+
+    The seed picks where they go: 2, 0 or 1 of them on the rack.
+    """
+    on_rack = (2, 0, 1)[seed % 3]
+    bag = [t for t in FULL_SET if not t.is_joker]
+    random.Random(seed).shuffle(bag)
+    table_jokers = [JOKER] * (JOKER_COUNT - on_rack)
+    table: list[list[Tile]] = []
+    taken = on_table
+    for taken in range(on_table - len(table_jokers), len(bag) - rack_size):
+        laid = solve(bag[:taken] + table_jokers, [])
+        if len(laid.tiles) >= on_table:
+            table = [list(s) for s in laid.table]
+            break
+    left = Counter(bag[:taken] + table_jokers) - Counter(t for s in table for t in s)
+    spare = list(left.elements()) + bag[taken:]
+    random.Random(seed + 1).shuffle(spare)
+    spare = [t for t in spare if not t.is_joker]
+    return spare[: rack_size - on_rack] + [JOKER] * on_rack, table
 
 
 def _ours(state: State) -> int:
@@ -113,8 +139,10 @@ def bench(report: Report, args: argparse.Namespace) -> None:
     if peer is not None:
         peer(make_state(0, 0, 14))  # the peer builds its ILP on first use; not counted
     ratios: dict[str, float] = {}
-    for case, on_table, rack_size in CASES:
-        states = [make_state(1000 * i + 7, on_table, rack_size) for i in range(STATES)]
+    mismatches: list[str] = []
+    for case, on_table, rack_size in (*CASES, FULL_TABLE):
+        deal = make_full_state if case == FULL_TABLE[0] else make_state
+        states = [deal(1000 * i + 7, on_table, rack_size) for i in range(STATES)]
         size = statistics.mean(sum(len(s) for s in table) for _, table in states)
         ours, ours_placed = _times(_ours, states)
         name = f"rummikub solve, {case} (table ~{size:.0f}, rack {rack_size})"
@@ -135,10 +163,16 @@ def bench(report: Report, args: argparse.Namespace) -> None:
             report.add_baseline("rummikub-solver", name, metric, value * 1000, "ms")
         ratio = statistics.median(theirs) / statistics.median(ours)
         ratios[case] = ratio
-        differ = sum(a != b for a, b in zip(ours_placed, their_placed, strict=True))
+        differ = [
+            i for i, (a, b) in enumerate(zip(ours_placed, their_placed, strict=True)) if a != b
+        ]
+        mismatches += [
+            f"{case} state {i}: {ours_placed[i]} tiles here, {their_placed[i]} by the peer"
+            for i in differ
+        ]
         report.note(
             f"{case}: median {ratio:.1f}x rummikub-solver; same tile count on "
-            f"{STATES - differ}/{STATES} states"
+            f"{STATES - len(differ)}/{STATES} states"
         )
     report.add(
         "rummikub solver cold import",
@@ -157,3 +191,7 @@ def bench(report: Report, args: argparse.Namespace) -> None:
         "s",
     )
     report.set_ratio("rummikub-solver", ratios["mid-game"])
+    if mismatches:
+        report.print_table()
+        print("\n".join(mismatches), file=sys.stderr)
+        raise SystemExit(f"rummikub: {len(mismatches)} states differ from rummikub-solver")

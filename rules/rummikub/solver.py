@@ -16,8 +16,17 @@ A state packs into one int:
 Paths that reach the same state continue identically, so each state keeps only its best score
 (rack tiles first, then value, or the other way round). Every table tile must be used, rack
 tiles are optional. A run shorter than 3 that cannot get its missing tiles from the next
-numbers is cut at once, and a joker never stands where a rack tile of the same cell stays
-unused (see ``_options``). The best final state is walked back and the sets laid out.
+numbers is cut at once, a joker never stands where a rack tile of the same cell stays
+unused, and a tile never closes a run of 3 or more only to start a new run (continuing it
+can do all that and more; see ``_options``). The best final state is walked back and the
+sets laid out.
+
+Jokers multiply the states: each may fill a gap or an end anywhere, in any colour. So the
+programme runs as a branch and bound (``_search``): a path whose score plus the most the
+remaining cells could add (every rack tile that could be in some set at all, each joker
+left as a 13) cannot reach a floor is dropped. The first floor is the best conceivable play,
+which on a crowded table is usually the answer; when nothing reaches a floor the next is
+the best the dropped paths could have reached. Dropping only what cannot win keeps it exact.
 """
 
 from __future__ import annotations
@@ -105,6 +114,8 @@ def _options(  # noqa: PLR0917 - positional for speed in the inner loop
                     continue
                 for cont in range(min(longs, extra) + 1):
                     started = extra - cont
+                    if started and cont < longs:
+                        continue  # continuing a long run beats closing it to start one
                     if len(short) + cont + started > MAX_RUNS:
                         continue
                     lengths = tuple(
@@ -185,10 +196,57 @@ def solve(
     return Solution(tuple(sorted(played_counts.elements())), value, tuple(sets))
 
 
+@dataclass(frozen=True, slots=True)
+class _Problem:
+    """One search: tiles per (colour, number) cell, jokers, weights and the bounds on gains."""
+
+    avail_t: list[list[int]]  # table tiles per colour and number (numbers 1..13, then 0 pads)
+    avail_r: list[list[int]]  # rack tiles that may join them
+    reach: list[list[int]]  # both together, -1 past 13
+    jokers: int
+    table_jokers: int
+    need: int
+    tile_weight: int
+    value_weight: int
+    # bound[i]: the most the cells after step i can still add (each close of a number is a
+    # step too), jokers aside; points[i]: likewise in meld points.
+    bound: list[int]
+    points: list[int]
+
+    @property
+    def joker_gain(self) -> int:
+        """The most one joker can add: a tile standing for a 13."""
+        return self.tile_weight + 13 * self.value_weight
+
+
 def _search(
     table: Counter[Tile], rack: Counter[Tile], need: int, objective: str
 ) -> list[tuple[Tile, ...]] | None:
-    """Run the programme; the best table as sets, or None when no layout uses the table."""
+    """Run the programme; the best table as sets, or None when no layout uses the table.
+
+    Branch and bound: a path is dropped when its score plus the most the rest of the cells
+    could add stays below ``floor``. The first floor is the best conceivable score; when no
+    path reaches it, the next floor is the best bound among the paths dropped, a few times,
+    and then there is no floor at all. Dense tables usually reach the first or second floor,
+    which keeps the paths where jokers stand for low numbers from ever spreading.
+    """
+    problem = _problem(table, rack, need, objective)
+    floor: int | None = problem.bound[0] + problem.jokers * problem.joker_gain
+    for _ in range(_FLOORS):
+        found, next_floor = _programme(problem, floor)
+        if found is not None:
+            return found
+        if next_floor is None:
+            return None  # nothing was dropped: there is no layout at all
+        floor = next_floor
+    found, _ = _programme(problem, None)
+    return found
+
+
+_FLOORS = 3  # floors tried before the search runs without one
+
+
+def _problem(table: Counter[Tile], rack: Counter[Tile], need: int, objective: str) -> _Problem:
     avail_t = [[0] * 16 for _ in range(4)]
     avail_r = [[0] * 16 for _ in range(4)]
     for tile, count in table.items():
@@ -199,18 +257,82 @@ def _search(
             c, n = tile.index // 13, tile.number
             avail_r[c][n] = max(0, min(count, 2 - avail_t[c][n]))
     table_jokers = table[JOKER]
-    total_jokers = min(JOKER_COUNT, table_jokers + rack[JOKER])
+    jokers = min(JOKER_COUNT, table_jokers + rack[JOKER])
     tile_weight, value_weight = (1024, 1) if objective == "tiles" else (1, 128)
     reach = [
         [avail_t[c][n] + avail_r[c][n] if n <= 13 else -1 for n in range(16)] for c in range(4)
     ]
+    # Steps run (number 1, colours 0-3, close), (number 2, ...): 65 in all.
+    gains = []
+    points = []
+    for number in range(1, 14):
+        for c in range(4):
+            rack_here = avail_r[c][number] if _placeable(reach, c, number, jokers) else 0
+            gains.append(
+                rack_here * tile_weight + (avail_t[c][number] + rack_here) * number * value_weight
+            )
+            points.append((avail_t[c][number] + rack_here) * number)
+        gains.append(0)
+        points.append(0)
+    bound = [0] * (len(gains) + 1)
+    point_bound = [0] * (len(gains) + 1)
+    for i in range(len(gains) - 1, -1, -1):
+        bound[i] = bound[i + 1] + gains[i]
+        point_bound[i] = point_bound[i + 1] + points[i]
+    return _Problem(
+        avail_t,
+        avail_r,
+        reach,
+        jokers,
+        table_jokers,
+        need,
+        tile_weight,
+        value_weight,
+        bound,
+        point_bound,
+    )
 
-    layer: dict[int, int] = {need << _NEED_SHIFT: 0}
+
+def _placeable(reach: list[list[int]], c: int, number: int, jokers: int) -> bool:
+    """Whether a tile could be in any set at all: a run window or a group around it."""
+    colours = sum(1 for other in range(4) if reach[other][number] > 0)
+    if colours + jokers >= 3:
+        return True
+    for low in range(max(1, number - 2), min(number, 11) + 1):
+        gaps = sum(1 for n in range(low, low + 3) if n != number and reach[c][n] <= 0)
+        if gaps <= jokers:
+            return True
+    return False
+
+
+def _programme(
+    problem: _Problem, floor: int | None
+) -> tuple[list[tuple[Tile, ...]] | None, int | None]:
+    """One pass of the programme; (the best table, None) or (None, the next floor to try).
+
+    With a ``floor``, paths that cannot reach it are dropped; the best table found then is
+    the best of all. Without one nothing is dropped.
+    """
+    avail_t, avail_r, reach = problem.avail_t, problem.avail_r, problem.reach
+    total_jokers = problem.jokers
+    tile_weight, value_weight = problem.tile_weight, problem.value_weight
+    joker_gain = problem.joker_gain
+    bound, points = problem.bound, problem.points
+    dropped = -1  # the best bound among the dropped paths
+
+    layer: dict[int, int] = {problem.need << _NEED_SHIFT: 0}
     history: list[dict[int, tuple[int, _Step]]] = []
+    step = 0
     for number in range(1, 14):
         reals_here = sum(reach[c][number] for c in range(4))
         groups = reals_here > 0 and reals_here + total_jokers >= 3
         for c in range(4):
+            step += 1
+            # With ``placed`` jokers down a path can still add headroom[placed]; it is
+            # dropped when its score is below limit[placed] (with no floor, never).
+            headroom = [bound[step] + (total_jokers - placed) * joker_gain for placed in range(3)]
+            limit = [-1 if floor is None else floor - room for room in headroom]
+            meld_left = [points[step] + (total_jokers - placed) * 13 for placed in range(3)]
             t, r = avail_t[c][number], avail_r[c][number]
             a1, a2 = reach[c][number + 1], reach[c][number + 2]
             shift = _BITS * c
@@ -219,8 +341,8 @@ def _search(
             back: dict[int, tuple[int, _Step]] = {}
             get = nxt.get
             # Options depend only on this colour's runs and the jokers placed: work each
-            # out once per cell as (key delta, score delta, to groups, points, option).
-            moves: dict[int, list[tuple[int, int, int, int, _Option]]] = {}
+            # out once per cell as (key delta, score delta, to groups, points, placed, option).
+            moves: dict[int, list[tuple[int, int, int, int, int, _Option]]] = {}
             for key, score in layer.items():
                 placed = (key >> _X_SHIFT) & 3
                 local = (key >> shift) & 63 | placed << 6
@@ -232,6 +354,7 @@ def _search(
                             (opt[2] + opt[3]) * tile_weight + opt[4] * number * value_weight,
                             opt[1],
                             opt[4] * number,
+                            placed + opt[3],
                             opt,
                         )
                         for opt in _options(local & 63, t, r, total_jokers - placed, groups, a1, a2)
@@ -239,19 +362,26 @@ def _search(
                 base = key & clear
                 most = (key >> _MOST_SHIFT) & 3
                 missing = key >> _NEED_SHIFT
-                for delta, gain, to_groups, points, opt in steps:
+                for delta, gain, to_groups, got, now_placed, opt in steps:
+                    new_score = score + gain
+                    if new_score < limit[now_placed]:
+                        dropped = max(dropped, new_score + headroom[now_placed])
+                        continue
                     new_key = base + delta
                     if to_groups > most:
                         new_key += (to_groups - most) << _MOST_SHIFT
                     if missing:
-                        new_key -= (missing if missing < points else points) << _NEED_SHIFT
-                    new_score = score + gain
+                        left = missing - got
+                        if left > meld_left[now_placed]:
+                            continue  # the meld can no longer reach 30
+                        new_key -= (missing if left < 0 else got) << _NEED_SHIFT
                     if new_score > get(new_key, -1):
                         nxt[new_key] = new_score
                         back[new_key] = (key, opt)
             layer = nxt
             history.append(back)
         # Close the number: the waiting tiles (plus jokers) must split into groups.
+        step += 1
         nxt = {}
         back = {}
         for key, score in layer.items():
@@ -270,10 +400,17 @@ def _search(
                 if not _GROUPS_OK[waiting, most, extra]:
                     continue
                 gain = extra * number
+                new_score = score + extra * (tile_weight + number * value_weight)
+                if floor is not None:
+                    reach_score = (
+                        new_score + bound[step] + (total_jokers - placed - extra) * joker_gain
+                    )
+                    if reach_score < floor:
+                        dropped = max(dropped, reach_score)
+                        continue
                 new_key = low | ((placed + extra) << _X_SHIFT)
                 if missing > gain:
                     new_key |= (missing - gain) << _NEED_SHIFT
-                new_score = score + extra * (tile_weight + number * value_weight)
                 if new_score > nxt.get(new_key, -1):
                     nxt[new_key] = new_score
                     back[new_key] = (key, (waiting, extra))
@@ -282,15 +419,18 @@ def _search(
 
     best_key, best_score = -1, -1
     for key, score in layer.items():
-        if key >> _NEED_SHIFT or (key >> _X_SHIFT) & 3 < table_jokers:
+        if key >> _NEED_SHIFT or (key >> _X_SHIFT) & 3 < problem.table_jokers:
             continue
         if any((key >> (_BITS * c)) & 63 not in _CLOSED for c in range(4)):
             continue
         if score > best_score:
             best_score, best_key = score, key
-    if best_key < 0:
-        return None
-    return _replay(history, best_key)
+    if best_key >= 0 and best_score >= dropped:
+        return _replay(history, best_key), None  # nothing dropped could have done better
+    # The bound lets a joker still to place add a tile up to the end, so a path may keep
+    # above the floor and finish below it; that score is the next floor at the lowest.
+    next_floor = max(dropped, best_score)
+    return None, next_floor if next_floor >= 0 else None
 
 
 def _replay(history: list[dict[int, tuple[int, _Step]]], key: int) -> list[tuple[Tile, ...]]:
