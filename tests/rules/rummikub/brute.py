@@ -28,16 +28,24 @@ def _sets_with(first: Tile, kinds: Sequence[Tile], left: Counter[Tile]) -> Itera
 
 
 def brute_force(
-    rack: Sequence[Tile], table: Sequence[Tile], *, initial: bool = False
+    rack: Sequence[Tile],
+    table: Sequence[Tile],
+    *,
+    initial: bool = False,
+    objective: str = "tiles",
 ) -> tuple[int, int] | None:
     """(rack tiles played, table value after) of the best play, or None if no layout exists.
 
-    Most tiles first, then highest value; ``initial``: sets from the rack only, worth >= 30.
-    A result of ``(0, value)`` means the table can be laid out but nothing can be added.
+    Most tiles first, then highest value (``objective="value"``: the other way round);
+    ``initial``: sets from the rack only, worth >= 30. A result of ``(0, value)`` means the
+    table can be laid out but nothing can be added.
     """
     must = Counter() if initial else Counter(table)
     pool = Counter(rack) + must
     best: tuple[int, int] | None = None
+
+    def rank(score: tuple[int, int]) -> tuple[int, int]:
+        return score if objective == "tiles" else (score[1], score[0])
 
     def search(left: Counter[Tile], used: Counter[Tile], value: int) -> None:
         nonlocal best
@@ -49,7 +57,7 @@ def brute_force(
             if initial and played and value < 30:
                 return
             score = (played, value if played or not initial else 0)
-            if best is None or score > best:
+            if best is None or rank(score) > rank(best):
                 best = score
             return
         first = kinds[0]

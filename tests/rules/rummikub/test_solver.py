@@ -115,32 +115,57 @@ def test_rule_17_invalid_table_is_no_play() -> None:
 
 # ---------------------------------------------------------------- properties
 
-WINDOW = 3
-
 
 @st.composite
-def small_states(draw: st.DrawFn) -> tuple[list[Tile], list[Tile], bool]:
-    low = draw(st.integers(1, 14 - WINDOW))
-    colours = draw(st.sampled_from([COLOURS[:2], COLOURS[:3], COLOURS]))
-    kinds = [Tile.of(c, n) for c in colours for n in range(low, low + WINDOW)] + [JOKER]
-    tiles = draw(st.lists(st.sampled_from(kinds), min_size=3, max_size=9))
-    counts = Counter(tiles)
-    tiles = [t for t in tiles if counts[t] <= 2]
-    cut = draw(st.integers(0, len(tiles)))
-    initial = draw(st.booleans())
-    return tiles[:cut], tiles[cut:], initial
+def small_states(draw: st.DrawFn) -> tuple[list[Tile], list[Tile], bool, str]:
+    """A table block and a rack, at most 11 tiles from a window of 4-6 numbers.
+
+    Whole runs (longer than 3 too) and groups are drawn first, each going to the table or
+    the rack, so that most states have a play; loose tiles and up to two jokers go beside.
+    """
+    width = draw(st.integers(4, 6))
+    low = draw(st.integers(1, 14 - width))
+    colours = draw(st.sampled_from([COLOURS[:1], COLOURS[:2], COLOURS[:3], COLOURS]))
+    numbers = range(low, low + width)
+    sets: list[list[Tile]] = []
+    for _ in range(draw(st.integers(0, 2))):
+        colour = draw(st.sampled_from(colours))
+        start = draw(st.sampled_from(numbers[:-2]))
+        end = draw(st.integers(start + 2, low + width - 1))
+        sets.append([Tile.of(colour, n) for n in range(start, end + 1)])
+    if len(colours) >= 3 and draw(st.booleans()):
+        number = draw(st.sampled_from(numbers))
+        sets.append([Tile.of(c, number) for c in colours])
+    kinds = [Tile.of(c, n) for c in colours for n in numbers]
+    loose = draw(st.lists(st.sampled_from(kinds), max_size=4))
+    loose += [JOKER] * draw(st.integers(0, 2))
+    table: list[Tile] = []
+    rack: list[Tile] = []
+    for tiles in [*sets, *([t] for t in loose)]:
+        (table if draw(st.booleans()) else rack).extend(tiles)
+    rack.reverse()  # the jokers first, so the 11-tile cap keeps them
+    seen: Counter[Tile] = Counter()
+    kept = ([], [])
+    for side, tiles in zip(kept, (table, rack), strict=True):
+        for tile in tiles:
+            seen[tile] += 1
+            if seen[tile] <= 2 and sum(seen.values()) <= 11:
+                side.append(tile)
+    return kept[0], kept[1], draw(st.booleans()), draw(st.sampled_from(["tiles", "value"]))
 
 
 @settings(max_examples=1000, deadline=None)
 @given(small_states())
 def test_rule_17_matches_brute_force_on_small_states(
-    state: tuple[list[Tile], list[Tile], bool],
+    state: tuple[list[Tile], list[Tile], bool, str],
 ) -> None:
-    table_tiles, rack, initial = state
+    table_tiles, rack, initial, objective = state
     # The table as one block: the solver may lay it out any way it likes.
     table = [table_tiles] if table_tiles else []
-    answer = solve(rack, table, initial=initial)
-    expected = brute_force(rack, [] if initial else table_tiles, initial=initial)
+    answer = solve(rack, table, initial=initial, objective=objective)  # type: ignore[arg-type]
+    expected = brute_force(
+        rack, [] if initial else table_tiles, initial=initial, objective=objective
+    )
     if expected is None or expected[0] == 0:
         assert not answer.found
         return
