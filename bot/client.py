@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import DeckhandTranslator, t
+from bot.i18n import DeckhandTranslator, language, t
 from bot.sessions import SessionRegistry
 from bot.settings import Settings
 from bot.store.base import GameStore
@@ -86,7 +86,7 @@ class DeckhandTree(app_commands.CommandTree[Any]):
                 interaction.user.id,
                 exc_info=error,
             )
-        text = t(key, interaction.locale)
+        text = t(key, language(interaction.locale, interaction.guild_locale))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -2,8 +2,9 @@
 
 Every sentence a member can see is a key in those files; code asks for ``t(key, locale,
 **params)``. The language is the first of (member's locale, guild's locale) Deckhand speaks,
-else English; a key missing in a language falls back to English. Slash-command names and
-descriptions are translated by :class:`DeckhandTranslator` from ``locale_str(..., key=...)``.
+else English; a key missing in a language falls back to English. Slash-command descriptions
+and choices are translated by :class:`DeckhandTranslator` from ``locale_str(..., key=...)``,
+command and option names from ``name.<english name>``.
 """
 
 from __future__ import annotations
@@ -89,8 +90,22 @@ def placeholders(text: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(text) if field}
 
 
+# Where Discord shows a name: a command, a group or an option.
+NAME_LOCATIONS = frozenset(
+    {
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    }
+)
+
+
 class DeckhandTranslator(app_commands.Translator):
-    """Translates command names and descriptions that carry a catalog ``key``."""
+    """Translates what carries a catalog ``key``, and names through ``name.<english name>``.
+
+    Names need no key at each command: one catalog entry per word (``name.start``) names
+    that word in every game's commands, so a new command only needs its catalog line.
+    """
 
     async def translate(
         self,
@@ -98,8 +113,10 @@ class DeckhandTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        """The catalog text for ``string.extras["key"]`` in ``locale``, if Deckhand has it."""
+        """The catalog text for ``string``'s key in ``locale``, if Deckhand has it."""
         key = string.extras.get("key")
+        if key is None and context.location in NAME_LOCATIONS:
+            key = f"name.{string.message}"
         lang = language(locale)
         if key is None or lang == DEFAULT:
             return None  # the English text is the command's own

@@ -28,7 +28,10 @@ GAME_CHOICES = [
     app_commands.Choice(name=_(t(f"game.{game}"), key=f"game.{game}"), value=game) for game in GAMES
 ]
 LANGUAGE_CHOICES = [
-    app_commands.Choice(name="auto", value="auto"),
+    app_commands.Choice(
+        name=_(t("choice.language.auto"), key="choice.language.auto"), value="auto"
+    ),
+    # Each language by its own name, as language pickers do.
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name="한국어", value="ko"),
 ]

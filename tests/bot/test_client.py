@@ -190,6 +190,38 @@ async def test_no_two_cogs_register_the_same_command(monkeypatch: pytest.MonkeyP
         await bot.close()
 
 
+async def test_every_command_and_option_name_is_korean_too_and_valid_for_discord(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the bot syncs passes Discord's name rules in every locale, with Korean names."""
+    from tests.e2e.fakediscord.limits import check_commands
+
+    bot = create_bot(settings(), MemoryStore())
+    Recorder(bot, monkeypatch)
+    await bot.setup_hook()
+    try:
+        translator = bot.tree.translator
+        assert translator is not None
+        payloads = [
+            await command.get_translated_payload(bot.tree, translator)
+            for command in bot.tree.get_commands()
+        ]
+    finally:
+        await bot.close()
+    assert check_commands(payloads) == []
+
+    def untranslated(item: dict[str, Any], path: str) -> list[str]:
+        here = f"{path} {item['name']}".strip()
+        missing = [] if "ko" in (item.get("name_localizations") or {}) else [here]
+        for option in item.get("options", []):
+            missing += untranslated(option, here)
+        return missing
+
+    assert [name for p in payloads for name in untranslated(p, "")] == []
+    names = {p["name"]: p["name_localizations"]["ko"] for p in payloads}
+    assert names["game"] == "게임"
+
+
 async def test_close_closes_sessions_then_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
     store = MemoryStore()
     bot = create_bot(settings(), store)
@@ -242,7 +274,9 @@ async def test_each_guild_is_owned_by_exactly_one_shard_process() -> None:
     assert create_bot(settings(shard_count=3), MemoryStore()).owns_guild(7 << 22)
 
 
-def fake_interaction(*, responded: bool, locale: discord.Locale) -> Any:
+def fake_interaction(
+    *, responded: bool, locale: discord.Locale, guild_locale: discord.Locale | None = None
+) -> Any:
     """An interaction mock limited to the real class's attributes (python-discord's way)."""
     group = discord.app_commands.Group(name="onecard", description="One Card")
 
@@ -256,6 +290,7 @@ def fake_interaction(*, responded: bool, locale: discord.Locale) -> Any:
     interaction.user = mock.MagicMock(spec_set=discord.Member)
     interaction.user.id = 33
     interaction.locale = locale
+    interaction.guild_locale = guild_locale
     interaction.response = mock.MagicMock(spec_set=discord.InteractionResponse)
     interaction.response.is_done.return_value = responded
     interaction.response.send_message = mock.AsyncMock()
@@ -290,6 +325,17 @@ async def test_a_command_used_outside_a_server_gets_a_specific_answer() -> None:
     await bot.tree.on_error(interaction, discord.app_commands.NoPrivateMessage())
     interaction.response.send_message.assert_awaited_once_with(
         t("error.guild_only", "en"), ephemeral=True
+    )
+
+
+async def test_an_error_answer_falls_back_to_the_guilds_language() -> None:
+    bot = create_bot(settings(), MemoryStore())
+    interaction = fake_interaction(
+        responded=False, locale=discord.Locale.french, guild_locale=discord.Locale.korean
+    )
+    await bot.tree.on_error(interaction, discord.app_commands.NoPrivateMessage())
+    interaction.response.send_message.assert_awaited_once_with(
+        t("error.guild_only", "ko"), ephemeral=True
     )
 
 

@@ -83,3 +83,31 @@ async def test_the_translator_uses_catalog_keys() -> None:
     assert await translator.translate(keyed, discord.Locale.american_english, context) is None
     plain = app_commands.locale_str("hand")
     assert await translator.translate(plain, discord.Locale.korean, context) is None
+
+
+async def test_the_translator_names_commands_and_options_from_name_keys() -> None:
+    translator = DeckhandTranslator()
+    location = app_commands.TranslationContextLocation
+    for where in (location.command_name, location.group_name, location.parameter_name):
+        context = app_commands.TranslationContext(where, None)
+        name = app_commands.locale_str("settings")
+        assert await translator.translate(name, discord.Locale.korean, context) == "설정"
+        assert await translator.translate(name, discord.Locale.british_english, context) is None
+        unknown = app_commands.locale_str("no_such_name")
+        assert await translator.translate(unknown, discord.Locale.korean, context) is None
+    # A description or a choice is never looked up by its text, only by its key.
+    context = app_commands.TranslationContext(location.command_description, None)
+    text = app_commands.locale_str("settings")
+    assert await translator.translate(text, discord.Locale.korean, context) is None
+
+
+def test_name_keys_are_the_english_name_and_a_name_discord_accepts() -> None:
+    from tests.e2e.fakediscord.limits import check_commands
+
+    names = {key: text for key, text in catalog("en").items() if key.startswith("name.")}
+    assert names, "no command names in the catalog"
+    for key, english in names.items():
+        assert key == f"name.{english}"
+        korean = catalog("ko")[key]
+        command = {"name": english, "description": "d", "name_localizations": {"ko": korean}}
+        assert check_commands([command]) == [], key

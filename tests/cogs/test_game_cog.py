@@ -18,9 +18,10 @@ from cogs.common.poster import DiscordPoster
 
 
 def missing_korean(payload: dict[str, Any], path: str = "") -> list[str]:
-    """Names of commands and options whose description has no Korean translation."""
+    """Names of commands and options whose name or description has no Korean translation."""
     here = f"{path} {payload['name']}".strip()
-    missing = [] if "ko" in (payload.get("description_localizations") or {}) else [here]
+    korean = [payload.get(f"{part}_localizations") or {} for part in ("name", "description")]
+    missing = [] if all("ko" in found for found in korean) else [here]
     for option in payload.get("options", []):
         missing += missing_korean(option, here)
     return missing
@@ -65,6 +66,12 @@ async def test_the_game_cog_loads_with_its_commands_and_installs_the_poster() ->
     assert [name for p in payloads for name in missing_korean(p)] == []
     for choice in game_cog.GAME_CHOICES:
         assert f"rules.{choice.value}" in english
+    (game,) = [p for p in payloads if p["name"] == "game"]
+    (settings,) = [o for o in game["options"] if o["name"] == "settings"]
+    choices = {o["name"]: o.get("choices", []) for o in settings["options"]}
+    auto = next(c for c in choices["language"] if c["value"] == "auto")
+    assert auto["name_localizations"]["ko"] == catalog("ko")["choice.language.auto"]
+    assert all("ko" in c["name_localizations"] for c in choices["reset"])
     await bot.close()
 
 

@@ -26,6 +26,11 @@ async def test_bot_connects_syncs_commands_and_restarts_on_the_same_database(
         assert GUILD_SYNC in fake_discord.rest.requests
         names = {c["name"] for c in fake_discord.commands[fake_discord.guild.id]}
         assert names == {c.name for c in bot.tree.get_commands()}
+        korean = {
+            c["name"]: c["name_localizations"]["ko"]
+            for c in fake_discord.commands[fake_discord.guild.id]
+        }
+        assert korean["game"] == "게임" and korean["leaderboard"] == "순위표"
     async with deckhand.run() as bot:
         assert bot.is_ready()
     assert fake_discord.gateway.identifies == 2
