@@ -227,6 +227,14 @@ class _SixRows(discord.ui.View):
         ]
 
 
+class _SixInARow(discord.ui.View):
+    """discord.py itself refuses a sixth button in a row, so this view smuggles one past it."""
+
+    def to_components(self) -> list[dict[str, Any]]:
+        buttons = [{"type": 2, "style": 1, "label": str(i), "custom_id": f"b{i}"} for i in range(6)]
+        return [{"type": 1, "components": buttons}]
+
+
 def _select_26() -> dict[str, Any]:
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id="many", options=[discord.SelectOption(label=str(i)) for i in range(25)]
@@ -240,6 +248,7 @@ OVERFLOWS: dict[str, Any] = {
     "content": lambda: {"content": "x" * 2001},
     "embed": lambda: {"embed": discord.Embed(description="y" * 4097)},
     "rows": lambda: {"content": "rows", "view": _SixRows(timeout=None)},
+    "buttons": lambda: {"content": "buttons", "view": _SixInARow(timeout=None)},
     "options": _select_26,
     "custom_id": lambda: {
         "content": "id",
