@@ -204,6 +204,21 @@ def _remove(rack: list[Tile], tiles: Sequence[Tile], where: str) -> list[Tile]:
     return rest
 
 
+def _require_tiles(tiles: Sequence[Tile]) -> None:
+    """Refuse an operation that names no tiles (it would stage a change that is none)."""
+    if not tiles:
+        raise IllegalAction("Name the tiles to use.", code="no_tiles")
+
+
+def _reading_order(tiles: Sequence[Tile]) -> list[Tile]:
+    """A set as a player reads it (rule 15: splits go by what they see).
+
+    A valid set: runs by number with jokers where they stand, groups by colour with the
+    jokers last. A set still being built: by colour, then number, jokers last.
+    """
+    return list(check_set(tiles).tiles)
+
+
 def _describe(index: int, tiles: Sequence[Tile]) -> str:
     return f"set {index + 1} ({tiles_text(tiles)})"
 
@@ -377,13 +392,13 @@ class State:
         if isinstance(action, PutSet | AddTiles | MoveTiles | SplitSet):
             sets, fresh, rack = self._begin(seat)
             if isinstance(action, PutSet):
-                if not action.tiles:
-                    raise IllegalAction("Name the tiles of the new set.", code="no_tiles")
+                _require_tiles(action.tiles)
                 rack = _remove(rack, action.tiles, "Your rack")
                 sets.append(list(action.tiles))
                 fresh.append(True)
             elif isinstance(action, AddTiles):
                 self._touch(fresh, action.target, melded, len(sets))
+                _require_tiles(action.tiles)
                 rack = _remove(rack, action.tiles, "Your rack")
                 sets[action.target].extend(action.tiles)
             elif isinstance(action, MoveTiles):
@@ -392,6 +407,7 @@ class State:
                     self._touch(fresh, action.target, melded, len(sets))
                     if action.target == action.source:
                         raise IllegalAction("Move tiles to another set.", code="same_set")
+                _require_tiles(action.tiles)
                 where = f"Set {action.source + 1}"
                 sets[action.source] = _remove(sets[action.source], action.tiles, where)
                 if action.target is None:
@@ -411,7 +427,7 @@ class State:
                 sets[action.target : action.target + 1] = [tiles[: action.at], tiles[action.at :]]
                 fresh.insert(action.target + 1, fresh[action.target])
             keep = [i for i, s in enumerate(sets) if s]
-            self._staged = [sets[i] for i in keep]
+            self._staged = [_reading_order(sets[i]) for i in keep]
             self._fresh = [fresh[i] for i in keep]
             self._staged_rack = rack
             return []
@@ -509,7 +525,7 @@ class State:
         played: tuple[Tile, ...],
     ) -> list[Event]:
         before = sum(check_set(s).value for s in self.table)
-        self.table = [tuple(s) for s in sets]
+        self.table = [tuple(_reading_order(s)) for s in sets]
         self.racks[seat] = list(rack)
         self.melded[seat] = True
         self._idle = 0

@@ -239,14 +239,14 @@ def test_rule_10_a_joker_may_not_go_back_to_the_rack() -> None:
 def test_rule_11_invalid_table_is_refused_with_each_set_and_why() -> None:
     state = rig(["R7 B7 K1", "B1"], "R5 R6 R7 R8|B7 O7 K7")
     state.apply(0, rk.SplitSet(0, 2))  # R5 R6 | R7 R8
-    state.apply(0, rk.AddTiles(2, ts("B7")))  # B7 O7 K7 B7
+    state.apply(0, rk.AddTiles(2, ts("B7")))  # B7 B7 O7 K7
     with pytest.raises(IllegalAction) as info:
         state.apply(0, rk.Done())
     assert info.value.code == "invalid_sets"
     assert info.value.reason.split("\n") == [
         "set 1 (R5 R6): a set needs at least 3 tiles, this one has 2",
         "set 2 (R7 R8): a set needs at least 3 tiles, this one has 2",
-        "set 3 (B7 O7 K7 B7): group has two blue 7s",
+        "set 3 (B7 B7 O7 K7): group has two blue 7s",  # in reading order
     ]
     # The player keeps working: the staged table is still there, then undone.
     assert state.staging and state.current_seat == 0
@@ -345,6 +345,36 @@ def test_rule_15_split_refuses_a_bad_position() -> None:
     state = rig(["K9", "B1"], "R1 R2 R3")
     with pytest.raises(IllegalAction, match="split before tiles 2 to 3"):
         state.apply(0, rk.SplitSet(0, 3))
+
+
+def test_rule_15_split_goes_by_reading_order_not_by_what_came_first() -> None:
+    state = rig(["R4 R8 K9", "B1"], "R5 R6 R7")
+    state.apply(0, rk.AddTiles(0, ts("R4")))
+    state.apply(0, rk.AddTiles(0, ts("R8")))
+    assert state.view(0).staged == (ts("R4 R5 R6 R7 R8"),)
+    state.apply(0, rk.SplitSet(0, 3))
+    assert state.view(0).staged == (ts("R4 R5 R6"), ts("R7 R8"))
+
+
+def test_rule_15_sets_keep_jokers_in_their_place_and_groups_in_colour_order() -> None:
+    state = rig(["R8 O5 K6", "B1"], "R5 J R7|B5 K5 R5")
+    state.apply(0, rk.AddTiles(0, ts("R8")))
+    state.apply(0, rk.AddTiles(1, ts("O5")))
+    assert state.view(0).staged == (ts("R5 J R7 R8"), ts("R5 B5 O5 K5"))
+    # An invalid set still reads in a fixed order: colour, then number, jokers last.
+    state.apply(0, rk.AddTiles(1, ts("K6")))
+    assert state.view(0).staged == (ts("R5 J R7 R8"), ts("R5 B5 O5 K5 K6"))
+
+
+def test_rule_15_operations_without_tiles_are_refused() -> None:
+    state = rig(["R4 K9", "B1"], "R1 R2 R3")
+    before = state.snapshot()
+    for action in (rk.AddTiles(0, ()), rk.MoveTiles(0, (), None), rk.PutSet(())):
+        with pytest.raises(IllegalAction, match="Name the tiles to use"):
+            state.apply(0, action)
+    assert state.snapshot() == before and not state.staging
+    state.apply(0, rk.TimeOut())
+    assert len(state.racks[0]) == 3  # nothing was staged: one tile, not three
 
 
 def test_rule_16_hint_is_the_solver_play_for_your_rack() -> None:
