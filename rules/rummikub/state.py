@@ -6,6 +6,11 @@ them, and commits with :class:`Done`; :class:`Meld` replaces the staged table at
 the computer player and the solver hint use). :class:`Draw` ends the turn instead (a pass
 when the pool is empty); :class:`TimeOut` is what the bot applies when the turn clock runs out.
 Set numbers in actions are 0-based positions in the staged table (the bot shows them from 1).
+
+Decision (rule 14 leaves ties open): when the game ends blocked and several racks tie for the
+lowest total, they all win and share what the others pay (each other player pays their total
+minus the lowest) evenly; a point that does not divide goes to the first tied winners in seat
+order, one each. So the scores always sum to zero: racks 10, 10 and 43 score 17, 16, -33.
 """
 
 from __future__ import annotations
@@ -574,14 +579,15 @@ class State:
         return self._end(scores, values, {winner})
 
     def _finish_blocked(self) -> GameOver:
-        """Rule 14: the lowest rack wins; the others pay the difference."""
+        """Rule 14: the lowest rack wins; the others pay the difference (ties: see module)."""
         values = [rack_value(r) for r in self.racks]
         low = min(values)
-        winners = {s for s, v in enumerate(values) if v == low}
-        scores = [-(v - low) for v in values]
-        for s in winners:
-            scores[s] = sum(v - low for v in values)
-        return self._end(scores, values, winners)
+        winners = [s for s, v in enumerate(values) if v == low]
+        scores = [low - v for v in values]
+        share, odd = divmod(sum(v - low for v in values), len(winners))
+        for place, s in enumerate(winners):
+            scores[s] = share + (1 if place < odd else 0)
+        return self._end(scores, values, set(winners))
 
     def _end(self, scores: list[int], values: list[int], winners: set[int]) -> GameOver:
         ranking = tuple(sorted(range(self.players), key=lambda s: (values[s], s)))

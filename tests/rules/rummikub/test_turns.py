@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rules.rummikub as rk
 from rules.engine import GameOver, IllegalAction, Outcome
@@ -309,6 +311,54 @@ def test_rule_14_empty_pool_and_a_silent_round_ends_the_game() -> None:
     # Totals 10, 3, 43: B3 wins; the others pay the difference.
     assert over.result.winners == (1,)
     assert over.result.scores == (-7, 47, -40)
+
+
+def test_rule_14_tied_lowest_racks_share_the_win() -> None:
+    state = rig(["R9 R1", "B3 B7", "K13 J"], pool="")
+    for seat in range(3):
+        events = state.apply(seat, rk.Draw())
+    over = events[-1]
+    assert isinstance(over, GameOver)
+    # Totals 10, 10, 43: the 33 paid is shared, the odd point to the first in seat order.
+    assert over.result.winners == (0, 1)
+    assert over.result.scores == (17, 16, -33)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(1, 13), min_size=1, max_size=6), min_size=2, max_size=4),
+    st.booleans(),
+    st.booleans(),
+)
+def test_rule_14_blocked_endings_are_zero_sum(
+    numbers: list[list[int]], tie: bool, joker: bool
+) -> None:
+    if tie:
+        numbers[1] = numbers[0]  # same numbers, another colour: the same total
+    # Each seat its own colour, so no tile is dealt more than twice.
+    racks = [" ".join(f"{'RBOK'[seat]}{n}" for n in rack) for seat, rack in enumerate(numbers)]
+    counts = [Counter(rack) for rack in numbers]
+    if any(c[n] > 2 for c in counts for n in c):
+        return
+    if joker:
+        racks[-1] += " J"
+    state = rig(racks, pool="")
+    events: list[object] = []
+    for seat in range(len(racks)):
+        events = state.apply(seat, rk.Draw())
+    over = events[-1]
+    assert isinstance(over, GameOver)
+    totals = [rk.rack_value(r) for r in state.racks]
+    low = min(totals)
+    assert set(over.result.winners) == {s for s, v in enumerate(totals) if v == low}
+    assert sum(over.result.scores) == 0
+    pot = sum(v - low for v in totals)
+    for seat, total in enumerate(totals):
+        if total > low:
+            assert over.result.scores[seat] == low - total
+        else:
+            share = over.result.scores[seat]
+            assert pot // len(over.result.winners) <= share <= -(-pot // len(over.result.winners))
 
 
 def test_rule_14_a_play_restarts_the_round() -> None:
