@@ -1,9 +1,12 @@
-"""The computer player: the solver's best play, keeping a joker when playing it gains little.
+"""The computer player and the hint: the solver's best play, and when the computer keeps a joker.
 
-Before the initial meld it looks for a meld worth 30 from the rack; afterwards for the play
-that puts down the most tiles. A play that needs a rack joker is weighed against the best
-play without it: when the joker only buys one more tile (and does not empty the rack), the
-joker stays on the rack for later. With no play it draws.
+:func:`hint` is rule 16: the solver's best play for the seat's rack (before the initial meld,
+a meld worth 30 from the rack; afterwards the play that puts down the most tiles). The
+computer (:func:`best_play`) starts from it but weighs a play that needs a rack joker against
+the best play without it: when the joker only buys one more tile (and does not empty the
+rack), the joker stays on the rack for later; and once melded, when the joker is the only way
+to play and the play puts down at most 2 other tiles, it draws instead. An initial meld is
+always worth the joker: it opens the table. With no play it draws.
 """
 
 from __future__ import annotations
@@ -13,9 +16,15 @@ from rules.rummikub.solver import Solution, solve
 from rules.rummikub.state import Draw, Meld, RummikubView
 from rules.rummikub.tiles import JOKER
 
-__all__ = ["JOKER_GAIN", "best_play", "choose_action"]
+__all__ = ["JOKER_GAIN", "best_play", "choose_action", "hint"]
 
 JOKER_GAIN = 2  # a rack joker is played only for at least this many more real tiles
+
+
+def hint(view: RummikubView) -> Solution:
+    """Rule 16: the solver's best play for the rack in ``view`` (no play: ``found`` is false)."""
+    assert view.seat is not None
+    return solve(view.rack, view.table, initial=not view.melded[view.seat])
 
 
 def best_play(view: RummikubView) -> Solution:
@@ -23,14 +32,14 @@ def best_play(view: RummikubView) -> Solution:
     assert view.seat is not None
     rack = list(view.rack)
     initial = not view.melded[view.seat]
-    play = solve(rack, view.table, initial=initial)
+    play = hint(view)
     if not play.found or JOKER not in play.tiles or len(play.tiles) == len(rack):
         return play
     without = solve([t for t in rack if t is not JOKER], view.table, initial=initial)
     reals = sum(1 for t in play.tiles if t is not JOKER)
     if without.found and reals - len(without.tiles) < JOKER_GAIN:
         return without
-    if not without.found and reals < JOKER_GAIN + 1 and view.pool:
+    if not without.found and not initial and reals < JOKER_GAIN + 1 and view.pool:
         return without  # not worth giving the joker away: draw instead
     return play
 

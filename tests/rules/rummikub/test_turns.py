@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import rules.rummikub as rk
 from rules.engine import GameOver, IllegalAction, Outcome
 from rules.rng import GameRandom
-from rules.rummikub.ai import best_play, choose_action
+from rules.rummikub.ai import best_play, choose_action, hint
 from rules.rummikub.tiles import FULL_SET, Tile, parse_tiles
 
 
@@ -429,12 +429,41 @@ def test_rule_15_operations_without_tiles_are_refused() -> None:
 
 def test_rule_16_hint_is_the_solver_play_for_your_rack() -> None:
     state = rig(["R10 R11 R12 J K7", "B1"], "B5 O5 K5|R1 R2 R3")
+    shown = hint(state.view(0))
+    assert sorted(t.code for t in shown.tiles) == ["J", "R10", "R11", "R12"]  # the most tiles
+    state.apply(0, rk.Meld(shown.table))
+    assert state.racks[0] == list(ts("K7"))
+
+
+def test_rule_16_hint_respects_the_initial_meld() -> None:
+    state = rig(["R1 R2 R3 K9", "B1"], "B5 O5 K5", melded=[False, True])
+    assert not hint(state.view(0)).found  # 6 points, and the table is not yet theirs
+    state.racks[0] += list(ts("R4 R5 R6 R7 R8"))
+    assert sorted(t.code for t in hint(state.view(0)).tiles) == [f"R{n}" for n in range(1, 9)]
+
+
+def test_computer_keeps_a_joker_that_buys_little() -> None:
+    state = rig(["R10 R11 R12 J K7", "B1"], "B5 O5 K5|R1 R2 R3")
     play = best_play(state.view(0))
     assert sorted(t.code for t in play.tiles) == ["R10", "R11", "R12"]  # keeps the joker
     action = choose_action(state.view(0))
     assert isinstance(action, rk.Meld)
     state.apply(0, action)
     assert state.racks[0] == list(ts("J K7"))
+
+
+def test_computer_spends_a_joker_on_its_initial_meld() -> None:
+    # Without the joker there is no meld at all; with it, 36 points open the table.
+    state = rig(["R12 R13 J B1 K4", "B2"], melded=[False, False])
+    action = choose_action(state.view(0))
+    assert isinstance(action, rk.Meld)
+    state.apply(0, action)
+    assert state.melded[0] and sorted(state.racks[0]) == sorted(ts("B1 K4"))
+
+
+def test_computer_draws_rather_than_give_a_joker_for_one_tile() -> None:
+    state = rig(["R12 R13 J B1", "B2"], "O3 O4 O5", melded=[True, True])
+    assert choose_action(state.view(0)) == rk.Draw()
 
 
 def test_rule_16_computer_plays_the_joker_when_it_matters() -> None:
