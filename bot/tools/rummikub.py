@@ -4,8 +4,9 @@
 ``{"set": [...], "valid": true, "kind": "run", "value": 6, "jokers": [], "reason": null}``.
 ``solve --rack "R10 R11 R12 J K7" --table "B5 O5 K5|R1 R2 R3" [--initial] [--value]`` prints
 ``{"tiles": [...], "value": n, "table": [[...], ...]}``: the rack tiles played, what they add,
-the whole table after (``tiles`` empty when there is no play). Bad tile codes, a third copy
-of a tile or a third joker are one line on standard error and exit code 2.
+the whole table after (``tiles`` empty when there is no play). Bad tile codes (``R01`` and
+non-ASCII digits too), a third copy of a tile, a third joker, a set with no tiles or a table
+set that is not valid are one line on standard error and exit code 2.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 
 from rules.rummikub.sets import check_set
 from rules.rummikub.solver import solve
-from rules.rummikub.tiles import Tile, TileError, check_counts, parse_tiles
+from rules.rummikub.tiles import Tile, TileError, check_counts, parse_tiles, tiles_text
 
 __all__ = ["add_arguments", "run"]
 
@@ -45,8 +46,15 @@ def _codes(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:
     return [t.code for t in tiles]
 
 
+class UsageError(ValueError):
+    """Input the tools refuse that is not about tile codes (an empty set, an invalid table)."""
+
+
 def _check(texts: list[str]) -> int:
     sets = [parse_tiles(text) for text in texts]
+    for number, tiles in enumerate(sets, 1):
+        if not tiles:
+            raise UsageError(f"set {number} has no tiles")
     check_counts(t for s in sets for t in s)
     for tiles in sets:
         verdict = check_set(tiles)
@@ -70,6 +78,13 @@ def _solve(args: argparse.Namespace) -> int:
     rack = parse_tiles(args.rack)
     table = [parse_tiles(part) for part in args.table.split("|") if part.strip()]
     check_counts([*rack, *(t for s in table for t in s)])
+    for number, tiles in enumerate(table, 1):
+        verdict = check_set(tiles)
+        if not verdict.valid:
+            # Solving would lay these tiles out anew with rack tiles and hide the mistake.
+            raise UsageError(
+                f"table set {number} ({tiles_text(tiles)}) is not valid: {verdict.reason}"
+            )
     answer = solve(rack, table, initial=args.initial, objective="value" if args.value else "tiles")
     out = {
         "tiles": _codes(answer.tiles),
@@ -81,11 +96,11 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the chosen tool; exit code 2 with one line on stderr for bad tiles."""
+    """Run the chosen tool; exit code 2 with one line on stderr for bad input."""
     try:
         if args.tool == "check":
             return _check(args.sets)
         return _solve(args)
-    except TileError as exc:
+    except (TileError, UsageError) as exc:
         print(f"deckhand rummikub {args.tool}: {exc}", file=sys.stderr)
         return USAGE_ERROR

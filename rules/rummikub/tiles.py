@@ -140,7 +140,9 @@ _COLOUR_WORDS = {
     "검정": Colour.BLACK,
 }
 _JOKER_WORDS = {"j", "*", "joker", "jk", "조커"}
-_TILE_RE = re.compile(r"^\s*([^\d\s]+)\s*(\d{1,2})\s*$")
+# A number is ASCII 1-13 without a leading zero (``R01`` or a full-width ``R１`` is a typo or
+# a look-alike, not another spelling); the colour word is anything else but digits or spaces.
+_TILE_RE = re.compile(r"^\s*([^\d\s]+)\s*(1[0-3]|[1-9])\s*$")
 _HELP = "a colour (R, B, O or Y, K; 빨/파/노/검) and a number 1-13, or J for a joker"
 
 

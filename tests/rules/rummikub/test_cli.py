@@ -65,6 +65,11 @@ def test_rule_18_solve_initial_and_no_play(capsys: pytest.CaptureFixture[str]) -
         ["solve", "--rack", "R14"],
         ["solve", "--rack", "R1 R1", "--table", "R1 R2 R3"],
         ["solve", "--rack", "J", "--table", "J R1 R2|J B5 O5"],
+        ["check", ""],
+        ["check", "R1 R2 R3", " , "],
+        ["check", "R01 R2 R3"],
+        ["check", "R\uff11 R2 R3"],
+        ["solve", "--rack", "R\uff11\uff10"],
     ],
 )
 def test_rule_18_bad_tiles_are_one_line_and_exit_2(
@@ -74,3 +79,15 @@ def test_rule_18_bad_tiles_are_one_line_and_exit_2(
     assert code == USAGE_ERROR
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("deckhand rummikub")
+
+
+def test_rule_18_an_invalid_table_is_refused_with_its_reason(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # It used to be repaired with rack tiles: R1 R2 R3 + R4 R5 came back as R1..R5.
+    code, out, err = run(["solve", "--rack", "R1 R2 R3", "--table", "R7 R8 R9|R4 R5"], capsys)
+    assert (code, out) == (USAGE_ERROR, "")
+    assert err == (
+        "deckhand rummikub solve: table set 2 (R4 R5) is not valid:"
+        " a set needs at least 3 tiles, this one has 2\n"
+    )

@@ -61,7 +61,26 @@ def test_rule_1_codes_are_read_as_people_type_them(text: str, code: str) -> None
     assert parse_tile(text).code == code
 
 
-@pytest.mark.parametrize("text", ["R0", "R14", "X5", "5", "", "RR", "G3", "R1.5"])
+@pytest.mark.parametrize(
+    "text",
+    # Leading zeros and non-ASCII digits (full-width, Arabic-Indic) are refused: a code has
+    # one canonical spelling of its number.
+    [
+        "R0",
+        "R14",
+        "X5",
+        "5",
+        "",
+        "RR",
+        "G3",
+        "R1.5",
+        "R01",
+        "R007",
+        "R\uff11",
+        "빨\uff11\uff10",
+        "R\u0661",
+    ],
+)
 def test_rule_1_bad_codes_are_refused_with_help(text: str) -> None:
     with pytest.raises(TileError, match="is not a tile"):
         parse_tile(text)
