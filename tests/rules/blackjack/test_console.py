@@ -29,6 +29,7 @@ def run(
     [
         (["100", "4"], "", "seed_100_4.txt"),  # the House's 21 ends the game at the deal
         (["2", "4"], "Hit\n", "seed_2_4.txt"),  # Player1 hits and busts
+        (["200", "4"], "Hit\nStand\n", "seed_200_4.txt"),  # hits to 21, stands, beats the House
     ],
 )
 def test_rule_13_seed_transcripts_byte_for_byte(
