@@ -41,9 +41,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr and exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(
-            USAGE_ERROR, f"{self.prog}: {message} (usage: {self.format_usage().strip()[7:]})\n"
-        )
+        # argparse wraps the usage to the terminal's width; the message stays one line.
+        usage = " ".join(self.format_usage().split()).removeprefix("usage: ")
+        self.exit(USAGE_ERROR, f"{self.prog}: {message} (usage: {usage})\n")
 
 
 def _load(module_name: str) -> Subcommand:
