@@ -482,11 +482,15 @@ class UnoState:
             else:
                 self._effect(seat, rank, target, events)
         elif left == 1:
-            if not self.uno_call or self._declared == seat:
-                events.append(UnoAnnounced(seat))
+            if self.seven_zero and (rank == 0 or (rank == 7 and target is not None)):
+                # The hands move first: UNO is for whoever holds one card afterwards.
+                self._effect(seat, rank, target, events)
             else:
-                self._exposed = seat
-            self._effect(seat, rank, target, events)
+                if not self.uno_call or self._declared == seat:
+                    events.append(UnoAnnounced(seat))
+                else:
+                    self._exposed = seat
+                self._effect(seat, rank, target, events)
         elif rank < DRAW_TWO or not self.seed_rules:
             self._effect(seat, rank, target, events)
             self._finish(seat)
@@ -530,10 +534,17 @@ class UnoState:
                     hands = self.hands
                     hands[seat], hands[target] = hands[target], hands[seat]
                     events.append(HandsSwapped(seat, target))
+                    moved: Sequence[int] = (seat, target)
                 elif rank == 0:
                     step = self.direction
                     self.hands = [self.hands[(i - step) % n] for i in range(n)]
                     events.append(HandsRotated(step))
+                    moved = range(n)
+                else:
+                    moved = ()
+                # A hand of one card that changed owner is announced for its new owner (it
+                # was never theirs to call, so it cannot be caught either).
+                events.extend(UnoAnnounced(s) for s in moved if len(self.hands[s]) == 1)
             self.turn = (self.turn + self.direction) % n
         elif rank == SKIP:
             self._skip(events)

@@ -489,6 +489,32 @@ def test_rule_18_seven_swaps_and_zero_rotates(rig: Rig, ruleset: str) -> None:
     assert [hand(zero, i) for i in range(3)] == [["green_3", "green_4"], ["red_1"], ["blue_2"]]
 
 
+@pytest.mark.parametrize("uno_call", [False, True])
+def test_rule_18_uno_goes_to_whoever_holds_one_card_after_a_swap(rig: Rig, uno_call: bool) -> None:
+    state = rig(
+        [["red_7", "red_1"], ["blue_2", "blue_3", "blue_4"], ["green_3", "green_4"]],
+        "red_5",
+        seven_zero=True,
+        uno_call=uno_call,
+    )
+    events = state.apply(0, Play(0, None, 1))
+    assert hand(state, 1) == ["red_1"]
+    announced = [e.seat for e in events if isinstance(e, UnoAnnounced)]
+    assert announced == [1]  # not seat 0, who now holds three cards
+    assert not any(isinstance(a, CatchUno) for s in range(3) for a in state.legal_actions(s))
+
+
+def test_rule_18_a_zero_announces_every_hand_rotated_down_to_one(rig: Rig) -> None:
+    state = rig(
+        [["red_0", "red_1"], ["blue_2", "blue_3"], ["green_3"]],
+        "red_5",
+        seven_zero=True,
+    )
+    events = state.apply(0, Play(0))
+    assert [len(state.hands[s]) for s in range(3)] == [1, 1, 2]
+    assert sorted(e.seat for e in events if isinstance(e, UnoAnnounced)) == [0, 1]
+
+
 def test_rule_18_official_seven_needs_a_target(rig: Rig) -> None:
     state = rig([["red_7", "red_1"], ["blue_2"]], "red_5", seven_zero=True)
     with pytest.raises(IllegalAction, match="swap"):
