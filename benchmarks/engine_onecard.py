@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 from collections.abc import Callable
 
-from harness import Report, median_rate
+from harness import Report, interleaved_rates
 
 from rules.onecard import new
 
@@ -88,19 +87,6 @@ def _openspiel_batches(players: int) -> Batches | None:
     return decisions, games
 
 
-def _interleaved(
-    ours: Callable[[], int], theirs: Callable[[], int] | None, repeats: int
-) -> tuple[float, float | None]:
-    """Median rates of both, their runs alternating so machine load hits both alike."""
-    our_rates: list[float] = []
-    their_rates: list[float] = []
-    for _ in range(repeats):
-        our_rates.append(median_rate(ours, repeats=1))
-        if theirs is not None:
-            their_rates.append(median_rate(theirs, repeats=1))
-    return statistics.median(our_rates), statistics.median(their_rates) if their_rates else None
-
-
 def bench(report: Report, args: argparse.Namespace) -> None:
     """Random-policy decisions/s and games/s with 2 and 4 players, and OpenSpiel when present.
 
@@ -116,7 +102,7 @@ def bench(report: Report, args: argparse.Namespace) -> None:
         peer = _openspiel_batches(players)
         rates: dict[str, tuple[float, float | None]] = {}
         for index, metric in enumerate(("decisions/s", "games/s")):
-            ours, theirs = _interleaved(
+            ours, theirs = interleaved_rates(
                 ours_batches[index], None if peer is None else peer[index], repeats
             )
             rates[metric] = (ours, theirs)

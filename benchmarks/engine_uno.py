@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 from collections.abc import Callable
 
-from harness import Report, median_rate
+from harness import Report, interleaved_rates, median_rate
 
 from rules.uno import Draw, Pass, new
 
@@ -77,26 +76,13 @@ def _rlcard_batch(players: int) -> Callable[[], int] | None:
     return batch
 
 
-def _interleaved(
-    ours: Callable[[], int], theirs: Callable[[], int] | None, repeats: int
-) -> tuple[float, float | None]:
-    """Median rates of both, their runs alternating so machine load hits both alike."""
-    our_rates: list[float] = []
-    their_rates: list[float] = []
-    for _ in range(repeats):
-        our_rates.append(median_rate(ours, repeats=1))
-        if theirs is not None:
-            their_rates.append(median_rate(theirs, repeats=1))
-    return statistics.median(our_rates), statistics.median(their_rates) if their_rates else None
-
-
 def bench(report: Report, args: argparse.Namespace) -> None:
     """Random-policy games/s for 2 and 4 players, both rulesets, and RLCard when present."""
     repeats = max(5, getattr(args, "repeats", 5))
     ratios: list[float] = []
     for players in CASES:
         case = f"uno random game, {players} players"
-        ours, theirs = _interleaved(
+        ours, theirs = interleaved_rates(
             _deckhand_batch(players, "official"), _rlcard_batch(players), repeats
         )
         report.add(case, "games/s", ours, "games/s")

@@ -124,3 +124,17 @@ def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
     return ordered[index]
+
+
+def interleaved_rates(
+    ours: Callable[[], int], theirs: Callable[[], int] | None, repeats: int
+) -> tuple[float, float | None]:
+    """Median rates of Deckhand's and a peer's batches (``None`` without a peer), their runs
+    alternating so that load from elsewhere on the machine hits both alike."""
+    our_rates: list[float] = []
+    their_rates: list[float] = []
+    for _ in range(repeats):
+        our_rates.append(median_rate(ours, repeats=1))
+        if theirs is not None:
+            their_rates.append(median_rate(theirs, repeats=1))
+    return statistics.median(our_rates), statistics.median(their_rates) if their_rates else None
