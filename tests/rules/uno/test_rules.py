@@ -504,15 +504,19 @@ def test_rule_18_uno_goes_to_whoever_holds_one_card_after_a_swap(rig: Rig, uno_c
     assert not any(isinstance(a, CatchUno) for s in range(3) for a in state.legal_actions(s))
 
 
-def test_rule_18_a_zero_announces_every_hand_rotated_down_to_one(rig: Rig) -> None:
+@pytest.mark.parametrize("uno_call", [False, True])
+def test_rule_18_a_zero_announces_every_hand_rotated_down_to_one(rig: Rig, uno_call: bool) -> None:
     state = rig(
         [["red_0", "red_1"], ["blue_2", "blue_3"], ["green_3"]],
         "red_5",
         seven_zero=True,
+        uno_call=uno_call,
     )
     events = state.apply(0, Play(0))
     assert [len(state.hands[s]) for s in range(3)] == [1, 1, 2]
     assert sorted(e.seat for e in events if isinstance(e, UnoAnnounced)) == [0, 1]
+    # Seat 2, who played nothing, now holds two cards: nobody can be caught.
+    assert not any(isinstance(a, CatchUno) for s in range(3) for a in state.legal_actions(s))
 
 
 def test_rule_18_official_seven_needs_a_target(rig: Rig) -> None:
