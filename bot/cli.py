@@ -37,17 +37,33 @@ class Subcommand(Protocol):
     def run(self, args: argparse.Namespace) -> int: ...
 
 
+# Where the innermost (sub)command parser that read the arguments leaves itself.
+_PARSED_BY = "_deckhand_parser"
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr and exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        # argparse wraps the usage to the terminal's width; the message stays one line.
+        # argparse wraps the usage to the terminal's width ($COLUMNS): fold it back, and keep
+        # a line break the user typed inside an argument from starting a second line.
         usage = " ".join(self.format_usage().split()).removeprefix("usage: ")
-        self.exit(USAGE_ERROR, f"{self.prog}: {message} (usage: {usage})\n")
+        message = message.replace("\r", "\\r").replace("\n", "\\n")
+        self.exit(USAGE_ERROR, f"{' '.join(self.prog.split())}: {message} (usage: {usage})\n")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        # A subcommand's parser returns before its parents do, so the first to mark the
+        # namespace is the innermost: the one whose usage fits a leftover argument.
+        if not hasattr(parsed, _PARSED_BY):
+            setattr(parsed, _PARSED_BY, self)
+        return parsed, extras
 
 
 def _load(module_name: str) -> Subcommand:
-    module: Subcommand = importlib.import_module(module_name)  # type: ignore[assignment]
+    module: Subcommand = importlib.import_module(module_name)
     return module
 
 
@@ -76,7 +92,10 @@ def _build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``deckhand`` and ``python -m bot``."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    args = _build_parser(args_list).parse_args(args_list)
+    args, extras = _build_parser(args_list).parse_known_args(args_list)
+    parser: _Parser = vars(args).pop(_PARSED_BY)
+    if extras:
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
     try:
         return _load(args.module).run(args)
     except KeyboardInterrupt:
