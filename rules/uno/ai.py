@@ -2,8 +2,8 @@
 
 It keeps wilds until nothing else plays (or the next player is about to win), plays the
 colour it holds most of, names that colour after a wild, and saves +2, skips and Wild Draw
-Fours for the player about to go out. It stacks when it can, never challenges, says UNO and
-catches anyone who forgot.
+Fours for the player about to go out (never a Wild Draw Four held with the colour in play:
+no bluffs). It stacks when it can, never challenges, says UNO and catches anyone who forgot.
 """
 
 from __future__ import annotations
@@ -38,6 +38,10 @@ def choose_action(view: UnoView) -> Action:
         held[_split(code)[0]] += 1
     favourite = max(range(4), key=lambda c: (held[c], -c))
     plays = [a for a in legal if isinstance(a, Play)]
+    if view.ruleset == "official" and held[COLOUR_NAMES.index(view.colour)]:
+        # Rule 5: holding the colour in play, a Wild Draw Four is a bluff the engine lets
+        # down for rule 8's challenge to catch. This player never bluffs.
+        plays = [a for a in plays if _split(hand[a.index])[1] != "W+4"]
     if not plays:
         for action in legal:
             if isinstance(action, ChooseColour) and action.colour == favourite:

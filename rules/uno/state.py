@@ -10,8 +10,11 @@ Where rules/uno.md is silent, this engine decides:
 - A game can block: when nobody can play and nothing is left to draw, a whole round of
   turns changes nothing. After ``players`` such turns in a row the game ends and the fewest
   hand points win (the documented cap).
-- Official Wild Draw Four held with the colour in play is a bluff the table lets down; only
-  the challenge (rule 8) catches it. A challenge is open against one unstacked W+4.
+- Rule 5 is enforced by the challenge of rule 8, as in Mattel's rules: an official Wild
+  Draw Four held with the colour in play is a bluff that :meth:`UnoState.legal_actions`
+  offers and :meth:`UnoState.apply` accepts, and a challenge catches it (the bluffer draws
+  four). Refusing it outright would leave rule 8's penalty nothing to punish. A challenge
+  is open against one unstacked W+4. The computer player (:mod:`rules.uno.ai`) never bluffs.
 - Jump-in (rule 17) needs the same colour and symbol (never a wild) and is closed while
   cards are pending or a drawn card waits; play goes on from the jumper.
 - Going out on a 7 or 0 under ``seven_zero`` wins before any swap. A seed 7 without a

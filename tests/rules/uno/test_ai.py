@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from rules.uno import Draw, Pass, Play, UnoState, new
+from rules.uno import Colour, Draw, Pass, Play, UnoState, new
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES
 from rules.uno.state import HOUSE_RULES
@@ -53,6 +53,24 @@ def test_attacks_the_player_about_to_win(rig: Rig) -> None:
     assert chosen_card(threat)[0] == "red_+2"
     four = rig([["none_W+4", "none_W", "blue_1"], ["yellow_1"]], "red_5")
     assert chosen_card(four)[0] == "none_W+4"
+
+
+def test_never_bluffs_a_wild_draw_four_while_holding_the_colour(rig: Rig) -> None:
+    # The next player is on one card, yet holding red the W+4 would break rule 5.
+    state = rig([["none_W+4", "red_1", "blue_2"], ["yellow_1"]], "red_5")
+    assert chosen_card(state)[0] == "red_1"
+    drawn = rig([["red_1", "blue_2"], ["yellow_1"]], "red_5", pile=["none_W+4"])
+    drawn.apply(0, Draw())
+    assert choose_action(drawn.view(0)) == Pass()
+    stacked = rig(
+        [["none_W+4", "blue_1"], ["none_W+4", "green_2"], ["yellow_1"]],
+        "red_5",
+        stacking=True,
+    )
+    stacked.apply(0, Play(0, Colour.GREEN))
+    assert choose_action(stacked.view(1)) == Draw()  # no W+4 stacked while holding green
+    seed = rig([["none_W+4", "red_1", "blue_2"], ["yellow_1"]], "red_5", ruleset="seed")
+    assert chosen_card(seed)[0] == "none_W+4"  # seed rule 12: wilds any time, no bluff
 
 
 def test_draws_when_nothing_plays_and_keeps_a_drawn_wild(rig: Rig) -> None:

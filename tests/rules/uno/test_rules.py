@@ -162,16 +162,29 @@ def test_rule_5_match_colour_or_symbol_or_wild(rig: Rig) -> None:
     assert top(state) == "yellow_W"
 
 
-def test_rule_5_wild_draw_four_only_without_the_colour(rig: Rig) -> None:
-    # Holding red, the W+4 is a bluff: the table lets it down, a challenge (rule 8) punishes it.
+def test_rule_5_wild_draw_four_without_the_colour_survives_a_challenge(rig: Rig) -> None:
+    # Rule 5 is enforced by the challenge of rule 8 (see rules/uno/state.py): an honest
+    # Wild Draw Four stands, and the challenger pays for doubting it.
+    honest = rig([["blue_1", "none_W+4"], ["red_2"], ["blue_3"]], "red_5")
+    assert Play(1, BLUE) in honest.legal_actions(0)
+    honest.apply(0, Play(1, BLUE))
+    assert ChallengeResolved(1, 0, False) in honest.apply(1, Challenge())
+    assert len(honest.hands[0]) == 1
+    assert len(honest.hands[1]) == 7
+
+
+def test_rule_5_wild_draw_four_held_with_the_colour_is_a_bluff_the_challenge_catches(
+    rig: Rig,
+) -> None:
+    # Holding red, the W+4 breaks rule 5. As at a real table it goes down unseen (rule 8's
+    # penalty needs it to), and the challenge catches it: the bluffer draws the four.
     bluff = rig([["red_1", "none_W+4"], ["red_2"], ["blue_3"]], "red_5")
+    assert Play(1, BLUE) in bluff.legal_actions(0)
     bluff.apply(0, Play(1, BLUE))
     assert top(bluff) == "blue_W+4"
     assert ChallengeResolved(1, 0, True) in bluff.apply(1, Challenge())
-    clean = rig([["blue_1", "none_W+4"], ["red_2"], ["blue_3"]], "red_5")
-    assert Play(1, BLUE) in clean.legal_actions(0)
-    clean.apply(0, Play(1, BLUE))
-    assert ChallengeResolved(1, 0, False) in clean.apply(1, Challenge())
+    assert len(bluff.hands[0]) == 5
+    assert len(bluff.hands[1]) == 1
 
 
 def test_rule_6_draw_then_play_the_drawn_card_at_once(rig: Rig) -> None:
