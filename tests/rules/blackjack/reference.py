@@ -51,15 +51,15 @@ class Game:
     house_blackjack: bool
 
 
-def shuffled(seed: int) -> tuple[list[str], CRand]:
-    """The seed's shoe after ``shuffle_cards()``, and the generator after it."""
+def shuffled(seed: int, swaps: int = 1000) -> tuple[list[str], CRand]:
+    """The seed's shoe after ``shuffle_cards()`` (``swaps`` swaps), and the generator after it."""
     rng = CRand(seed)
     cards = []
     for _ in range(4):
         for i in range(1, 14):
             name = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(i, str(i))
             cards += [name + "c", name + "h", name + "d", name + "s"]
-    for _ in range(1000):
+    for _ in range(swaps):
         a = rng.rand() % len(cards)
         b = rng.rand() % len(cards)
         cards[a], cards[b] = cards[b], cards[a]

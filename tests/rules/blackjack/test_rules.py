@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 
@@ -96,13 +97,36 @@ def test_rule_3_house_first_card_hidden_until_its_turn() -> None:
         seen += state.apply(seat, bj.Stand())
     kinds = [type(e) for e in seen]
     assert bj.HouseTurn in kinds
-    before = seen[: kinds.index(bj.HouseTurn)]
-    # Nothing before the House's turn carries the hole card.
-    assert not any(isinstance(e, bj.HouseTurn | bj.HouseBlackjack) for e in before)
     turn = seen[kinds.index(bj.HouseTurn)]
     assert isinstance(turn, bj.HouseTurn) and turn.hole is hole
     view = state.view(None)
     assert not view.house_hidden and view.house[:2] == (hole, up)
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9, 10])
+def test_rule_3_no_event_before_the_house_turn_carries_the_hole_card(seed: int) -> None:
+    # The same game with another hole card (swapped with the shoe's bottom card, drawn last,
+    # and of another value, so a total would show it too) must tell the players the same
+    # until the House's turn, and differ from there.
+    state = humans_game(seed, 3)
+    dealt = state.opening_events[0]
+    view = state.view(None)
+    assert dealt == bj.Dealt(tuple(hand[:2] for hand in view.hands), view.house[0])
+    data = state.snapshot()
+    hole = data["house"][0]
+    value = bj.hand_total([hole])
+    bottom = next(n for n, i in enumerate(data["shoe"]) if bj.hand_total([i]) != value)
+    data["house"][0], data["shoe"][bottom] = data["shoe"][bottom], hole
+    other = bj.restore(data)
+    pick = random.Random(seed)
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None
+        action = pick.choice(state.legal_actions(seat))
+        events, other_events = state.apply(seat, action), other.apply(seat, action)
+        turn = next((n for n, e in enumerate(events) if isinstance(e, bj.HouseTurn)), None)
+        assert events[:turn] == other_events[:turn]
+    assert turn is not None and events[turn:] != other_events[turn:]
 
 
 def test_rule_4_house_21_on_the_deal_ends_the_game_and_everyone_loses() -> None:
@@ -326,15 +350,46 @@ def test_rule_12_unseeded_games_are_fair_and_not_the_seed_shuffle(
     assert fair.view(None).hands != bj.new(4, seed=2).view(None).hands
     # The same operating-system seed deals the same fair game (so snapshots can replay it).
     assert bj.new(4).view(None).hands == fair.view(None).hands
-    # First cards are spread evenly over the 52 kinds (chi-square, 51 degrees of freedom).
-    counts: Counter[int] = Counter()
-    games = 5200
-    for seed in range(games):
+
+
+ORDERED_SHOE = names([STANDARD_DECK[i] for i in seed_shoe()])
+
+
+def deal_order(state: bj.State) -> list[str]:
+    """The dealt cards in the order they left the shoe (rule 2)."""
+    hands, house = state.view(None).hands, state.house_cards()
+    return names([*(hand[0] for hand in hands), house[0], *(hand[1] for hand in hands), house[1]])
+
+
+def stayed_in_place(deals: Sequence[Sequence[str]]) -> float:
+    """How far (in standard deviations) more dealt cards than chance are the card the ordered
+    shoe held where they were drawn from (its end, rule 11).
+
+    A shuffle that leaves cards near where they started fails this; a uniform one gives each
+    draw a 4-in-208 chance.
+    """
+    draws = sum(len(deal) for deal in deals)
+    kept = sum(card == ORDERED_SHOE[-1 - d] for deal in deals for d, card in enumerate(deal))
+    p = 4 / 208
+    return (kept - draws * p) / (draws * p * (1 - p)) ** 0.5
+
+
+def test_rule_12_fair_deals_are_uniform(monkeypatch: pytest.MonkeyPatch) -> None:
+    deals = []
+    for seed in range(3000):
         fixed_seed(monkeypatch, seed)
-        counts[bj.new(1).view(None).hands[0][0].index] += 1
-    expected = games / 52
-    chi2 = sum((counts[i] - expected) ** 2 / expected for i in range(52))
-    assert chi2 < 90  # p < 0.001 for 51 degrees of freedom
+        deals.append(deal_order(bj.new(7)))
+    assert abs(stayed_in_place(deals)) < 4
+    # Every kind as often as any other, over all 16 cards of each deal (chi-square, 51
+    # degrees of freedom, p < 0.001).
+    counts = Counter(card for deal in deals for card in deal)
+    expected = 16 * len(deals) / 52
+    assert sum((counts[c] - expected) ** 2 / expected for c in set(ORDERED_SHOE)) < 90
+    # The same check refuses a swap shuffle like the seed's but with too few swaps. (The
+    # seed's own 1000 swaps leave an excess of only ~1.4% of cards in place, 207 * (1 -
+    # 2/208) ** 1000 per shoe: too little for any test of this size to see.)
+    under_mixed = [reference.shuffled(seed, swaps=400)[0][::-1][:16] for seed in range(3000)]
+    assert stayed_in_place(under_mixed) > 10
 
 
 # ---------------------------------------------------------------- Discord
@@ -365,13 +420,27 @@ def test_rule_14_empty_seats_are_computers_and_a_seat_can_be_handed_over() -> No
 
 
 def test_rule_14_deal_again_is_a_fresh_shoe(monkeypatch: pytest.MonkeyPatch) -> None:
-    fixed_seed(monkeypatch, 5)
-    first = bj.new(3, options={"computers": [1, 2]})
-    fixed_seed(monkeypatch, 6)
-    again = bj.new(3, options={"computers": [1, 2]})
-    assert len(again.shoe_cards()) + len(again.house_cards()) + 6 == 208
-    assert first.snapshot()["rng"] != again.snapshot()["rng"]
-    assert first.view(None).hands != again.view(None).hands
+    # A finished seeded game that used many cards, then the next game at the table, dealt
+    # both ways the code does it: State.deal_again, and a new unseeded game for the same
+    # seats (what the bot's "Deal again" asks the engine for). Neither goes on with the old
+    # shoe nor deals the seeded game again.
+    first = bj.new(3, seed=2, options={"computers": [1, 2]})
+    while not first.is_over:
+        first.apply(0, bj.Hit())
+    assert first.view(None).shoe < 208 - 8
+    for os_seed, deal_again in (
+        (5, first.deal_again),
+        (6, lambda: bj.new(3, options={"computers": [1, 2]})),
+    ):
+        fixed_seed(monkeypatch, os_seed)
+        again = deal_again()
+        cards = all_cards(again)
+        assert Counter(c.index for c in cards) == Counter({c.index: 4 for c in STANDARD_DECK})
+        assert not again.faithful and again.seed == os_seed
+        assert again.view(None).hands != bj.new(3, seed=2).view(None).hands
+        assert again.view(None).shoe == 208 - len(again.house_cards()) - sum(
+            map(len, again.view(None).hands)
+        )
 
 
 def test_rule_15_hands_are_public_but_the_hole_card_is_not() -> None:
