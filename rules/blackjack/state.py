@@ -532,10 +532,10 @@ def restore(snapshot: Mapping[str, Any]) -> State:
         state._house.extend(_indices(snapshot["house"]))
         state._current = int(snapshot["current"])
         state._revealed = bool(snapshot["revealed"])
-        for seat in snapshot["computers"]:
-            state._computers[int(seat)] = True
-        state._log = [(int(seat), int(code)) for seat, code in snapshot["log"]]
-        state._dealt_computers = tuple(int(seat) for seat in snapshot["dealt_computers"])
+        for seat in _seats(snapshot["computers"], players):
+            state._computers[seat] = True
+        state._log = [(seat, int(code)) for seat, code in _log(snapshot["log"], players)]
+        state._dealt_computers = tuple(_seats(snapshot["dealt_computers"], players))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise SnapshotError(f"damaged blackjack snapshot: {exc}") from exc
     _check_consistent(state)
@@ -557,22 +557,18 @@ def replay(snapshot: Mapping[str, Any]) -> State:
             raise ValueError(f"bad player count {players}")
         if snapshot["shuffle"] not in ("seed", "fair"):
             raise ValueError(f"unknown shuffle {snapshot['shuffle']!r}")
-        computers = [int(seat) for seat in snapshot["dealt_computers"]]
-        if any(not 0 <= seat < players for seat in computers):
-            raise ValueError("no such computer seat")
+        computers = _seats(snapshot["dealt_computers"], players)
         state = _start(
             players,
             int(snapshot["seed"]),
             faithful=snapshot["shuffle"] == "seed",
             computers=computers,
         )
-        for seat, code in snapshot["log"]:
+        for seat, code in _log(snapshot["log"], players):
             if code == _COMPUTER_CODE:
-                state.hand_to_computer(int(seat))
-            elif code in (_HIT_CODE, _STAND_CODE):
-                state.apply(int(seat), HIT if code == _HIT_CODE else STAND)
+                state.hand_to_computer(seat)
             else:
-                raise ValueError(f"unknown log entry {code!r}")
+                state.apply(seat, HIT if code == _HIT_CODE else STAND)
     except (KeyError, TypeError, ValueError, IllegalAction) as exc:
         raise SnapshotError(f"blackjack snapshot does not replay: {exc}") from exc
     return state
@@ -585,15 +581,52 @@ def _indices(values: Iterable[Any]) -> list[int]:
     return out
 
 
+def _seats(values: Iterable[Any], players: int) -> list[int]:
+    seats = [int(v) for v in values]
+    for seat in seats:
+        if not 0 <= seat < players:
+            raise ValueError(f"there is no seat {seat} at a table of {players}")
+    return seats
+
+
+def _log(entries: Iterable[Any], players: int) -> list[tuple[int, int]]:
+    """The log's ``[seat, code]`` entries, each a real seat and a known code."""
+    log = [(int(seat), int(code)) for seat, code in entries]
+    _seats((seat for seat, _ in log), players)
+    for _, code in log:
+        if code not in (_STAND_CODE, _HIT_CODE, _COMPUTER_CODE):
+            raise ValueError(f"unknown log entry {code}")
+    return log
+
+
 def _check_consistent(state: State) -> None:
+    """Refuse a position no game can reach, naming what is wrong."""
+
+    def damaged(reason: str) -> SnapshotError:
+        return SnapshotError(f"damaged blackjack snapshot: {reason}")
+
     counts = [0] * 52
     for i in (*state._shoe, *state._house, *(i for hand in state._hands for i in hand)):
         counts[i] += 1
     if any(c != DECKS for c in counts):
-        raise SnapshotError("damaged blackjack snapshot: the shoe and hands are not 4 decks")
-    if not 0 <= state._current <= state.players or len(state._house) < 2:
-        raise SnapshotError("damaged blackjack snapshot: impossible turn")
-    if state._current < state.players and (
-        state._revealed or state._computers[state._current] or any(len(h) < 2 for h in state._hands)
-    ):
-        raise SnapshotError("damaged blackjack snapshot: impossible turn")
+        raise damaged("the shoe and hands are not 4 decks")
+    current, players = state._current, state.players
+    if not 0 <= current <= players or len(state._house) < 2:
+        raise damaged("impossible turn")
+    if any(len(hand) < 2 for hand in state._hands):
+        raise damaged("a player has fewer than two cards")
+    if current == players:  # the game is over: the House showed its card and played
+        if not state._revealed:
+            raise damaged("the game is over but the House's first card is still face down")
+        if hand_total(state._house) < HOUSE_STANDS_ON:
+            raise damaged("the House stopped below 17")
+        return
+    if state._revealed or state._computers[current]:
+        raise damaged("impossible turn")
+    if len(state._house) != 2:
+        raise damaged("the House drew before the players were done")
+    if hand_total(state._hands[current]) > BLACKJACK:
+        raise damaged(f"Player{current + 1} is bust but still to play")
+    for seat in range(current + 1, players):
+        if len(state._hands[seat]) != 2:
+            raise damaged(f"Player{seat + 1} drew before their turn")

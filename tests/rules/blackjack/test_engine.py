@@ -109,6 +109,43 @@ def test_damaged_snapshots_are_refused(damage: Any) -> None:
         bj.restore(data)
 
 
+def _move_from_shoe(data: dict[str, Any], to: list[int], *, until: int = 0) -> None:
+    """Deal shoe cards onto ``to`` (at least one, then until its total passes ``until``)."""
+    to.append(data["shoe"].pop())
+    while bj.hand_total(to) <= until:
+        to.append(data["shoe"].pop())
+
+
+def _low_house(data: dict[str, Any]) -> None:
+    """Give the House two cards totalling under 17, keeping the 4 decks whole."""
+    shoe, house = data["shoe"], data["house"]
+    low = [n for n, i in enumerate(shoe) if bj.hand_total([i]) <= 5][:2]
+    for n, position in enumerate(low):
+        shoe[position], house[n] = house[n], shoe[position]
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda d: d.update(computers=[-1]), "no seat -1"),
+        (lambda d: d.update(computers=[3]), "no seat 3"),
+        (lambda d: d.update(dealt_computers=[-1]), "no seat -1"),
+        (lambda d: d.update(log=[[-1, 1]]), "no seat -1"),
+        (lambda d: d.update(log=[[0, 5]]), "unknown log entry 5"),
+        (lambda d: d.update(current=3), "face down"),
+        (lambda d: (_low_house(d), d.update(current=3, revealed=True)), "House stopped below 17"),
+        (lambda d: _move_from_shoe(d, d["house"]), "House drew before"),
+        (lambda d: _move_from_shoe(d, d["hands"][2]), "Player3 drew before"),
+        (lambda d: _move_from_shoe(d, d["hands"][0], until=21), "Player1 is bust"),
+    ],
+)
+def test_damaged_snapshots_are_refused_with_the_reason(damage: Any, reason: str) -> None:
+    data = playing().snapshot()
+    damage(data)
+    with pytest.raises(SnapshotError, match=f"damaged blackjack snapshot: .*{reason}"):
+        bj.restore(data)
+
+
 def test_options_and_views_refuse_what_is_not_there() -> None:
     with pytest.raises(IllegalAction):
         bj.new(3, options={"decks": 6})
