@@ -4,7 +4,8 @@ Player1 reads ``Hit`` / ``Stand`` lines from standard input; every other seat is
 computer player, and the game is the seed program's for that seed (rule 11), so the screen
 is the seed's transcript line for line. Player1's words are printed as the seed's screen
 shows them (there the terminal echoed them), so a piped run reads like the seed's. Unknown
-input is asked again with a hint; end of input stands.
+input is asked again with a hint on standard error, leaving standard output the seed's
+screen; end of input stands.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play on standard input and output."""
     try:
-        return play(sys.stdin, sys.stdout, seed=args.seed, players=args.players)
+        return play(sys.stdin, sys.stdout, sys.stderr, seed=args.seed, players=args.players)
     except BrokenPipeError:
         # The reader left (``... | head``): stop quietly, and keep Python's exit-time flush
         # from failing on the same closed pipe.
@@ -158,8 +159,11 @@ class SeedTranscript:
                 yield ""
 
 
-def _ask(stdin: TextIO, stdout: TextIO) -> bj.Hit | bj.Stand:
-    """Player1's move: ``Hit`` or ``Stand`` (any case, or ``h`` / ``s``); end of input stands."""
+def _ask(stdin: TextIO, stderr: TextIO) -> bj.Hit | bj.Stand:
+    """Player1's move: ``Hit`` or ``Stand`` (any case, or ``h`` / ``s``); end of input stands.
+
+    Anything else is asked again, with the hint on ``stderr``: the screen stays the seed's.
+    """
     while True:
         line = stdin.readline()
         if not line:
@@ -167,12 +171,13 @@ def _ask(stdin: TextIO, stdout: TextIO) -> bj.Hit | bj.Stand:
         action = _WORDS.get(line.strip().lower())
         if action is not None:
             return action
-        stdout.write(HINT + "\n")
-        stdout.flush()
+        stderr.write(HINT + "\n")
+        stderr.flush()
 
 
-def play(stdin: TextIO, stdout: TextIO, *, seed: int, players: int) -> int:
-    """Run the seed program for ``seed`` and ``players``; Player1 reads ``stdin``."""
+def play(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, seed: int, players: int) -> int:
+    """Run the seed program for ``seed`` and ``players``; Player1 reads ``stdin``, the
+    screen goes to ``stdout`` and hints about unknown input to ``stderr``."""
     state = bj.new(players, seed=seed, options={"computers": range(1, players)})
     transcript = SeedTranscript(players)
 
@@ -185,5 +190,5 @@ def play(stdin: TextIO, stdout: TextIO, *, seed: int, players: int) -> int:
     while not state.is_over:
         seat = state.current_seat
         assert seat is not None
-        show(state.apply(seat, _ask(stdin, stdout)))
+        show(state.apply(seat, _ask(stdin, stderr)))
     return 0

@@ -85,11 +85,22 @@ def test_unknown_input_is_asked_again_and_end_of_input_stands(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, plain, _ = run(monkeypatch, capsys, ["12", "2"], "Stand\n")
-    code, out, _ = run(monkeypatch, capsys, ["12", "2"], "draw\n\nSTAND\n")
+    code, out, err = run(monkeypatch, capsys, ["12", "2"], "draw\n\nSTAND\n")
     assert code == 0
-    assert out == plain.replace("(18)\nStand\n", f"(18)\n{HINT}\n{HINT}\nStand\n", 1)
-    _, silent, _ = run(monkeypatch, capsys, ["12", "2"], "")
-    assert silent == plain
+    # The hint goes to stderr, once per unknown line, so stdout stays the seed's screen.
+    assert out == plain and "(18)\nStand\n" in out
+    assert err == f"{HINT}\n{HINT}\n"
+    _, silent, err = run(monkeypatch, capsys, ["12", "2"], "")
+    assert silent == plain and err == ""
+
+
+def test_unknown_input_leaves_the_seed_transcript_byte_for_byte(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(monkeypatch, capsys, ["200", "4"], "hit me\nHit\nwhat\nStand\n")
+    assert code == 0
+    assert out == (GOLDEN / "seed_200_4.txt").read_text(encoding="utf-8")
+    assert err == f"{HINT}\n{HINT}\n"
 
 
 @pytest.mark.parametrize(
