@@ -30,8 +30,9 @@ def play_random_game(players: int, pick: Callable[[], float], seed: int | None =
     apply = state.apply
     legal = state.legal_actions
     decisions = 0
-    while state._result is None:
-        seat = state._current
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None
         options = legal(seat)
         apply(seat, options[int(pick() * 2)])
         decisions += 1

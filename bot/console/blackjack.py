@@ -84,23 +84,22 @@ class SeedTranscript:
     def __init__(self, players: int) -> None:
         self.players = players
         self.hands: list[list[Card]] = [[] for _ in range(players)]
-        self.house: list[Card] = []
-        self.house_hidden = True
+        self.hole: Card | None = None  # the House's first card, once shown
+        self.house_up: list[Card] = []  # the House's other cards
         self.house_blackjack = False
 
-    def _line(self, name: str, cards: Sequence[Card], *, hidden: bool = False) -> str:
-        names = [card_name(c) for c in cards]
-        if hidden:
-            return f"{name}: HIDDEN, " + ", ".join(names[1:])
+    def _line(self, name: str, cards: Sequence[Card]) -> str:
         total = bj.hand_total(c.index for c in cards)
-        bust = " - Bust !!" if total > bj.state.BLACKJACK else ""
-        return f"{name}: {', '.join(names)} ({total}){bust}"
+        bust = " - Bust !!" if total > bj.BLACKJACK else ""
+        return f"{name}: {', '.join(map(card_name, cards))} ({total}){bust}"
 
     def _player(self, seat: int) -> str:
         return self._line(f"Player{seat + 1}", self.hands[seat])
 
     def _house(self) -> str:
-        return self._line("House", self.house, hidden=self.house_hidden)
+        if self.hole is None:
+            return "House: HIDDEN, " + ", ".join(map(card_name, self.house_up))
+        return self._line("House", [self.hole, *self.house_up])
 
     def lines(self, events: Iterable[Event]) -> Iterator[str]:
         """The screen lines for ``events``, in order."""
@@ -110,15 +109,13 @@ class SeedTranscript:
     def _event(self, event: Event) -> Iterator[str]:
         if isinstance(event, bj.Dealt):
             self.hands = [list(hand) for hand in event.hands]
-            # The hole card is unknown until shown; the placeholder is never printed.
-            self.house = [event.up_card, event.up_card]
+            self.house_up = [event.up_card]
             yield self._house()
             for seat in range(self.players):
                 yield self._player(seat)
             yield ""
         elif isinstance(event, bj.HouseBlackjack):
-            self.house[0] = event.hole
-            self.house_hidden = False
+            self.hole = event.hole
             self.house_blackjack = True
         elif isinstance(event, bj.TurnStarted):
             yield f"--- Player{event.seat + 1} turn ---"
@@ -134,12 +131,11 @@ class SeedTranscript:
             yield self._player(event.seat)
             yield ""
         elif isinstance(event, bj.HouseTurn):
-            self.house[0] = event.hole
-            self.house_hidden = False
+            self.hole = event.hole
             yield "--- House turn ---"
             yield self._house()
         elif isinstance(event, bj.HouseDrew):
-            self.house.append(event.card)
+            self.house_up.append(event.card)
             yield "Hit"
             yield self._house()
             if event.bust:

@@ -21,6 +21,7 @@ from rules.blackjack.events import (
     TurnStarted,
 )
 from rules.blackjack.state import (
+    BLACKJACK,
     MAX_PLAYERS,
     MIN_PLAYERS,
     SHOE_SIZE,
@@ -35,6 +36,7 @@ from rules.blackjack.state import (
 )
 
 __all__ = [
+    "BLACKJACK",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "SHOE_SIZE",

@@ -270,7 +270,8 @@ class State:
         """Whether a computer plays ``seat``."""
         return self._computers[seat]
 
-    # This shows the hole card and the shoe: for tests and the seed's console only.
+    # These show the hole card and the shoe, which no player may see: for tests only (the
+    # console and the bot draw from views and events).
     def house_cards(self) -> tuple[Card, ...]:
         """The House's cards, face-down one included. Hidden information."""
         return tuple(STANDARD_DECK[i] for i in self._house)
