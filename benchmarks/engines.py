@@ -21,6 +21,7 @@ GAMES = ("blackjack", "onecard", "uno", "gostop", "rummikub")
 
 
 def main() -> int:
+    """Run the chosen games' benchmarks, print one table and optionally write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=(*GAMES, "all"))
     parser.add_argument("--repeats", type=int, default=5, help="runs per case; the median is kept")

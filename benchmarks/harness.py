@@ -19,6 +19,8 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Measurement:
+    """One figure: ``value`` ``unit`` of ``metric`` in ``case``, measured on ``peer``."""
+
     case: str
     metric: str
     value: float
@@ -28,6 +30,8 @@ class Measurement:
 
 @dataclass
 class Report:
+    """A benchmark run's figures: Deckhand's, its peers' (baselines), speed-ups and notes."""
+
     benchmark: str
     results: list[Measurement] = field(default_factory=list)
     baselines: list[Measurement] = field(default_factory=list)
@@ -35,9 +39,11 @@ class Report:
     notes: list[str] = field(default_factory=list)
 
     def add(self, case: str, metric: str, value: float, unit: str) -> None:
+        """Record a figure measured on Deckhand."""
         self.results.append(Measurement(case, metric, value, unit))
 
     def add_baseline(self, peer: str, case: str, metric: str, value: float, unit: str) -> None:
+        """Record the same case measured on ``peer``, for comparison."""
         self.baselines.append(Measurement(case, metric, value, unit, peer))
 
     def set_ratio(self, peer: str, speed_up: float) -> None:
@@ -45,9 +51,11 @@ class Report:
         self.ratios[peer] = speed_up
 
     def note(self, text: str) -> None:
+        """Add a line printed under the table and kept in the JSON."""
         self.notes.append(text)
 
     def print_table(self) -> None:
+        """Print every figure as an aligned table, then the speed-ups and notes."""
         rows = [("who", "case", "metric", "value", "unit")]
         for m in [*self.results, *self.baselines]:
             rows.append((m.peer, m.case, m.metric, _fmt(m.value), m.unit))
@@ -72,6 +80,7 @@ class Report:
         print()
 
     def to_json(self) -> dict[str, object]:
+        """The report in the JSON shape described at the top of this module."""
         return {
             "benchmark": self.benchmark,
             "results": [_entry(m, with_peer=False) for m in self.results],
@@ -81,6 +90,7 @@ class Report:
         }
 
     def write_json(self, path: str | Path) -> None:
+        """Write :meth:`to_json` to ``path``, creating its folder if needed."""
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n")
 

@@ -32,9 +32,11 @@ TOOLS: dict[str, tuple[str, str]] = {
 class Subcommand(Protocol):
     """What a subcommand module provides."""
 
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Declare the subcommand's arguments (and its own subcommands) on ``parser``."""
 
-    def run(self, args: argparse.Namespace) -> int: ...
+    def run(self, args: argparse.Namespace) -> int:
+        """Do the work for the parsed ``args``; return the exit code."""
 
 
 # Where the innermost (sub)command parser that read the arguments leaves itself.
