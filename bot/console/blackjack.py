@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
@@ -45,21 +46,35 @@ def card_name(card: Card) -> str:
     return card.rank.label + _SUIT_LETTERS[card.suit]
 
 
-def _players(text: str) -> int:
-    try:
-        players = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid number of players: {text!r}") from None
-    if not bj.MIN_PLAYERS <= players <= bj.MAX_PLAYERS:
+# The seed program reads both arguments with ``stoi`` into a C ``int``.
+_C_INT_MIN, _C_INT_MAX = -(2**31), 2**31 - 1
+_C_INT = re.compile(r"[+-]?[0-9]{1,10}")  # ASCII digits only: Python's int() takes "1_000", "١٢"
+
+
+def _c_int(text: str, what: str, low: int = _C_INT_MIN, high: int = _C_INT_MAX) -> int:
+    """``text`` as an integer from ``low`` to ``high``, written as a sign and ASCII digits."""
+    value = int(text) if _C_INT.fullmatch(text) else None
+    if value is None or not low <= value <= high:
         raise argparse.ArgumentTypeError(
-            f"players must be from {bj.MIN_PLAYERS} to {bj.MAX_PLAYERS}, not {players}"
+            f"{what} must be a whole number from {low} to {high}, not {text[:20]!r}"
         )
-    return players
+    return value
+
+
+def _seed(text: str) -> int:
+    # A negative seed is the seed program's too: srand() takes it modulo 2**32.
+    return _c_int(text, "the seed")
+
+
+def _players(text: str) -> int:
+    return _c_int(text, "the number of players", bj.MIN_PLAYERS, bj.MAX_PLAYERS)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The seed's two command-line arguments: random seed and number of players."""
-    parser.add_argument("seed", type=int, help="the seed program's random seed, e.g. 100")
+    parser.add_argument(
+        "seed", type=_seed, help="the seed program's random seed, a C int, e.g. 100"
+    )
     parser.add_argument("players", type=_players, help="number of players, 1 to 7")
 
 

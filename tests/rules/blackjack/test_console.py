@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import rules.blackjack as bj
 from bot.cli import main
 from bot.console.blackjack import HINT, card_name
 from rules.cards import parse_card
@@ -135,3 +136,39 @@ def test_python_m_bot_plays_the_seed_game() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == (GOLDEN / "seed_2_4.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "seed",
+    ["1_000", "١٢", "２", "1e3", "0x10", " 12", "12 ", "12\n", "", "+", "-", "--5"]
+    + ["2147483648", "-2147483649", "4294967296", "9" * 5000],
+)
+def test_a_seed_is_a_c_int_in_ascii_digits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], seed: str
+) -> None:
+    # The seed program reads its seed into a C int: underscores, other scripts' digits and
+    # values Python would wrap silently modulo 2**32 are usage errors.
+    test_bad_arguments_are_one_line_and_exit_2(monkeypatch, capsys, [seed, "4"])
+
+
+@pytest.mark.parametrize("players", ["٣", "３", "0_3", "+3 "])
+def test_players_are_ascii_digits_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], players: str
+) -> None:
+    test_bad_arguments_are_one_line_and_exit_2(monkeypatch, capsys, ["100", players])
+
+
+@pytest.mark.parametrize(
+    ("typed", "seed"),
+    [("+100", 100), ("007", 7), ("-1", -1), ("-2147483648", -(2**31)), ("2147483647", 2**31 - 1)],
+)
+def test_a_seed_in_the_c_int_range_plays_that_seed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], typed: str, seed: int
+) -> None:
+    # Negative seeds are the seed program's too: srand() takes them modulo 2**32.
+    code, out, err = run(monkeypatch, capsys, [typed, "3"], "")
+    assert code == 0 and err == ""
+    first = out.split("\n", 1)[0]
+    up = card_name(bj.new(3, seed=seed).view(None).house[0])
+    assert first == f"House: HIDDEN, {up}"
+    assert bj.new(3, seed=seed).snapshot()["rng"] == bj.new(3, seed=seed % 2**32).snapshot()["rng"]
