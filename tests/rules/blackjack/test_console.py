@@ -140,8 +140,10 @@ def test_python_m_bot_plays_the_seed_game() -> None:
 
 @pytest.mark.parametrize(
     "seed",
-    ["1_000", "١٢", "２", "1e3", "0x10", " 12", "12 ", "12\n", "", "+", "-", "--5"]
-    + ["2147483648", "-2147483649", "4294967296", "9" * 5000],
+    [
+        *("1_000", "١٢", "２", "1e3", "0x10", " 12", "12 ", "12\n", "", "+", "-", "--5"),
+        *("2147483648", "-2147483649", "4294967296", "9" * 5000),
+    ],
 )
 def test_a_seed_is_a_c_int_in_ascii_digits(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], seed: str
