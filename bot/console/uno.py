@@ -37,7 +37,7 @@ from rules.uno import (
     new,
     parse_colour,
 )
-from rules.uno.cards import CARD_CODES, top_code
+from rules.uno.cards import CARD_CODES, CARD_RANK, WILD, top_code
 
 __all__ = ["add_arguments", "play", "run"]
 
@@ -152,6 +152,10 @@ def _read_action(state: UnoState, line: str) -> Action:
         index = int(words[0])
     except ValueError:
         return Play(-1)  # not a rank: the seed's "rank not legal"
+    hand = state.hands[state.turn]
+    if not 0 <= index < len(hand):
+        return Play(index)  # rule 11: no such card
+    rank = CARD_RANK[hand[index]]
     colour: int | None = None
     target: int | None = None
     for word in words[1:]:
@@ -162,6 +166,11 @@ def _read_action(state: UnoState, line: str) -> Action:
             colour = int(parse_colour(word))
         except CardParseError:
             colour = None  # rule 12: a missing (or unreadable) colour is drawn at random
+    # The seed: a colour counts only on W and W+4; likewise a target only on a 7 that swaps.
+    if rank < WILD:
+        colour = None
+    if not (state.seven_zero and rank == 7 and len(hand) > 1):
+        target = None
     return Play(index, colour, target)
 
 

@@ -287,11 +287,12 @@ class UnoState:
             # The hot loop of every playout: rules 5/12 as a table lookup, one pass.
             playable = _PLAYABLE[self.colour * 15 + CARD_RANK[self.discard[-1]]]
             seven_zero = self.seven_zero
+            wild_plays = _PLAYS if self.seed_rules else _WILD_PLAYS
             append = out.append
             for i, card in enumerate(hand):
                 if playable[card]:
                     if card >= _FIRST_WILD:
-                        out += _WILD_PLAYS[i]
+                        out += wild_plays[i]
                     elif seven_zero and CARD_RANK[card] == 7:
                         self._add_play(seat, i, out)
                     else:
@@ -328,13 +329,18 @@ class UnoState:
                     self._add_play(seat, i, out)
 
     def _add_play(self, seat: int, index: int, out: list[Action]) -> None:
-        card = self.hands[seat][index]
-        if CARD_RANK[card] >= WILD:
-            out += _PLAYS[index][1:]
-        elif self.seven_zero and CARD_RANK[card] == 7:
+        # Seed rules 12 and 18: a wild without a colour and a 7 without a target are
+        # accepted (a random colour, the next player), so they are listed too.
+        hand = self.hands[seat]
+        rank = CARD_RANK[hand[index]]
+        if rank >= WILD:
+            out += _PLAYS[index] if self.seed_rules else _WILD_PLAYS[index]
+        elif self.seven_zero and rank == 7 and len(hand) > 1:
+            if self.seed_rules:
+                out.append(_SINGLE_PLAYS[index])
             out += [Play(index, None, t) for t in range(self.n) if t != seat]
         else:
-            out.append(_PLAYS[index][0])
+            out.append(_SINGLE_PLAYS[index])
 
     def _identical(self, card: int) -> bool:
         top = self.discard[-1]
@@ -428,40 +434,38 @@ class UnoState:
                 raise IllegalAction(
                     "Only a card identical to the top card may jump in.", code="no_jump_in"
                 )
+            self._check_extras(seat, hand[index], action)
         elif self.phase or self.pending or not 0 <= index < len(hand):
-            if self._check_unusual_play(seat, index, events):
+            if self._check_unusual_play(seat, action, events):
                 return
-        elif not _PLAYABLE[self.colour * 15 + CARD_RANK[self.discard[-1]]][hand[index]]:
-            self._refuse(seat, NOT_PLAYABLE, "not_playable", events)
-            return
+        else:
+            card = hand[index]
+            if (
+                card >= _FIRST_WILD
+                or self.seven_zero
+                or action.colour is not None
+                or action.target is not None
+            ):
+                self._check_extras(seat, card, action)
+            if not _PLAYABLE[self.colour * 15 + CARD_RANK[self.discard[-1]]][card]:
+                self._refuse(seat, NOT_PLAYABLE, "not_playable", events)
+                return
+        # Checked; from here on the play happens.
         card = hand[index]
         rank = CARD_RANK[card]
+        target = action.target
         if rank >= WILD:
             colour = action.colour
-            if colour is None or colour not in (0, 1, 2, 3):
-                if not self.seed_rules:
-                    raise IllegalAction(
-                        "Name a colour for the wild: red, green, blue or yellow.",
-                        code="bad_colour",
-                    )
-                colour = self.rng.randbelow(4)  # rule 12: a missing colour is chosen at random
+            if colour is None:  # seed only (_check_extras): rule 12 draws a random colour
+                colour = self.rng.randbelow(4)
             if rank == WILD_DRAW_FOUR:
                 self._offender = seat
                 old = self.colour
                 self._guilty = any(CARD_COLOUR[c] == old for c in hand)
         else:
             colour = CARD_COLOUR[card]
-        target = action.target
-        if (
-            self.seven_zero
-            and rank == 7
-            and len(hand) > 1
-            and (target is None or not 0 <= target < self.n or target == seat)
-        ):
-            if not self.seed_rules:
-                raise IllegalAction("Choose another player to swap hands with.", code="bad_target")
-            target = (seat + self.direction) % self.n  # seed: the next player
-        # Checked; from here on the play happens.
+            if target is None and self.seven_zero and rank == 7 and len(hand) > 1:
+                target = (seat + self.direction) % self.n  # seed only: the next player
         if self.uno_call or self._reveal is not None:
             self._close_windows(seat)
         self._idle = 0
@@ -502,9 +506,46 @@ class UnoState:
             self._effect(seat, rank, target, events)
             self._draw(seat, 1, events)
 
-    def _check_unusual_play(self, seat: int, index: int, events: list[Event]) -> bool:
+    def _check_extras(self, seat: int, card: int, action: Play) -> None:
+        """Refuse a colour or a target ``card`` cannot take (no legal action carries one).
+
+        This comes before any rule 11 penalty: a malformed action is not a card the rules
+        forbid, so it changes nothing in either ruleset.
+        """
+        colour = action.colour
+        rank = CARD_RANK[card]
+        if rank >= WILD:
+            if colour is None:
+                if not self.seed_rules:
+                    raise IllegalAction(
+                        "Name a colour for the wild: red, green, blue or yellow.",
+                        code="bad_colour",
+                    )
+            elif colour not in (0, 1, 2, 3):
+                raise IllegalAction(
+                    "Name red, green, blue or yellow for the wild.", code="bad_colour"
+                )
+        elif colour is not None:
+            raise IllegalAction("Only a wild card takes a colour.", code="colour_not_wild")
+        target = action.target
+        if self.seven_zero and rank == 7 and len(self.hands[seat]) > 1:
+            if target is None:
+                if not self.seed_rules:
+                    raise IllegalAction(
+                        "Choose another player to swap hands with.", code="bad_target"
+                    )
+            elif target == seat or not 0 <= target < self.n:
+                raise IllegalAction("Choose another player to swap hands with.", code="bad_target")
+        elif target is not None:
+            raise IllegalAction(
+                "Only a 7 swaps hands (house rule seven_zero), and not as the last card.",
+                code="no_swap",
+            )
+
+    def _check_unusual_play(self, seat: int, action: Play, events: list[Event]) -> bool:
         """A play outside the plain case; True when it was refused with a seed penalty."""
         hand = self.hands[seat]
+        index = action.index
         if self.phase == CHOOSE_COLOUR:
             raise IllegalAction("Name the colour of the first card first.", code="name_colour")
         if not 0 <= index < len(hand):
@@ -514,6 +555,7 @@ class UnoState:
             raise IllegalAction(
                 "After drawing you may only play the card you drew.", code="drawn_card_only"
             )
+        self._check_extras(seat, hand[index], action)
         if self.pending:
             if not (self.stacking and CARD_RANK[hand[index]] == CARD_RANK[self.discard[-1]]):
                 self._refuse(
@@ -686,6 +728,8 @@ class UnoState:
             if seat == self._exposed:
                 self._exposed = -1
                 events.append(UnoAnnounced(seat))
+            elif seat == self._declared:
+                raise IllegalAction("You have already said UNO.", code="uno_said")
             elif seat == self.turn and hand == 2 and self.phase != CHOOSE_COLOUR:
                 self._declared = seat
             else:
@@ -693,7 +737,7 @@ class UnoState:
             return
         assert isinstance(action, CatchUno)
         target = action.target
-        if target == seat or target != self._exposed:
+        if target != self._exposed or target < 0 or target == seat:
             raise IllegalAction("Nobody is there to catch.", code="nobody_to_catch")
         self._exposed = -1
         events.append(UnoCaught(target, seat))

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
 import pytest
 
+from bot.console.uno import play
+from rules.uno import UnoState
+from rules.uno.cards import CARD_CODES
+
 ROOT = Path(__file__).resolve().parents[3]
 COLOURS = ("red", "green", "blue", "yellow")
+Rig = Callable[..., UnoState]
+
+
+def hand(state: UnoState, seat: int) -> list[str]:
+    return [CARD_CODES[c] for c in state.hands[seat]]
 
 
 def read_block(out: IO[str]) -> list[str]:
@@ -95,3 +106,12 @@ def test_rule_19_bad_arguments_are_one_line_and_exit_2() -> None:
         assert proc.returncode == 2, args
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
         assert proc.stdout == ""
+
+
+def test_rule_19_a_colour_or_number_after_an_ordinary_card_is_ignored(rig: Rig) -> None:
+    # The seed: COLOR "takes effect only when the card played is W or W+4".
+    state = rig([["red_1", "red_2", "blue_3"], ["red_9", "yellow_3"]], "red_5", ruleset="seed")
+    out = io.StringIO()
+    assert play(state, io.StringIO("0 blue\n\n\n0 blue 0\n0 green 1\n\n"), out) == 1
+    assert (hand(state, 0), hand(state, 1)) == (["blue_3"], ["yellow_3"])
+    assert "Obey the rule!End Turn" not in out.getvalue()

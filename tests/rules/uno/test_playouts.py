@@ -8,8 +8,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engine import GameOver, IllegalAction
-from rules.uno import CardPlayed, Draw, Play, RuleBroken, UnoState, new
+from rules.engine import Action, GameOver, IllegalAction
+from rules.uno import (
+    CallUno,
+    CardPlayed,
+    CatchUno,
+    Challenge,
+    ChooseColour,
+    Draw,
+    Pass,
+    Play,
+    RuleBroken,
+    UnoState,
+    new,
+    restore,
+)
+from rules.uno.cards import CARD_CODES
 
 # Documented cap: a random game still running after this many actions is stopped (checked
 # below to be rare); the engine's own stop is the blocked table (see rules/uno/state.py).
@@ -29,25 +43,90 @@ def cards_held(state: UnoState) -> int:
     return len(state.pile) + len(state.discard) + sum(map(len, state.hands))
 
 
-def probe_illegal(state: UnoState, seat: int, rand: random.Random) -> None:
-    """A play the rules do not allow: refused unchanged (official) or penalised (seed)."""
-    legal = {a for a in state.legal_actions(seat) if isinstance(a, Play)}
+IN_PLAY = ("red", "green", "blue", "yellow", "none")  # state.colour as rules/uno.md names it
+
+
+def judge(state: UnoState, seat: int, action: Play) -> str:
+    """What rules/uno.md makes of this play: ``legal``, ``penalty`` (seed rule 11) or
+    ``refused``, worked out from the card codes alone, never from legal_actions or the
+    engine's tables, so an over- or under-permissive legal_actions fails against it.
+
+    An official Wild Draw Four held with the colour in play counts as legal: rule 5 is
+    enforced by rule 8's challenge (see rules/uno/state.py).
+    """
     hand = state.hands[seat]
-    candidates = [Play(i, 0) for i in range(len(hand)) if Play(i, 0) not in legal]
-    candidates = [a for a in candidates if all(p.index != a.index for p in legal)]
-    action = rand.choice([*candidates, Play(len(hand) + 3)])
-    before_hand = list(hand)
-    before_top = state.top
-    if not state.seed_rules:
-        snapshot = state.snapshot()
+    my_turn = seat == state.turn
+    seed_penalty = "penalty" if state.seed_rules and my_turn and state.phase == 0 else "refused"
+    if not 0 <= action.index < len(hand):
+        return seed_penalty
+    colour, _, rank = CARD_CODES[hand[action.index]].partition("_")
+    top_colour, _, top_rank = CARD_CODES[state.top].partition("_")
+    in_play = IN_PLAY[state.colour]
+    house = state.options
+    wild = colour == "none"
+    if wild:
+        colour_ok = action.colour in (0, 1, 2, 3) or (state.seed_rules and action.colour is None)
+    else:
+        colour_ok = action.colour is None  # the seed: a colour only counts on W and W+4
+    if house["seven_zero"] and rank == "7" and len(hand) > 1:  # rule 18; going out swaps nothing
+        target_ok = action.target in range(state.n) and action.target != seat
+        target_ok = target_ok or (state.seed_rules and action.target is None)
+    else:
+        target_ok = action.target is None
+    if not (colour_ok and target_ok):
+        return "refused"
+    if not my_turn:  # rule 17
+        fits = house["jump_in"] and state.phase == 0 and not state.pending
+        fits = fits and not wild and (colour, rank) == (top_colour, top_rank)
+    elif state.phase == 2:  # rule 4: the colour of a wild turned first comes first
+        fits = False
+    elif state.pending:  # rule 15
+        fits = house["stacking"] and rank == top_rank
+    elif state.phase == 1 and action.index != len(hand) - 1:  # rule 6: only the drawn card
+        return "refused"
+    else:  # rules 5, 12 and 14
+        fits = wild or colour == in_play or rank == top_rank or in_play == "none"
+    return "legal" if fits else seed_penalty
+
+
+def every_kind_of_action(state: UnoState, seat: int) -> list[Action]:
+    """Plays of every index (and two beyond) with every colour and target, and each other
+    kind of action, well-formed or not."""
+    n = state.n
+    actions: list[Action] = [Draw(), Pass(), Challenge(), CallUno()]
+    actions += [ChooseColour(c) for c in (0, 3, 4, -1)]
+    actions += [CatchUno(t) for t in range(-1, n + 1)]
+    targets = sorted({-1, seat, (seat + 1) % n, (seat - 1) % n, n})
+    for i in range(-1, len(state.hands[seat]) + 1):
+        actions += [Play(i), Play(i, 0, (seat + 1) % n)]
+        actions += [Play(i, c) for c in (0, 3, 4, -1)]
+        actions += [Play(i, None, t) for t in targets]
+    return actions
+
+
+def probe_every_refusal(state: UnoState, seat: int) -> None:
+    """Every action legal_actions does not list is refused with nothing changed, or (seed
+    rule 11) penalised, exactly where :func:`judge` says; every listed play is one it allows."""
+    before = state.snapshot()
+    legal = set(state.legal_actions(seat))
+    for action in every_kind_of_action(state, seat):
+        verdict = judge(state, seat, action) if isinstance(action, Play) else None
+        if verdict is not None:
+            assert (verdict == "legal") == (action in legal), (action, verdict)
+        if action in legal:
+            continue
+        if verdict == "penalty":
+            copy = restore(before)
+            hand = list(copy.hands[seat])
+            events = copy.apply(seat, action)
+            assert any(isinstance(e, RuleBroken) for e in events)
+            assert copy.top == state.top
+            assert copy.hands[seat][: len(hand)] == hand  # nothing left the hand
+            assert copy.turn != seat or copy.n == 1
+            continue
         with pytest.raises(IllegalAction):
             state.apply(seat, action)
-        assert state.snapshot() == snapshot
-        return
-    events = state.apply(seat, action)
-    assert any(isinstance(e, RuleBroken) for e in events)
-    assert state.top == before_top
-    assert state.hands[seat][: len(before_hand)] == before_hand  # nothing left the hand
+    assert state.snapshot() == before
 
 
 def playout(ruleset: str, players: int, seed: int, house: dict[str, bool]) -> None:
@@ -55,6 +134,7 @@ def playout(ruleset: str, players: int, seed: int, house: dict[str, bool]) -> No
     rand = random.Random(seed)
     assert cards_held(state) == 108
     steps = 0
+    probe_at = rand.randrange(1, 60)  # one decision per game: each probe costs a playout
     events: list[object] = []
     while not state.is_over and steps < CAP:
         steps += 1
@@ -63,18 +143,22 @@ def playout(ruleset: str, players: int, seed: int, house: dict[str, bool]) -> No
             other = rand.randrange(players)
             extra = state.legal_actions(other) if other != seat else []
             if extra and rand.random() < 0.3:
-                events = state.apply(other, rand.choice(extra))
+                action = rand.choice(extra)
+                if isinstance(action, Play):
+                    assert judge(state, other, action) == "legal", action
+                events = state.apply(other, action)
                 assert cards_held(state) == 108
                 continue
-        if rand.random() < 0.05 and state.phase == 0 and not state.pending:
-            probe_illegal(state, seat, rand)
-            events = []
-            assert cards_held(state) == 108
-            continue
+        if steps == probe_at:
+            probe_every_refusal(state, seat)
+            probe_every_refusal(state, rand.randrange(players))
         legal = state.legal_actions(seat)
         plays = [a for a in legal if isinstance(a, Play)]
         action = rand.choice(plays if plays and rand.random() < 0.9 else legal)
-        card = state.hands[seat][action.index] if isinstance(action, Play) else None
+        card = None
+        if isinstance(action, Play):
+            assert judge(state, seat, action) == "legal", action
+            card = state.hands[seat][action.index]
         hand_size = len(state.hands[seat])
         events = state.apply(seat, action)
         assert cards_held(state) == 108

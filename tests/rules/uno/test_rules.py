@@ -291,9 +291,19 @@ def test_rule_9_option_uno_call_catch_and_safe_call(rig: Rig) -> None:
     assert len(state.hands[0]) == 3
     safe = rig([["red_1", "red_2"], ["blue_2", "blue_3"], ["green_1"]], "red_5", uno_call=True)
     safe.apply(0, CallUno())
+    assert CallUno() not in safe.legal_actions(0)
+    before = safe.snapshot()
+    with pytest.raises(IllegalAction, match="already"):
+        safe.apply(0, CallUno())
+    assert safe.snapshot() == before
     assert UnoAnnounced(0) in safe.apply(0, Play(0))
     with pytest.raises(IllegalAction):
         safe.apply(2, CatchUno(0))
+    nobody = rig([["red_1", "red_2"], ["blue_2"], ["green_1"]], "red_5", uno_call=True)
+    before = nobody.snapshot()
+    with pytest.raises(IllegalAction, match="Nobody"):
+        nobody.apply(0, CatchUno(-1))  # -1 is not "nobody exposed": the last seat drew two
+    assert nobody.snapshot() == before
     late = rig([["red_1", "red_2"], ["red_4", "blue_3"], ["green_1"]], "red_5", uno_call=True)
     late.apply(0, Play(0))
     late.apply(1, Play(0))  # the next player acted: too late to catch
@@ -483,10 +493,8 @@ def test_rule_18_seven_swaps_and_zero_rotates(rig: Rig, ruleset: str) -> None:
         ruleset=ruleset,
         seven_zero=True,
     )
-    assert {a.target for a in state.legal_actions(0) if isinstance(a, Play) and a.index == 0} == {
-        1,
-        2,
-    }
+    targets = {a.target for a in state.legal_actions(0) if isinstance(a, Play) and a.index == 0}
+    assert targets == ({1, 2, None} if ruleset == "seed" else {1, 2})  # seed: None is the next
     events = state.apply(0, Play(0, None, 2))
     assert HandsSwapped(0, 2) in events
     assert hand(state, 0) == ["green_3", "green_4", "green_8"]
@@ -555,6 +563,63 @@ def test_rule_3_blocked_table_ends_with_fewest_points_winning(rig: Rig) -> None:
     assert result is not None
     assert result.winners == (1,)  # green_9 + green_3 = 12 points, the fewest
     assert result.ranking[0] == 1
+
+
+# -- the contract: what legal_actions does not list is refused ------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+def test_a_colour_or_target_the_card_cannot_take_is_refused(rig: Rig, ruleset: str) -> None:
+    state = rig(
+        [["red_1", "none_W", "red_7", "blue_2"], ["blue_3", "blue_4"]], "red_5", ruleset=ruleset
+    )
+    before = state.snapshot()
+    for action, reason in [
+        (Play(0, BLUE), "Only a wild"),  # a colour on an ordinary card
+        (Play(0, None, 1), "swaps"),  # a target without seven_zero
+        (Play(2, None, 1), "swaps"),
+        (Play(1, 4), "Name red, green, blue or yellow"),
+        (Play(1, -1), "Name red, green, blue or yellow"),
+        (Play(1, RED, 1), "swaps"),
+        (Play(3, BLUE), "Only a wild"),  # refused before rule 11 could penalise it
+    ]:
+        assert action not in state.legal_actions(0)
+        with pytest.raises(IllegalAction, match=reason):
+            state.apply(0, action)
+        assert state.snapshot() == before
+
+
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+def test_a_seven_swaps_only_with_another_seat_and_never_as_the_last_card(
+    rig: Rig, ruleset: str
+) -> None:
+    state = rig(
+        [["red_7", "red_1"], ["blue_3"], ["green_4"]], "red_5", ruleset=ruleset, seven_zero=True
+    )
+    before = state.snapshot()
+    for target in (0, 3, -1):
+        assert Play(0, None, target) not in state.legal_actions(0)
+        with pytest.raises(IllegalAction, match="swap"):
+            state.apply(0, Play(0, None, target))
+        assert state.snapshot() == before
+    last = rig([["red_7"], ["blue_3"]], "red_5", ruleset=ruleset, seven_zero=True)
+    assert [a for a in last.legal_actions(0) if isinstance(a, Play)] == [Play(0)]
+    with pytest.raises(IllegalAction, match="swaps"):
+        last.apply(0, Play(0, None, 1))
+    events = last.apply(0, Play(0))  # going out on a 7 swaps nothing
+    assert isinstance(events[-1], GameOver)
+
+
+def test_seed_lists_the_plays_it_accepts_without_a_colour_or_target(rig: Rig) -> None:
+    state = rig(
+        [["none_W", "red_7", "blue_1"], ["blue_3"]], "red_5", ruleset="seed", seven_zero=True
+    )
+    legal = state.legal_actions(0)
+    assert Play(0) in legal  # rule 12: the colour is drawn at random
+    assert Play(1) in legal  # a 7 without a target swaps with the next player
+    official = rig([["none_W", "red_7", "blue_1"], ["blue_3"]], "red_5", seven_zero=True)
+    assert Play(0) not in official.legal_actions(0)
+    assert Play(1) not in official.legal_actions(0)
 
 
 def test_views_hide_other_hands(rig: Rig) -> None:
