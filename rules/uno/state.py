@@ -405,7 +405,7 @@ class UnoState:
                 self.phase = PLAY
                 events.append(ColourChosen(seat, COLOUR_NAMES[colour]))
             else:
-                raise IllegalAction("That is not an Uno action.", code="unknown_action")
+                raise IllegalAction("That is not an Uno move.", code="not_an_uno_move")
         self.log.append((seat, action))
         if self._result is not None:
             events.append(GameOver(self._result))

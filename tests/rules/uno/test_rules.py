@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pytest
 
-from rules.engine import GameOver, IllegalAction, Outcome
+from rules.engine import Action, GameOver, IllegalAction, Outcome
 from rules.uno import (
     CallUno,
     CardPlayed,
@@ -620,6 +621,18 @@ def test_seed_lists_the_plays_it_accepts_without_a_colour_or_target(rig: Rig) ->
     official = rig([["none_W", "red_7", "blue_1"], ["blue_3"]], "red_5", seven_zero=True)
     assert Play(0) not in official.legal_actions(0)
     assert Play(1) not in official.legal_actions(0)
+
+
+def test_a_foreign_action_is_refused_with_its_own_code(rig: Rig) -> None:
+    @dataclass(frozen=True)
+    class Hit(Action):
+        pass
+
+    state = rig([["red_1"], ["blue_3"]], "red_5")
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(0, Hit())
+    # Not Blackjack's "unknown_action", which the bot's catalog words for Blackjack.
+    assert refused.value.code == "not_an_uno_move"
 
 
 def test_views_hide_other_hands(rig: Rig) -> None:
