@@ -19,7 +19,8 @@ Where rules/uno.md is silent, this engine decides:
   cards are pending or a drawn card waits; play goes on from the jumper.
 - Going out on a 7 or 0 under ``seven_zero`` wins before any swap. A seed 7 without a
   target swaps with the next player.
-- Seed rule 11 with cards pending: the penalty card comes on top of the pending cards.
+- Seed rule 11 with cards pending (``stacking``): the penalty card comes on top of the
+  pending cards, for an illegal card and an empty input (a Draw) alike.
 - ``uno_call``: a player who reaches one card without having said UNO (on their turn, with
   two cards) can be caught until the next action of the player to act.
 """
@@ -679,7 +680,9 @@ class UnoState:
         if self.uno_call or self._reveal is not None:
             self._close_windows(seat)
         if self.pending:
-            self._draw(seat, self.pending, events)
+            # Seed rule 11: an empty input is a penalty card, on top of the pending cards
+            # as after an illegal card; only the official rules take the cards alone.
+            self._draw(seat, self.pending + (1 if self.seed_rules else 0), events)
             self.pending = 0
             events.append(Skipped(seat))
             self._next(1)

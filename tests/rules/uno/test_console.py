@@ -115,3 +115,20 @@ def test_rule_19_a_colour_or_number_after_an_ordinary_card_is_ignored(rig: Rig) 
     assert play(state, io.StringIO("0 blue\n\n\n0 blue 0\n0 green 1\n\n"), out) == 1
     assert (hand(state, 0), hand(state, 1)) == (["blue_3"], ["yellow_3"])
     assert "Obey the rule!End Turn" not in out.getvalue()
+
+
+@pytest.mark.parametrize("line", ["", "1"])
+def test_rule_11_blank_line_under_stacking_is_the_penalty_it_is_called(rig: Rig, line: str) -> None:
+    # A blank line and an illegal card (green_4 on red_+2) are the same rule 11 penalty:
+    # the pending two plus one card, and the message says so.
+    state = rig(
+        [["red_+2", "red_1"], ["blue_3", "green_4"], ["yellow_1"]],
+        "red_5",
+        ruleset="seed",
+        stacking=True,
+    )
+    out = io.StringIO()
+    assert play(state, io.StringIO(f"0\n\n\n\n{line}\n\n"), out) == 1
+    assert len(state.hands[1]) == 2 + 2 + 1
+    messages = [m for m in out.getvalue().splitlines() if m.endswith("End Turn")]
+    assert messages == ["End Turn", "Obey the rule!End Turn"]

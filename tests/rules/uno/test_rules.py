@@ -362,6 +362,26 @@ def test_rule_11_empty_input_draws_and_never_plays_the_drawn_card(rig: Rig) -> N
     assert state.turn == 1
 
 
+@pytest.mark.parametrize("answer", [Draw(), Play(0)])
+def test_rule_11_under_stacking_empty_input_and_illegal_card_both_add_the_penalty_card(
+    rig: Rig, answer: Draw | Play
+) -> None:
+    # Facing a stacked +2, an empty input (Draw) is rule 11's penalty just as an illegal
+    # card is: the pending two and one penalty card.
+    state = rig(
+        [["red_+2", "red_1"], ["blue_3", "green_4"], ["yellow_1"]],
+        "red_5",
+        ruleset="seed",
+        stacking=True,
+    )
+    state.apply(0, Play(0))
+    assert state.pending == 2
+    state.apply(1, answer)
+    assert len(state.hands[1]) == 2 + 2 + 1
+    assert state.pending == 0
+    assert state.turn == 2
+
+
 def test_rule_12_wilds_any_time_and_random_missing_colour(rig: Rig) -> None:
     state = rig([["none_W+4", "red_1"], ["blue_2"], ["red_3"]], "red_5", ruleset="seed")
     state.apply(0, Play(0))  # holding red: still allowed, and no colour given
@@ -423,7 +443,8 @@ def test_rule_15_stacking_passes_the_sum_on(rig: Rig, ruleset: str) -> None:
     assert state.pending == 4
     assert state.turn == 2
     state.apply(2, Draw())
-    assert len(state.hands[2]) == 6
+    penalty = 1 if ruleset == "seed" else 0  # seed rule 11: an empty input is a penalty card
+    assert len(state.hands[2]) == 2 + 4 + penalty
     assert state.turn == 0
     assert state.pending == 0
 
