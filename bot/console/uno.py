@@ -13,11 +13,16 @@ a playable card, its index plays it and an empty line keeps it; facing a Wild Dr
 ``challenge`` challenges and an empty line takes the cards; a wild turned first asks for a
 colour name. A line the official rules refuse prints ``Obey the rule!`` and the judge takes
 the safe action instead (draw, take the cards, keep the drawn card, a random colour).
+
+``--house`` takes ``stacking``, ``draw_until_playable`` and ``seven_zero`` (a 7's line may
+name the seat to swap with after the rank); ``jump_in`` is refused, as only the current
+player's line is read. A reader that closes the pipe early ends the judge quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TextIO
 
@@ -43,7 +48,9 @@ __all__ = ["add_arguments", "play", "run"]
 
 USAGE_ERROR = 2
 OBEY = "Obey the rule!"
-CONSOLE_RULES = ("stacking", "draw_until_playable", "jump_in", "seven_zero")
+# Not jump_in (rule 17): the judge reads only the current player's line, so nobody else
+# could ever jump in; the option is refused rather than accepted and never usable.
+CONSOLE_RULES = ("stacking", "draw_until_playable", "seven_zero")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=CONSOLE_RULES,
         default=[],
         metavar="RULE",
-        help=f"a house rule, repeatable: {', '.join(CONSOLE_RULES)}",
+        help=f"a house rule, repeatable: {', '.join(CONSOLE_RULES)} (not jump_in: only the "
+        "current player's line is read)",
     )
 
 
@@ -81,7 +89,14 @@ def run(args: argparse.Namespace) -> int:
         options[rule] = True
     assert set(CONSOLE_RULES) <= set(HOUSE_RULES)
     state = new(args.players, seed=args.seed, options=options)
-    return play(state, sys.stdin, sys.stdout)
+    try:
+        return play(state, sys.stdin, sys.stdout)
+    except BrokenPipeError:
+        # The reading program closed the pipe (`| head -1`): stop quietly. Python's recipe:
+        # point stdout at devnull so the flush at exit does not fail (and print) again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 def play(state: UnoState, stdin: TextIO, stdout: TextIO) -> int:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
+import queue
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
@@ -18,13 +22,37 @@ from rules.uno.cards import CARD_CODES
 ROOT = Path(__file__).resolve().parents[3]
 COLOURS = ("red", "green", "blue", "yellow")
 Rig = Callable[..., UnoState]
+READ_TIMEOUT = 10.0
 
 
 def hand(state: UnoState, seat: int) -> list[str]:
     return [CARD_CODES[c] for c in state.hands[seat]]
 
 
-def read_block(out: IO[str]) -> list[str]:
+class TimedLines:
+    """A pipe's lines, each awaited at most ``READ_TIMEOUT`` seconds (a reader thread), so a
+    judge that forgets to flush fails the test instead of hanging it."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream: IO[str]) -> None:
+        for line in stream:
+            self._lines.put(line)
+        self._lines.put("")  # the end of the output
+
+    def readline(self) -> str:
+        """The next line ("" at the end); fails after ``READ_TIMEOUT`` seconds of silence."""
+        try:
+            return self._lines.get(timeout=READ_TIMEOUT)
+        except queue.Empty:
+            raise AssertionError(
+                f"the judge printed nothing for {READ_TIMEOUT} s (a block not flushed?)"
+            ) from None
+
+
+def read_block(out: TimedLines) -> list[str]:
     """Lines up to ``Start Turn`` or the winner's line."""
     block: list[str] = []
     while True:
@@ -49,36 +77,48 @@ def choose(hand: list[str], current: str) -> str:
     return ""
 
 
-def drive(players: int, seed: int, ruleset: str) -> list[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "play", "uno", str(players), "--seed", str(seed),
-         "--ruleset", ruleset],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+def judge(*args: str) -> subprocess.Popen[str]:
+    # Buffered as a judge's pipe is by default, so only the console's own flushes show.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", "uno", *args],
+        cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, bufsize=1,
     )  # fmt: skip
+
+
+def drive(players: int, seed: int, ruleset: str) -> list[str]:
+    proc = judge(str(players), "--seed", str(seed), "--ruleset", ruleset)
     assert proc.stdin is not None and proc.stdout is not None
-    transcript = [proc.stdout.readline().rstrip("\n") for _ in range(2 * players)]
-    assert transcript == [w for i in range(players) for w in ("add players", f"player {i} added")]
-    turns = 0
-    while True:
-        block = read_block(proc.stdout)
-        transcript += block
-        if block[-1].endswith("wins !"):
-            break
-        assert block[-5] == "Current Card:"
-        assert block[-3] == "Current Turn:"
-        hands = [block[2 + 2 * i].split() for i in range(players)]
-        assert [block[1 + 2 * i] for i in range(players)] == [
-            f"player(id={i}) has cards:" for i in range(players)
-        ]
-        turn = int(block[-2])
-        lines = ["9999"] * players  # the other players' lines must not count
-        lines[turn] = choose(hands[turn], block[-4])
-        proc.stdin.write("\n".join(lines) + "\n")
-        proc.stdin.flush()
-        turns += 1
-        assert turns < 3000
-    proc.stdin.close()
-    assert proc.wait(timeout=10) == 0
+    try:
+        out = TimedLines(proc.stdout)
+        transcript = [out.readline().rstrip("\n") for _ in range(2 * players)]
+        expected = [w for i in range(players) for w in ("add players", f"player {i} added")]
+        assert transcript == expected
+        turns = 0
+        while True:
+            block = read_block(out)
+            transcript += block
+            if block[-1].endswith("wins !"):
+                break
+            assert block[-5] == "Current Card:"
+            assert block[-3] == "Current Turn:"
+            hands = [block[2 + 2 * i].split() for i in range(players)]
+            assert [block[1 + 2 * i] for i in range(players)] == [
+                f"player(id={i}) has cards:" for i in range(players)
+            ]
+            turn = int(block[-2])
+            lines = ["9999"] * players  # the other players' lines must not count
+            lines[turn] = choose(hands[turn], block[-4])
+            proc.stdin.write("\n".join(lines) + "\n")
+            proc.stdin.flush()
+            turns += 1
+            assert turns < 3000
+        proc.stdin.close()
+        assert proc.wait(timeout=10) == 0
+    finally:
+        proc.kill()
+        proc.wait()
     return transcript
 
 
@@ -98,7 +138,15 @@ def test_rule_19_a_script_drives_a_full_three_player_game(ruleset: str) -> None:
 
 
 def test_rule_19_bad_arguments_are_one_line_and_exit_2() -> None:
-    for args in (["1"], ["11"], ["x"], ["3", "--ruleset", "house"], []):
+    # jump_in is refused: only the current player's line is read, so nobody could jump in.
+    for args in (
+        ["1"],
+        ["11"],
+        ["x"],
+        ["3", "--ruleset", "house"],
+        [],
+        ["3", "--house", "jump_in"],
+    ):
         proc = subprocess.run(
             [sys.executable, "-m", "bot", "play", "uno", *args],
             check=False, cwd=ROOT, capture_output=True, text=True, timeout=30,
@@ -132,3 +180,19 @@ def test_rule_11_blank_line_under_stacking_is_the_penalty_it_is_called(rig: Rig,
     assert len(state.hands[1]) == 2 + 2 + 1
     messages = [m for m in out.getvalue().splitlines() if m.endswith("End Turn")]
     assert messages == ["End Turn", "Obey the rule!End Turn"]
+
+
+def test_rule_19_a_reader_closing_early_ends_the_judge_quietly() -> None:
+    proc = judge("3", "--seed", "1")
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        assert proc.stdout.readline() == "add players\n"
+        proc.stdout.close()  # as `deckhand play uno 3 | head -1` does
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.write("\n" * 300)
+            proc.stdin.close()
+        assert proc.wait(timeout=30) == 1
+        assert proc.stderr.read() == ""  # no traceback
+    finally:
+        proc.kill()
+        proc.wait()
