@@ -196,3 +196,24 @@ def test_rule_19_a_reader_closing_early_ends_the_judge_quietly() -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+@pytest.mark.parametrize(("line", "obey"), [("blue", False), ("Blue", False), ("purple", True)])
+def test_rule_19_official_colour_line_after_a_wild_first_card(
+    rig: Rig, line: str, obey: bool
+) -> None:
+    # Official rule 4: the first player names the colour of a wild turned first, then plays.
+    state = rig(
+        [["blue_1", "red_9"], ["red_2", "green_3"]], first="none_W", turn=0, ruleset="official"
+    )
+    out = io.StringIO()
+    assert play(state, io.StringIO(f"{line}\n\n"), out) == 1
+    printed = out.getvalue().split("\n")
+    first, second = (i for i, text in enumerate(printed) if text == "Current Card:")
+    assert printed[first + 1 : first + 4] == ["none_W", "Current Turn:", "0"]
+    assert printed[second - 5] == ("Obey the rule!End Turn" if obey else "End Turn")
+    # The colour is named (at random when unreadable) and the same player is to play.
+    named = printed[second + 1]
+    assert named == "blue_W" if not obey else named.endswith("_W") and named != "none_W"
+    assert printed[second + 2 : second + 4] == ["Current Turn:", "0"]
+    assert hand(state, 0) == ["blue_1", "red_9"]

@@ -312,6 +312,29 @@ def test_rule_9_option_uno_call_catch_and_safe_call(rig: Rig) -> None:
         late.apply(2, CatchUno(0))
 
 
+def test_rule_9_option_uno_call_under_the_seed_ruleset(rig: Rig) -> None:
+    state = rig(
+        [["red_1", "red_2"], ["blue_2", "blue_3"], ["green_1"]],
+        "red_5",
+        ruleset="seed",
+        uno_call=True,
+    )
+    assert CallUno() in state.legal_actions(0)
+    events = state.apply(0, Play(0))
+    assert UnoAnnounced(0) not in events
+    assert UnoCaught(0, 2) in state.apply(2, CatchUno(0))
+    assert len(state.hands[0]) == 3
+    safe = rig(
+        [["red_1", "red_2"], ["blue_2", "blue_3"], ["green_1"]],
+        "red_5",
+        ruleset="seed",
+        uno_call=True,
+    )
+    safe.apply(0, CallUno())
+    assert UnoAnnounced(0) in safe.apply(0, Play(0))
+    assert not any(isinstance(a, CatchUno) for s in range(3) for a in safe.legal_actions(s))
+
+
 def test_rule_10_go_out_on_an_action_card_and_score(rig: Rig) -> None:
     state = rig([["red_+2"], ["blue_2", "none_W", "green_S"], ["yellow_7"]], "red_5")
     events = state.apply(0, Play(0))
@@ -411,6 +434,32 @@ def test_rule_13_no_winning_on_an_action_card(rig: Rig) -> None:
     assert winner.result.winners == (0,)
 
 
+@pytest.mark.parametrize(
+    ("last", "colour", "after"),  # after: seat 1's card count, the next turn, the direction
+    [
+        ("red_+2", None, (1 + 2, 2, 1)),  # seat 1 draws two and is skipped
+        ("red_R", None, (1, 2, -1)),  # reversed: seat 2 is next the other way
+        ("none_W", BLUE, (1, 1, 1)),
+        ("none_W+4", BLUE, (1 + 4, 2, 1)),  # seat 1 draws four and is skipped
+    ],
+)
+def test_rule_13_a_last_action_card_acts_then_its_player_draws(
+    rig: Rig, last: str, colour: int | None, after: tuple[int, int, int]
+) -> None:
+    victim_draws = ["yellow_1", "yellow_2", "yellow_3", "yellow_4"][: after[0] - 1]
+    state = rig(
+        [[last], ["blue_2"], ["red_3"]], "red_5", ruleset="seed", pile=[*victim_draws, "green_9"]
+    )
+    events = state.apply(0, Play(0, colour))
+    assert not state.is_over
+    assert not any(isinstance(e, GameOver) for e in events)
+    assert CardPlayed(0, last, top(state).partition("_")[0]) in events
+    assert hand(state, 0) == ["green_9"]  # the card drawn after the effect
+    assert (len(state.hands[1]), state.turn, state.direction) == after
+    if colour is not None:
+        assert state.colour == colour
+
+
 def test_rule_14_seed_first_card_as_it_comes(rig: Rig) -> None:
     skip = rig([["red_1"], ["red_2"]], first="red_S", ruleset="seed", turn=0)
     assert skip.turn == 0
@@ -468,6 +517,24 @@ def test_rule_15_without_stacking_no_answer(rig: Rig) -> None:
     state.apply(0, Play(0))
     assert len(state.hands[1]) == 4
     assert state.turn == 2
+
+
+def test_rule_15_seed_stacks_wild_draw_four_on_wild_draw_four(rig: Rig) -> None:
+    state = rig(
+        [["none_W+4", "blue_1"], ["none_W+4", "red_3"], ["green_1"]],
+        "red_5",
+        ruleset="seed",
+        stacking=True,
+    )
+    state.apply(0, Play(0, BLUE))
+    assert state.pending == 4
+    assert Play(0, GREEN) in state.legal_actions(1)
+    state.apply(1, Play(0, GREEN))  # holding red_3 (not the colour in play): no bluff in seed
+    assert state.pending == 8
+    assert Challenge() not in state.legal_actions(2)  # no challenge under the seed rules
+    state.apply(2, Draw())
+    assert len(state.hands[2]) == 1 + 8 + 1  # rule 11: an empty input adds a penalty card
+    assert (state.turn, state.pending, top(state)) == (0, 0, "green_W+4")
 
 
 @pytest.mark.parametrize("ruleset", ["official", "seed"])
@@ -560,6 +627,24 @@ def test_rule_18_a_zero_announces_every_hand_rotated_down_to_one(rig: Rig, uno_c
     assert sorted(e.seat for e in events if isinstance(e, UnoAnnounced)) == [0, 1]
     # Seat 2, who played nothing, now holds two cards: nobody can be caught.
     assert not any(isinstance(a, CatchUno) for s in range(3) for a in state.legal_actions(s))
+
+
+@pytest.mark.parametrize("direction", [1, -1])
+def test_rule_18_seed_seven_without_a_target_swaps_with_the_next_player(
+    rig: Rig, direction: int
+) -> None:
+    state = rig(
+        [["red_7", "red_1"], ["blue_2"], ["green_3", "green_4"]],
+        "red_5",
+        ruleset="seed",
+        seven_zero=True,
+    )
+    state.direction = direction
+    following = 1 if direction == 1 else 2
+    events = state.apply(0, Play(0))
+    assert HandsSwapped(0, following) in events
+    assert hand(state, following) == ["red_1"]
+    assert state.turn == following
 
 
 def test_rule_18_official_seven_needs_a_target(rig: Rig) -> None:
