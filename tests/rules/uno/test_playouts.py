@@ -139,6 +139,9 @@ def playout(ruleset: str, players: int, seed: int, house: dict[str, bool]) -> No
     while not state.is_over and steps < CAP:
         steps += 1
         seat = state.turn
+        if steps == probe_at:
+            probe_every_refusal(state, seat)
+            probe_every_refusal(state, rand.randrange(players))
         if house["jump_in"] or house["uno_call"]:
             other = rand.randrange(players)
             extra = state.legal_actions(other) if other != seat else []
@@ -149,9 +152,6 @@ def playout(ruleset: str, players: int, seed: int, house: dict[str, bool]) -> No
                 events = state.apply(other, action)
                 assert cards_held(state) == 108
                 continue
-        if steps == probe_at:
-            probe_every_refusal(state, seat)
-            probe_every_refusal(state, rand.randrange(players))
         legal = state.legal_actions(seat)
         plays = [a for a in legal if isinstance(a, Play)]
         action = rand.choice(plays if plays and rand.random() < 0.9 else legal)
