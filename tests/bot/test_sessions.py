@@ -274,6 +274,17 @@ class Harness:
             await self.registry.published(CHANNEL, reply.post.version, self.message_id)
         return reply.post
 
+    async def saved_total_back_at_seat_0(self) -> int:
+        """After a computer burst: the turn is back with seat 0 and the store holds the
+        session as it is; the saved running total."""
+        session = self.registry.get(CHANNEL)
+        assert session is not None and session.state is not None
+        assert session.state.current_seat == 0
+        stored = await self.stored()
+        assert stored is not None and stored.version == session.version
+        total: int = stored.data["state"]["total"]
+        return total
+
     async def stored(self) -> ActiveGame | None:
         found = [g for g in await self.store.load_active() if g.channel_id == CHANNEL]
         return found[0] if found else None
@@ -606,12 +617,7 @@ async def test_computer_moves_are_paced_and_coalesced(table: Harness) -> None:
     await table.clock.advance(0.5)
     [post] = table.poster.posts
     assert post.content.startswith("Computer 2 +2\nComputer 3 +2\nComputer 4 +2\n```")
-    session = table.registry.get(CHANNEL)
-    assert session is not None and session.state is not None
-    assert session.state.current_seat == 0
-    stored = await table.stored()
-    assert stored is not None and stored.version == session.version
-    assert stored.data["state"]["total"] == 7
+    assert await table.saved_total_back_at_seat_0() == 7
 
 
 async def test_a_table_of_computers_plays_to_the_end(table: Harness) -> None:
@@ -966,12 +972,7 @@ async def test_a_refused_computer_move_falls_back_and_the_game_goes_on(
     # safe move either, its first legal move: 1 as well).
     [post] = table.poster.posts
     assert post.content.startswith("Computer 2 +2\nComputer 3 +1\n```")
-    session = table.registry.get(CHANNEL)
-    assert session is not None and session.state is not None
-    assert session.state.current_seat == 0
-    stored = await table.stored()
-    assert stored is not None and stored.version == session.version
-    assert stored.data["state"]["total"] == 4
+    assert await table.saved_total_back_at_seat_0() == 4
     assert f"channel {CHANNEL}" in caplog.text and "seat 2" in caplog.text
     await table.clock.advance(60)  # Alice's turn timer was re-armed
     assert "Alice ran out of time" in table.poster.posts[-1].content

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from types import SimpleNamespace
 from typing import Any
 
@@ -397,22 +399,33 @@ class Poster:
         return None
 
 
-async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
+ALICE, BOB, CAROL = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
+
+
+@asynccontextmanager
+async def three_seat_game() -> AsyncIterator[tuple[SessionRegistry, MemoryStore]]:
+    """A seeded One Card game of Alice, Bob and Carol on a memory store."""
     games = GameCatalog()
     games.register(ADAPTER)
     store = MemoryStore()
     settings = Settings(_env_file=None, computer_delay_seconds=0.0)  # type: ignore[call-arg]
     registry = SessionRegistry(store=store, settings=settings, poster=Poster(), games=games)
-    alice, bob, carol = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
     try:
-        await registry.open_lobby(CHANNEL, GUILD, "onecard", alice, players=3, seed=5)
-        await registry.join(CHANNEL, bob)
-        await registry.join(CHANNEL, carol)
+        await registry.open_lobby(CHANNEL, GUILD, "onecard", ALICE, players=3, seed=5)
+        await registry.join(CHANNEL, BOB)
+        await registry.join(CHANNEL, CAROL)
+        yield registry, store
+    finally:
+        await registry.close()
+
+
+async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
+    async with three_seat_game() as (registry, store):
         session = registry.get(CHANNEL)
         assert session is not None and isinstance(session.state, oc.State)
         before = session.state.view(None)
         version = session.version
-        reply = await registry.forfeit(CHANNEL, bob.id, ADAPTER.forfeit)
+        reply = await registry.forfeit(CHANNEL, BOB.id, ADAPTER.forfeit)
         assert reply.post is not None
         left = "Player B (Bob) left the game; 5 cards go back to the main deck"
         assert left in reply.post.content
@@ -424,46 +437,33 @@ async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
         assert stored.version == session.version
         assert stored.data["state"]["forfeited"] == [False, True, False]
         with pytest.raises(SessionError) as caught:
-            await registry.forfeit(CHANNEL, bob.id, ADAPTER.forfeit)
+            await registry.forfeit(CHANNEL, BOB.id, ADAPTER.forfeit)
         assert caught.value.key == "error.not_seated"
         with pytest.raises(SessionError):
-            await registry.hand(CHANNEL, bob.id)
+            await registry.hand(CHANNEL, BOB.id)
         # The last but one leaving ends the game; the one who stays wins.
-        reply = await registry.forfeit(CHANNEL, carol.id, ADAPTER.forfeit)
+        reply = await registry.forfeit(CHANNEL, CAROL.id, ADAPTER.forfeit)
         await asyncio.sleep(0)
         assert registry.get(CHANNEL) is None
         assert reply.post is not None and "Player A (Alice) wins!" in reply.post.content
-    finally:
-        await registry.close()
 
 
 async def test_a_bankrupt_member_leaving_is_told_so_and_nothing_changes() -> None:
-    games = GameCatalog()
-    games.register(ADAPTER)
-    store = MemoryStore()
-    settings = Settings(_env_file=None, computer_delay_seconds=0.0)  # type: ignore[call-arg]
-    registry = SessionRegistry(store=store, settings=settings, poster=Poster(), games=games)
-    alice, bob, carol = Player(1, "Alice"), Player(2, "Bob"), Player(3, "Carol")
-    try:
-        await registry.open_lobby(CHANNEL, GUILD, "onecard", alice, players=3, seed=5)
-        await registry.join(CHANNEL, bob)
-        await registry.join(CHANNEL, carol)
+    async with three_seat_game() as (registry, _):
         session = registry.get(CHANNEL)
         assert session is not None
         # Bob went bankrupt (rule 22): his seat is out, the member still sits there.
         session.state = oc.position([cards("♠3 ♠4"), [], cards("♥5")], parse_card("♠9"), out=[1])
         before, version = session.state.snapshot(), session.version
         with pytest.raises(IllegalAction) as caught:
-            await registry.forfeit(CHANNEL, bob.id, ADAPTER.forfeit)
+            await registry.forfeit(CHANNEL, BOB.id, ADAPTER.forfeit)
         assert caught.value.code == "already_bankrupt"
         assert refusal(caught.value, "en") == (
             "You went bankrupt: you are already out of this game."
         )
         assert refusal(caught.value, "ko") == "파산해서 이미 이 게임에서 빠졌어요."
         assert session.state.snapshot() == before and session.version == version
-        assert session.seat_of(bob.id) == 1
-    finally:
-        await registry.close()
+        assert session.seat_of(BOB.id) == 1
 
 
 async def test_setup_wraps_the_shared_click_once_and_teardown_restores_it() -> None:
