@@ -10,6 +10,23 @@ fsyncs every commit for servers that must survive power loss too.
 All statements go through one connection, so a lock keeps one coroutine's transaction from
 interleaving with another's. Other processes on the same file wait on SQLite's own lock
 (``busy_timeout``); the version checks still make a second writer fail instead of winning.
+
+Where SQLite answers "busy" without waiting. SQLite calls its busy handler (waits out
+``busy_timeout``) except where waiting could deadlock: a connection that already holds a
+read lock and asks for a write lock gets ``SQLITE_BUSY`` at once if another connection
+holds or is taking one. This store meets that case in one place: switching a new file to
+WAL (``PRAGMA journal_mode = WAL``) reads the header, then needs the write lock to change
+it, so connections opening one new file together refuse each other. :meth:`SQLiteStore.open`
+therefore makes the whole opening (connect, switch, migrate; each safe to repeat) again on a
+new connection, after a short randomised back-off, until ``busy_timeout`` has passed, then
+fails with :class:`StoreUnavailable`. (Retrying on the refused connection itself was tried:
+it turned 1 failure in 10 into many, the other openers then waiting out their whole
+timeout.) Every other statement cannot meet it: each write is one autocommit statement or
+starts with ``BEGIN IMMEDIATE`` (it takes the write lock before reading, so it waits),
+reads never need a write lock in WAL mode, and the store runs no ``VACUUM`` and no explicit
+checkpoint (SQLite's automatic ones are passive and never fail a commit). A lock held
+longer than ``busy_timeout`` by another process is :class:`StoreUnavailable` too, naming
+the file, never an endless wait.
 """
 
 from __future__ import annotations
@@ -17,8 +34,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import sqlite3
-from collections.abc import Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -47,20 +67,31 @@ __all__ = ["SQLiteStore"]
 
 log = logging.getLogger(__name__)
 
-_BUSY_TIMEOUT_MS = 5000
+BUSY_TIMEOUT_SECONDS = 5.0
 _SYNCHRONOUS = ("normal", "full")
+# Back-off between attempts to open a file other connections are opening too: short, since
+# the one that won finishes in milliseconds, and randomised so the losers do not collide again.
+_RETRY_FIRST = 0.002
+_RETRY_MOST = 0.1
 
 
 class SQLiteStore:
     """:class:`bot.store.base.GameStore` on a SQLite file."""
 
-    def __init__(self, path: str | Path, *, synchronous: str = "normal") -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        synchronous: str = "normal",
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+    ) -> None:
         if synchronous not in _SYNCHRONOUS:
             raise StoreUnavailable(
                 f"SQLite synchronous must be normal or full (got {synchronous!r})"
             )
         self.path = str(path)
         self.synchronous = synchronous
+        self.busy_timeout = busy_timeout
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
 
@@ -82,19 +113,43 @@ class SQLiteStore:
         return cls(path, synchronous=synchronous)
 
     async def open(self) -> None:
-        """Create the file's directory, connect, switch to WAL and apply migrations."""
+        """Create the file's directory, connect, switch to WAL and apply migrations.
+
+        Several connections opening one new file at once are retried (module docstring);
+        :class:`StoreUnavailable` once ``busy_timeout`` has passed or on any other error.
+        """
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = await aiosqlite.connect(self.path, isolation_level=None)
-            await self._db.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-            await self._db.execute("PRAGMA journal_mode = WAL")
-            await self._db.execute(f"PRAGMA synchronous = {self.synchronous.upper()}")
-            await self._db.execute("PRAGMA foreign_keys = ON")
-            await self._migrate()
+            await self._until_not_busy(self._connect)
         except (OSError, sqlite3.Error) as error:
             await self.close()
             raise StoreUnavailable(f"cannot use SQLite database {self.path}: {error}") from error
+
+    async def _connect(self) -> None:
+        """One attempt at opening: a new connection each time, so a refused attempt's
+        connection (and any lock its statement kept) is gone before the next one."""
+        await self.close()
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._db.execute(f"PRAGMA busy_timeout = {round(self.busy_timeout * 1000)}")
+        await self._db.execute("PRAGMA journal_mode = WAL")
+        await self._db.execute(f"PRAGMA synchronous = {self.synchronous.upper()}")
+        await self._db.execute("PRAGMA foreign_keys = ON")
+        await self._migrate()
+
+    async def _until_not_busy(self, step: Callable[[], Awaitable[None]]) -> None:
+        """Run ``step`` again while SQLite answers busy without waiting, until the timeout."""
+        deadline = time.monotonic() + self.busy_timeout
+        pause = _RETRY_FIRST
+        while True:
+            try:
+                await step()
+                return
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error) or time.monotonic() + pause > deadline:
+                    raise
+            await asyncio.sleep(random.uniform(pause / 2, pause))
+            pause = min(pause * 2, _RETRY_MOST)
 
     async def close(self) -> None:
         """Close the connection (safe to call twice)."""
@@ -133,6 +188,18 @@ class SQLiteStore:
         for name in applied:
             log.info("applied SQLite migration %s to %s", name, self.path)
 
+    @asynccontextmanager
+    async def _using(self) -> AsyncIterator[None]:
+        """Hold the connection for one operation; a lock another process held past
+        ``busy_timeout`` (or a file gone bad) becomes :class:`StoreUnavailable`."""
+        async with self._lock:
+            try:
+                yield
+            except sqlite3.OperationalError as error:
+                raise StoreUnavailable(
+                    f"cannot use SQLite database {self.path}: {error}"
+                ) from error
+
     @property
     def _conn(self) -> aiosqlite.Connection:
         if self._db is None:
@@ -142,7 +209,7 @@ class SQLiteStore:
     async def load_active(self) -> list[ActiveGame]:
         """Every stored session, by channel id."""
         async with (
-            self._lock,
+            self._using(),
             self._conn.execute(
                 "SELECT channel_id, guild_id, game, version, data FROM active_games"
                 " ORDER BY channel_id"
@@ -154,7 +221,7 @@ class SQLiteStore:
     async def create(self, game: ActiveGame) -> None:
         """Store a new session; :class:`VersionConflict` if the channel has one."""
         data = encode(game.data)
-        async with self._lock:
+        async with self._using():
             try:
                 await self._conn.execute(
                     "INSERT INTO active_games (channel_id, guild_id, game, version, data)"
@@ -168,7 +235,7 @@ class SQLiteStore:
         """Replace the session stored at ``expected_version``."""
         check_save(game, expected_version)
         data = encode(game.data)
-        async with self._lock:
+        async with self._using():
             cursor = await self._conn.execute(
                 "UPDATE active_games SET guild_id = ?, game = ?, version = ?, data = ?,"
                 " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -179,7 +246,7 @@ class SQLiteStore:
 
     async def delete(self, channel_id: int, *, expected_version: int) -> None:
         """Drop the session stored at ``expected_version``."""
-        async with self._lock:
+        async with self._using():
             cursor = await self._conn.execute(
                 "DELETE FROM active_games WHERE channel_id = ? AND version = ?",
                 (channel_id, expected_version),
@@ -199,7 +266,7 @@ class SQLiteStore:
         """Drop the session and record its result in one transaction."""
         check_finish(seats)
         db = self._conn
-        async with self._lock:
+        async with self._using():
             await db.execute("BEGIN IMMEDIATE")
             try:
                 cursor = await db.execute(
@@ -227,7 +294,7 @@ class SQLiteStore:
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""
         async with (
-            self._lock,
+            self._using(),
             self._conn.execute(
                 "SELECT turn_seconds, language, moderator_role_id, allowed_games"
                 " FROM guild_settings WHERE guild_id = ?",
@@ -243,7 +310,7 @@ class SQLiteStore:
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         """Insert or replace the guild's settings."""
         allowed = None if settings.allowed_games is None else json.dumps(settings.allowed_games)
-        async with self._lock:
+        async with self._using():
             await self._conn.execute(
                 "INSERT INTO guild_settings"
                 " (guild_id, turn_seconds, language, moderator_role_id, allowed_games)"
@@ -264,7 +331,7 @@ class SQLiteStore:
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
         """Played/won/lost/drawn per game for one member in one guild."""
         async with (
-            self._lock,
+            self._using(),
             self._conn.execute(
                 "SELECT f.game, s.outcome, count(*) FROM seat_results s"
                 " JOIN finished_games f ON f.id = s.finished_id"
@@ -281,7 +348,7 @@ class SQLiteStore:
     ) -> list[LeaderboardRow]:
         """Most wins first; ties by fewer games played, then by member id."""
         async with (
-            self._lock,
+            self._using(),
             self._conn.execute(
                 "SELECT s.member_id, sum(s.outcome = 'win') AS wins, count(*) AS played"
                 " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
@@ -309,3 +376,9 @@ def _statements(script: str) -> list[str]:
     ):
         raise RuntimeError(f"migration ends inside a statement: {pending.strip()[:60]!r}")
     return statements
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    """``SQLITE_BUSY`` and its extended codes (the low byte of the code)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY

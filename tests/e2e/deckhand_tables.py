@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 
 if TYPE_CHECKING:
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CALLBACK",
     "blackjack_seed",
+    "fair_blackjack_deals",
     "hole_card",
     "latest_table",
     "open_table",
@@ -123,6 +126,23 @@ def blackjack_seed(players: int) -> int:
     from rules.blackjack import new
 
     return next(seed for seed in range(1000) if not new(players, seed=seed).is_over)
+
+
+def fair_blackjack_deals(monkeypatch: pytest.MonkeyPatch, players: int) -> int:
+    """Make every unseeded ("fair", rule 12) deal from now on draw the same operating-system
+    seed, one whose deal for ``players`` seats does not end at once; that seed.
+
+    An unseeded deal ends at once about one time in twenty (the House's 21): a test of a
+    deal nobody seeded, such as "Deal again", must not depend on that chance.
+    """
+    import rules.rng
+    from rules.blackjack import new
+
+    def fair(seed: int) -> bool:
+        monkeypatch.setattr(rules.rng, "new_seed", lambda: seed)
+        return not new(players).is_over
+
+    return next(seed for seed in range(1000) if fair(seed))
 
 
 def hole_card(players: int, seed: int) -> str:

@@ -16,6 +16,7 @@ import pytest
 from bot.i18n import t
 from tests.e2e.deckhand_tables import (
     CALLBACK,
+    fair_blackjack_deals,
     hole_card,
     latest_table,
     open_table,
@@ -89,10 +90,12 @@ async def test_a_killed_bot_is_continued_by_a_new_process_with_the_same_buttons(
 
 
 async def test_deal_again_on_the_final_table_after_a_restart(
-    fake_discord: FakeDiscord, deckhand: Deckhand
+    fake_discord: FakeDiscord, deckhand: Deckhand, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
     channel = fake_discord.channel
+    # "Deal again" deals unseeded; the first such deal must not end at once (rule 4).
+    fair_blackjack_deals(monkeypatch, players=2)
     async with deckhand.run() as bot:
         await open_table(fake_discord, bot, alice, [bob])
         final = await play_to_the_end(fake_discord, bot, [alice, bob])

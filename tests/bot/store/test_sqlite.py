@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.store import StoreUnavailable, open_store
-from bot.store.base import ActiveGame, VersionConflict
+from bot.store.base import ActiveGame, GuildSettings, SeatResult, VersionConflict
 from bot.store.migrations import migrations
 from bot.store.sqlite import SQLiteStore, _statements
 
@@ -118,19 +123,201 @@ async def test_two_stores_on_one_file_see_each_others_versions(tmp_path: Path) -
         await second.close()
 
 
-async def test_two_processes_starting_together_migrate_once(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'race.db'}"
-    stores = [open_store(url) for _ in range(4)]
+async def test_stores_opening_one_new_file_together_all_open_and_migrate_once(
+    tmp_path: Path,
+) -> None:
+    """Eight stores opening one new file at the same moment, twenty times over (before the
+    fix about one such trial in ten failed; the forced test below fails every time)."""
+    for trial in range(20):
+        path = tmp_path / f"race{trial}.db"
+        stores = [open_store(f"sqlite:///{path}") for _ in range(8)]
+        try:
+            await asyncio.gather(*(store.open() for store in stores))
+            await stores[0].create(ActiveGame(1, 2, "uno", 1, {}))
+            assert len(await stores[7].load_active()) == 1
+        finally:
+            for store in stores:
+                await store.close()
+        with sqlite3.connect(path) as db:
+            (count,) = db.execute("SELECT count(*) FROM schema_migrations").fetchone()
+        assert count == len(migrations("sqlite"))
+
+
+def test_processes_opening_one_new_file_together_all_open(tmp_path: Path) -> None:
+    """Separate processes (a supervisor starting two shards), as the bot would run them."""
+    child = (
+        "import asyncio, sys\n"
+        "from bot.store import open_store\n"
+        "async def main():\n"
+        "    store = open_store(sys.argv[1])\n"
+        "    await store.open()\n"
+        "    await store.close()\n"
+        "asyncio.run(main())\n"
+    )
+    for trial in range(3):
+        path = tmp_path / f"procs{trial}.db"
+        starts = [
+            subprocess.Popen(
+                [sys.executable, "-c", child, f"sqlite:///{path}"],
+                stderr=subprocess.PIPE,
+                cwd=Path(__file__).resolve().parents[3],
+            )
+            for _ in range(4)
+        ]
+        for start in starts:
+            _, err = start.communicate(timeout=60)
+            assert start.returncode == 0, err.decode()[-500:]
+        with sqlite3.connect(path) as db:
+            (count,) = db.execute("SELECT count(*) FROM schema_migrations").fetchone()
+        assert count == len(migrations("sqlite"))
+
+
+@contextlib.contextmanager
+def write_lock_held(path: Path) -> Iterator[sqlite3.Connection]:
+    """Another process's connection holding the file's write lock (``BEGIN IMMEDIATE``)
+    until the block ends."""
+    other = sqlite3.connect(path, isolation_level=None)
     try:
-        await asyncio.gather(*(store.open() for store in stores))
-        await stores[0].create(ActiveGame(1, 2, "uno", 1, {}))
-        assert len(await stores[3].load_active()) == 1
+        other.execute("BEGIN IMMEDIATE")
+        yield other
+        other.execute("COMMIT")
     finally:
-        for store in stores:
+        other.close()
+
+
+async def _release_later(other: sqlite3.Connection, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    other.execute("COMMIT")
+
+
+async def test_the_switch_to_wal_waits_for_another_writer_instead_of_failing(
+    tmp_path: Path,
+) -> None:
+    """The busy answer SQLite gives without waiting, forced: another connection holds the
+    write lock of a new (rollback-journal) file while the store switches it to WAL. Without
+    the retry this fails at once, every time."""
+    path = tmp_path / "new.db"
+    sqlite3.connect(path).close()
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(sqlite3.OperationalError, match="locked"):  # SQLite's own answer
+            probe = sqlite3.connect(path, isolation_level=None)
+            try:
+                probe.execute("PRAGMA busy_timeout = 2000")
+                probe.execute("PRAGMA journal_mode = WAL")
+            finally:
+                probe.close()
+        store = SQLiteStore(path, busy_timeout=5.0)
+        release = asyncio.create_task(_release_later(other, 0.3))
+        await store.open()
+        await release
+        try:
+            assert await store.load_active() == []
+        finally:
             await store.close()
-    with sqlite3.connect(tmp_path / "race.db") as db:
+    finally:
+        other.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+@pytest.mark.parametrize("wal_already", [False, True])
+async def test_opening_against_a_lock_never_released_fails_clearly_in_bounded_time(
+    tmp_path: Path, wal_already: bool
+) -> None:
+    path = tmp_path / "held.db"
+    if wal_already:
+        first = SQLiteStore(path)
+        await first.open()
+        await first.close()
+    else:
+        sqlite3.connect(path).close()
+    with write_lock_held(path):
+        store = SQLiteStore(path, busy_timeout=0.3)
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailable, match=r"cannot use SQLite database .*held\.db"):
+            await store.open()
+        # One attempt may wait out its busy_timeout after the deadline's last check.
+        assert time.monotonic() - started < 2.0
+
+
+async def test_migrations_wait_for_another_writer(tmp_path: Path) -> None:
+    """A WAL file whose write lock another process holds: the migration's BEGIN IMMEDIATE
+    waits, then sees the steps done and applies nothing twice."""
+    path = tmp_path / "wal.db"
+    first = SQLiteStore(path)
+    await first.open()
+    await first.close()
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        release = asyncio.create_task(_release_later(other, 0.3))
+        store = SQLiteStore(path, busy_timeout=5.0)
+        await store.open()
+        await release
+        await store.close()
+    finally:
+        other.close()
+    with sqlite3.connect(path) as db:
         (count,) = db.execute("SELECT count(*) FROM schema_migrations").fetchone()
     assert count == len(migrations("sqlite"))
+
+
+WRITES: list[tuple[str, Callable[[SQLiteStore], Awaitable[object]]]] = [
+    ("create", lambda store: store.create(ActiveGame(9, 2, "uno", 1, {}))),
+    ("save", lambda store: store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)),
+    ("delete", lambda store: store.delete(1, expected_version=1)),
+    (
+        "finish",
+        lambda store: store.finish(
+            1, expected_version=1, game="uno", guild_id=2, seats=[SeatResult(0, 7, "win", 1, 1)]
+        ),
+    ),
+    ("settings", lambda store: store.save_guild_settings(GuildSettings(2, turn_seconds=30))),
+]
+
+
+@pytest.mark.parametrize(("what", "write"), WRITES, ids=[what for what, _ in WRITES])
+async def test_a_write_waits_for_another_writer(
+    tmp_path: Path, what: str, write: Callable[[SQLiteStore], Awaitable[object]]
+) -> None:
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path, busy_timeout=5.0)
+    await store.open()
+    try:
+        await store.create(ActiveGame(1, 2, "uno", 1, {}))
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            release = asyncio.create_task(_release_later(other, 0.2))
+            await write(store)
+            await release
+        finally:
+            other.close()
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(("what", "write"), WRITES, ids=[what for what, _ in WRITES])
+async def test_a_write_against_a_lock_never_released_fails_clearly_and_changes_nothing(
+    tmp_path: Path, what: str, write: Callable[[SQLiteStore], Awaitable[object]]
+) -> None:
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path, busy_timeout=0.2)
+    await store.open()
+    try:
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        with write_lock_held(path):
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable, match=r"cannot use SQLite database .*w\.db"):
+                await write(store)
+            assert time.monotonic() - started < 2.0
+        assert await store.load_active() == [ActiveGame(1, 2, "uno", 1, {"n": 1})]
+        assert await store.guild_settings(2) == GuildSettings(2)
+        assert (await store.member_stats(2, 7)).games == {}
+    finally:
+        await store.close()
 
 
 def test_statements_split_where_sqlite_says() -> None:
