@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 import rules.onecard as oc
-from cogs.onecard.render import (
+from bot.text.onecard import (
     CARDS_PER_LINE,
     card_text,
     event_lines,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from cogs.blackjack.adapter import BlackjackAdapter
+from bot.games.blackjack import BlackjackAdapter
 from cogs.blackjack.cog import BlackjackCog
 from cogs.common import install
 

@@ -29,8 +29,8 @@ from cogs.common import answer_post, ephemeral, guarded, install, locale_of
 from cogs.common import table as verbs
 from cogs.common.buttons import GameButton
 from cogs.common.respond import Deckhand, deckhand
-from cogs.onecard import render
-from cogs.onecard.adapter import ADAPTER, play_arg, take_label
+from bot.text import onecard as render
+from bot.games.onecard import ADAPTER, play_arg, take_label
 from rules import onecard
 from rules.cards import SUITS, Card, Rank, parse_card
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from bot.i18n import t
-from cogs.onecard import render
+from bot.text import onecard as render
 from rules.cards import FULL_DECK, Card, Rank, parse_card
 from rules.onecard import PlayCard, State, Take, position
 from rules.onecard.ai import choose_action

@@ -2,7 +2,7 @@
 
 Moves reach the engine as ``(verb, arg)`` pairs from buttons, select menus and commands:
 ``("take", None)`` and ``("play", "<card>[/<suit>]")``, the suit only after a 7 (rule 9).
-Tables and hands are drawn by :mod:`cogs.onecard.render`; the public table never holds a card
+Tables and hands are drawn by :mod:`bot.text.onecard`; the public table never holds a card
 of any hand, only counts.
 """
 
@@ -15,7 +15,7 @@ from typing import Any, Final
 from bot.games import Control, Table
 from bot.i18n import t
 from bot.settings import Settings
-from cogs.onecard import render
+from bot.text import onecard as render
 from rules import onecard
 from rules.cards import SUITS, CardParseError, Suit, parse_card
 from rules.engine import Event, IllegalAction

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.games import Table
 from bot.settings import Settings
-from cogs.blackjack import render
+from bot.text import blackjack as render
 from rules.blackjack import ai
 from rules.blackjack import state as engine
 from rules.blackjack.events import Hit, Stand
@@ -64,9 +64,9 @@ class BlackjackAdapter:
         return action
 
     def table(self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str) -> Table:
-        """The public table (:func:`cogs.blackjack.render.table`)."""
+        """The public table (:func:`bot.text.blackjack.table`)."""
         return render.table(view, events, names, locale)
 
     def hand(self, view: Any, names: Sequence[str], locale: str) -> Table:
-        """One seat's hand (:func:`cogs.blackjack.render.hand`)."""
+        """One seat's hand (:func:`bot.text.blackjack.hand`)."""
         return render.hand(view, names, locale)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogs.blackjack import render
+from bot.text import blackjack as render
 from rules.blackjack.events import (
     CardDrawn,
     Dealt,

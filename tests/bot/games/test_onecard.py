@@ -18,8 +18,9 @@ from bot.sessions import Player, Post, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
 from cogs.common.buttons import TEMPLATE, GameButton
-from cogs.onecard import cog, render
-from cogs.onecard.adapter import ADAPTER, coloured, parse_suit, play_arg
+from bot.text import onecard as render
+from cogs.onecard import cog
+from bot.games.onecard import ADAPTER, coloured, parse_suit, play_arg
 from cogs.onecard.cog import (
     MAX_OPTIONS,
     MENU_TEMPLATE,

@@ -8,8 +8,8 @@ import pytest
 
 import rules.onecard as oc
 from bot.i18n import catalog, refusal
-from cogs.onecard import render
-from cogs.onecard.adapter import ADAPTER
+from bot.text import onecard as render
+from bot.games.onecard import ADAPTER
 from rules.cards import FULL_DECK, Card, Suit, parse_card
 from rules.engine import GameOver, IllegalAction, Outcome, Result
 

@@ -3,7 +3,8 @@
 The session code (:mod:`bot.sessions`) handles every game the same way; everything it needs
 to know about one game goes through :class:`GameAdapter`: how to deal and restore, what a
 seat does when its time runs out or when a computer holds it, and how to draw the public
-table and a private hand (pure functions of views and events, see ``cogs/<game>/render.py``).
+table and a private hand (pure functions of views and events, in ``bot/text/<game>.py``).
+Each game's adapter lives beside this module (``bot/games/<game>.py``); its cog registers it.
 """
 
 from __future__ import annotations
