@@ -1,8 +1,11 @@
-"""Messages and languages: one catalog per language in ``bot/locales/<lang>.json``.
+"""Messages and languages: one catalog per language, in ``bot/locales/<lang>/*.json``.
 
-Every sentence a member can see is a key in those files; code asks for ``t(key, locale,
-**params)``. The language is the first of (member's locale, guild's locale) Deckhand speaks,
-else English; a key missing in a language falls back to English. Slash-command descriptions
+A language's catalog is every file of its folder together: ``core.json`` for what all games
+share, one file per game (``uno.json``) for that game's words, so a game's text is added
+without touching another's. A key may appear in one file only. Every sentence a member can
+see is a key in those files; code asks for ``t(key, locale, **params)``. The language is
+the first of (member's locale, guild's locale) Deckhand speaks, else English; a key missing
+in a language falls back to English. Slash-command descriptions
 and choices are translated by :class:`DeckhandTranslator` from ``locale_str(..., key=...)``,
 command and option names from ``name.<english name>``.
 """
@@ -38,10 +41,25 @@ LANGUAGES = ("en", "ko")
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    """The message catalog of ``lang`` (one of :data:`LANGUAGES`)."""
-    text = resources.files("bot").joinpath("locales", f"{lang}.json").read_text("utf-8")
-    data: dict[str, str] = json.loads(text)
-    return data
+    """The message catalog of ``lang`` (one of :data:`LANGUAGES`): all its files together.
+
+    ``RuntimeError`` if two files define one key (one would silently win otherwise).
+    """
+    merged: dict[str, str] = {}
+    where: dict[str, str] = {}
+    folder = resources.files("bot").joinpath("locales", lang)
+    for entry in sorted(folder.iterdir(), key=lambda entry: entry.name):
+        if not entry.name.endswith(".json"):
+            continue
+        part: dict[str, str] = json.loads(entry.read_text("utf-8"))
+        for key in part:
+            if key in where:
+                raise RuntimeError(
+                    f"catalog {lang}: {key!r} is in both {where[key]} and {entry.name}"
+                )
+            where[key] = entry.name
+        merged.update(part)
+    return merged
 
 
 def language(*locales: object) -> str:
@@ -75,14 +93,22 @@ def describe(key: str, locale: object, /, **params: Any) -> str | None:
     return t(key, locale, **params)
 
 
-def refusal(error: IllegalAction, locale: object) -> str:
-    """The engine's refusal in the member's language: ``illegal.<code>`` or its English reason."""
+def refusal(error: IllegalAction, locale: object, game: str | None = None) -> str:
+    """The engine's refusal in the member's language: ``illegal.<game>.<code>`` (engines
+    share codes with different words: Blackjack's and Rummikub's ``unknown_action``), else
+    ``illegal.<code>``, else the engine's English reason."""
     params = {name: str(value) for name, value in error.params.items()}
-    try:
-        translated = describe(f"illegal.{error.code}", locale, **params)
-    except (KeyError, IndexError, ValueError):
-        translated = None  # the engine's params do not fit the catalog; say it in English
-    return translated if translated is not None else error.reason
+    keys = [f"illegal.{error.code}"]
+    if game is not None:
+        keys.insert(0, f"illegal.{game}.{error.code}")
+    for key in keys:
+        try:
+            translated = describe(key, locale, **params)
+        except (KeyError, IndexError, ValueError):
+            translated = None  # the engine's params do not fit the catalog; say it in English
+        if translated is not None:
+            return translated
+    return error.reason
 
 
 def placeholders(text: str) -> set[str]:

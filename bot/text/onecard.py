@@ -142,7 +142,7 @@ def refusal_text(error: IllegalAction, locale: str = DEFAULT) -> str:
     for key in _CARD_PARAMS:
         if isinstance(params.get(key), str):
             params[key] = card_text(parse_card(str(params[key])))
-    return refusal(IllegalAction(error.reason, code=error.code, **params), locale)
+    return refusal(IllegalAction(error.reason, code=error.code, **params), locale, "onecard")
 
 
 def seat_label(seat: int, count: int, names: Sequence[str] | None = None) -> str:

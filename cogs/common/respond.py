@@ -112,7 +112,9 @@ async def guarded(
             params["game"] = t(f"game.{params['game']}", locale)
         await quietly(ephemeral(interaction, t(error.key, locale, **params)))
     except IllegalAction as error:
-        await quietly(ephemeral(interaction, refusal(error, locale)))
+        session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
+        game = None if session is None else session.game
+        await quietly(ephemeral(interaction, refusal(error, locale, game)))
     except Exception:
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
         log.exception(

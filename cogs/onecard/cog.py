@@ -23,14 +23,14 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.games.onecard import ADAPTER, play_arg, take_label
 from bot.i18n import t
 from bot.sessions import SessionError, SessionRegistry
+from bot.text import onecard as render
 from cogs.common import answer_post, ephemeral, guarded, install, locale_of
 from cogs.common import table as verbs
 from cogs.common.buttons import GameButton
 from cogs.common.respond import Deckhand, deckhand
-from bot.text import onecard as render
-from bot.games.onecard import ADAPTER, play_arg, take_label
 from rules import onecard
 from rules.cards import SUITS, Card, Rank, parse_card
 

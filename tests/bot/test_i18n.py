@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import discord
 import pytest
 from discord import app_commands
@@ -73,6 +75,50 @@ def test_an_engine_refusal_is_translated_by_its_code_or_falls_back_to_its_reason
     assert refusal(known, "ko") == catalog("ko")["illegal.illegal"]
     unknown = IllegalAction("You don't have ♠7.", code="no_such_code", card="♠7")
     assert refusal(unknown, "ko") == "You don't have ♠7."
+
+
+def test_a_refusal_looks_for_its_games_words_first() -> None:
+    # Blackjack's and Rummikub's engines both say "unknown_action", meaning different things.
+    blackjack = IllegalAction("In Blackjack you can only Hit or Stand.", code="unknown_action")
+    assert (
+        refusal(blackjack, "ko", "blackjack") == catalog("ko")["illegal.blackjack.unknown_action"]
+    )
+    other = IllegalAction("Not a Rummikub operation.", code="unknown_action")
+    assert refusal(other, "ko", "rummikub") == "Not a Rummikub operation."
+    assert refusal(other, "ko") == "Not a Rummikub operation."
+    shared = IllegalAction("Over.", code="game_over")
+    assert refusal(shared, "ko", "uno") == catalog("ko")["illegal.game_over"]
+
+
+def test_each_language_is_one_file_per_part_with_the_same_parts() -> None:
+    from importlib import resources
+
+    folders = {lang: resources.files("bot").joinpath("locales", lang) for lang in LANGUAGES}
+    parts = {
+        lang: sorted(e.name for e in folder.iterdir() if e.name.endswith(".json"))
+        for lang, folder in folders.items()
+    }
+    assert parts["en"] == parts["ko"]
+    assert {"core.json", "blackjack.json", "onecard.json"} <= set(parts["en"])
+
+
+def test_a_key_in_two_files_of_one_language_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.i18n
+
+    folder = tmp_path / "locales" / "en"
+    folder.mkdir(parents=True)
+    (folder / "core.json").write_text('{"a": "A", "b": "B"}', "utf-8")
+    (folder / "uno.json").write_text('{"b": "Uno B"}', "utf-8")
+    monkeypatch.setattr(bot.i18n.resources, "files", lambda package: tmp_path)
+    bot.i18n.catalog.cache_clear()
+    try:
+        with pytest.raises(RuntimeError, match=r"'b' is in both core\.json and uno\.json"):
+            bot.i18n.catalog("en")
+    finally:
+        monkeypatch.undo()
+        bot.i18n.catalog.cache_clear()
 
 
 async def test_the_translator_uses_catalog_keys() -> None:

@@ -383,7 +383,7 @@ async def test_a_bankrupt_member_leaving_hears_why_in_their_language(
     )
     version = session.version
     left = await fake.slash(carol, fake.channel, "onecard leave")
-    assert left.ephemeral and left.text == t("illegal.already_bankrupt", "ko"), left.text
+    assert left.ephemeral and left.text == t("illegal.onecard.already_bankrupt", "ko"), left.text
     assert session.version == version and session.seat_of(carol.id) == seat
 
 

@@ -13,14 +13,14 @@ import pytest
 
 import rules.onecard as oc
 from bot.games import GameCatalog
+from bot.games.onecard import ADAPTER, coloured, parse_suit, play_arg
 from bot.i18n import refusal, t
 from bot.sessions import Player, Post, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
-from cogs.common.buttons import TEMPLATE, GameButton
 from bot.text import onecard as render
+from cogs.common.buttons import TEMPLATE, GameButton
 from cogs.onecard import cog
-from bot.games.onecard import ADAPTER, coloured, parse_suit, play_arg
 from cogs.onecard.cog import (
     MAX_OPTIONS,
     MENU_TEMPLATE,
@@ -459,10 +459,10 @@ async def test_a_bankrupt_member_leaving_is_told_so_and_nothing_changes() -> Non
         with pytest.raises(IllegalAction) as caught:
             await registry.forfeit(CHANNEL, BOB.id, ADAPTER.forfeit)
         assert caught.value.code == "already_bankrupt"
-        assert refusal(caught.value, "en") == (
+        assert refusal(caught.value, "en", "onecard") == (
             "You went bankrupt: you are already out of this game."
         )
-        assert refusal(caught.value, "ko") == "파산해서 이미 이 게임에서 빠졌어요."
+        assert refusal(caught.value, "ko", "onecard") == "파산해서 이미 이 게임에서 빠졌어요."
         assert session.state.snapshot() == before and session.version == version
         assert session.seat_of(BOB.id) == 1
 

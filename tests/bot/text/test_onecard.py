@@ -7,9 +7,9 @@ import re
 import pytest
 
 import rules.onecard as oc
+from bot.games.onecard import ADAPTER
 from bot.i18n import catalog, refusal
 from bot.text import onecard as render
-from bot.games.onecard import ADAPTER
 from rules.cards import FULL_DECK, Card, Suit, parse_card
 from rules.engine import GameOver, IllegalAction, Outcome, Result
 
@@ -193,19 +193,19 @@ def test_every_refusal_has_its_catalog_entry_in_english_and_korean() -> None:
         "must_defend_ace", "must_defend_joker", "not_playing", "unknown_card",
     }  # fmt: skip
     for error in found:
-        assert f"illegal.{error.code}" in catalog("ko"), error.code
+        assert f"illegal.onecard.{error.code}" in catalog("ko"), error.code
         # The English catalog says exactly what the engine says.
-        assert refusal(error, "en") == error.reason
-        korean = refusal(error, "ko")
+        assert refusal(error, "en", "onecard") == error.reason
+        korean = refusal(error, "ko", "onecard")
         assert korean != error.reason and re.search("[가-힣]", korean), error.code
 
 
 def test_refusals_in_korean_name_the_cards() -> None:
     by_code = {error.code: error for error in refusals()}
-    assert refusal(by_code["must_defend"], "ko") == (
+    assert refusal(by_code["must_defend"], "ko", "onecard") == (
         "공격을 받고 있어요. 2, ♣A, 조커로만 막을 수 있고, 아니면 카드 2장을 가져와야 해요."
     )
-    assert refusal(by_code["no_match"], "ko") == (
+    assert refusal(by_code["no_match"], "ko", "onecard") == (
         "♦4 카드는 낼 수 없어요. ♠ 무늬 카드, 다른 9, 조커 중 하나를 내거나 카드를 가져오세요."
     )
 
