@@ -1,0 +1,238 @@
+"""Turn clocks and computer seats: the one background task each channel may run.
+
+While a member is to move, the channel's task is a turn timer: half-way it reminds them,
+at the deadline it makes the game's safe move for them (three in a row hand the seat to a
+computer). While a computer is to move, the task is a burst: after a short pause it plays
+every computer move in a row and posts one table for them all, so a table of bots never
+floods the channel. Both post through the registry's :class:`~bot.sessions.model.Poster`
+and retire the table before, as :meth:`TurnClock.published` does for answered commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import t
+from bot.sessions.model import (
+    MAX_BURST,
+    PUBLISH_WAIT,
+    TIMEOUTS_BEFORE_COMPUTER,
+    Reply,
+    Session,
+)
+from rules.engine import Action, Event, GameState, IllegalAction
+
+if TYPE_CHECKING:
+    from bot.sessions.core import Tables
+
+__all__ = ["TurnClock"]
+
+log = logging.getLogger(__name__)
+
+
+def first_legal(state: GameState[Any, Any], seat: int) -> Action:
+    """The first move the engine offers the seat (``IndexError`` if none)."""
+    return state.legal_actions(seat)[0]
+
+
+class TurnClock:
+    """Deadlines, reminders, timeouts and computer bursts of every channel's session."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+
+    def new_turn(self, session: Session) -> bool:
+        """Whether a change gave the turn anew (a whole turn time) rather than leaving it
+        where it was (a kick of another seat keeps the current player's deadline)."""
+        state = session.state
+        seat = None if state is None else state.current_seat
+        return (
+            seat is None
+            or seat != session.deadline_seat
+            or session.seats[seat].computer
+            or session.deadline is None
+            or session.deadline <= self.tables.clock()  # timed out, yet the turn stays
+        )
+
+    def set_deadline(self, session: Session) -> None:
+        """A whole turn time for the member to move now (none for a computer)."""
+        state = session.state
+        seat = None if state is None else state.current_seat
+        session.deadline_seat = seat
+        if seat is None or session.seats[seat].computer:
+            session.deadline = None
+        else:
+            session.deadline = self.tables.clock() + session.turn_seconds
+            session.pinged = False
+
+    def arm(self, session: Session, *, keep_deadline: bool = False) -> None:
+        """Start the channel's one background task: a turn timer or a computer burst."""
+        state = session.state
+        channel_id = session.channel_id
+        if state is None or state.is_over or state.current_seat is None:
+            self.tables.tasks.cancel(channel_id)
+            return
+        if session.seats[state.current_seat].computer:
+            work = self._computer_burst(channel_id, session.version)
+            self.tables.tasks.replace(channel_id, work, f"computer-{channel_id}")
+            return
+        if not keep_deadline or session.deadline is None:
+            self.set_deadline(session)
+        self.tables.tasks.replace(
+            channel_id, self._turn_timer(channel_id, session.version), f"turn-{channel_id}"
+        )
+
+    async def _turn_timer(self, channel_id: int, version: int) -> None:
+        session = self.tables.get(channel_id)
+        if session is None or session.deadline is None:
+            return
+        if not session.pinged:
+            await self.tables.sleep(
+                max(0.0, session.deadline - session.turn_seconds / 2 - self.tables.clock())
+            )
+            await self._ping(channel_id, version)
+        session = self.tables.get(channel_id)
+        if session is None or session.version != version or session.deadline is None:
+            return
+        await self.tables.sleep(max(0.0, session.deadline - self.tables.clock()))
+        await self._time_out(channel_id, version)
+
+    async def _ping(self, channel_id: int, version: int) -> None:
+        session = self.tables.get(channel_id)
+        if session is None or session.version != version or session.state is None:
+            return
+        seat = session.state.current_seat
+        if seat is None or session.deadline is None:
+            return
+        session.pinged = True
+        member_id = session.seats[seat].member_id
+        if member_id is None:
+            return
+        left = max(0, round(session.deadline - self.tables.clock()))
+        text = t("turn.ping", session.locale, member=f"<@{member_id}>", seconds=left)
+        await self.tables.poster.ping(channel_id, member_id, text)
+
+    async def _time_out(self, channel_id: int, version: int) -> None:
+        async with self.tables.lock(channel_id):
+            session = self.tables.get(channel_id)
+            if session is None or session.version != version or session.state is None:
+                return
+            state = session.state
+            seat = state.current_seat
+            if seat is None or session.seats[seat].computer:
+                return
+            adapter = self.tables.adapter(session)
+            events = await self._play_for(session, seat, adapter.timeout_action)
+            if events is None:
+                return  # no move at all; logged, and the game waits for a moderator
+            occupant = session.seats[seat]
+            occupant.timeouts += 1
+            notices = [t("turn.timed_out", session.locale, name=occupant.name)]
+            if occupant.timeouts >= TIMEOUTS_BEFORE_COMPUTER:
+                events += self.tables.to_computer(session, seat)
+                notices.append(
+                    t(
+                        "turn.to_computer",
+                        session.locale,
+                        name=occupant.name,
+                        n=TIMEOUTS_BEFORE_COMPUTER,
+                    )
+                )
+            reply = await self.tables.commit(session, events, notices)
+        await self.post(reply)
+
+    async def _computer_burst(self, channel_id: int, version: int) -> None:
+        session = self.tables.get(channel_id)
+        if session is None:
+            return
+        # Let the table of the move before this burst be posted first, so posts stay in order.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(session.published.wait(), PUBLISH_WAIT)
+        await self.tables.sleep(self.tables.settings.computer_delay_seconds)
+        async with self.tables.lock(channel_id):
+            session = self.tables.get(channel_id)
+            if session is None or session.version != version or session.state is None:
+                return
+            state = session.state
+            adapter = self.tables.adapter(session)
+            events: list[Event] = []
+            for _ in range(MAX_BURST):
+                seat = state.current_seat
+                if state.is_over or seat is None or not session.seats[seat].computer:
+                    break
+                played = await self._play_for(session, seat, adapter.computer_action)
+                if played is None:
+                    break
+                events += played
+            if not events:
+                return  # no move at all; a commit would only start this burst again
+            reply = await self.tables.commit(session, events, [])
+        await self.post(reply)
+
+    async def _play_for(
+        self, session: Session, seat: int, choose: Callable[[Any, int], Action]
+    ) -> list[Event] | None:
+        """Apply the move ``choose`` picks for a seat the bot plays (a computer's, a timed-out
+        member's). Should the engine refuse it (a bug in the game's code), the game's safe
+        move, else its first legal move, keep the game going; ``None`` if no move is possible.
+        """
+        state = session.state
+        assert state is not None
+        adapter = self.tables.adapter(session)
+        picks = [choose, adapter.timeout_action, first_legal]
+        for pick in dict.fromkeys(picks):  # the safe move once, if it is the one chosen
+            try:
+                action = pick(state, seat)
+                return await self.tables.apply(session, seat, action)
+            except (IllegalAction, IndexError) as error:
+                # No hand in the log: the refusal's code, not its reason (it may name a card).
+                log.error(
+                    "channel %d (%s, version %d): seat %d's %s move was refused (%s: %s); "
+                    "trying a safer one",
+                    session.channel_id,
+                    session.game,
+                    session.version,
+                    seat,
+                    getattr(pick, "__name__", "chosen"),
+                    type(error).__name__,
+                    getattr(error, "code", ""),
+                )
+        log.error(
+            "channel %d (%s, version %d): seat %d has no move; the game waits",
+            session.channel_id,
+            session.game,
+            session.version,
+            seat,
+        )
+        return None
+
+    async def post(self, reply: Reply) -> None:
+        """Post a table the registry made itself (no interaction to answer)."""
+        if reply.post is None:
+            return
+        message_id = await self.tables.poster.post(reply.post)
+        await self.published(reply.post.channel_id, reply.post.version, message_id)
+
+    async def published(self, channel_id: int, version: int, message_id: int | None) -> None:
+        """The table of ``version`` was posted as ``message_id``: strip the one before it.
+
+        ``None``: it could not be posted; the table before it keeps its buttons.
+        """
+        session = self.tables.get(channel_id) or self.tables.finished.get(channel_id)
+        if session is None or session.version != version:
+            # The game moved on (or ended) before Discord told us this table's id.
+            if message_id is not None:
+                await self.tables.poster.strip(channel_id, message_id)
+            return
+        session.published.set()
+        if message_id is None:
+            # No newer table reached the channel: the last one stays live until one does.
+            return
+        previous = session.message_id
+        session.message_id = message_id
+        if previous is not None and previous != message_id:
+            await self.tables.poster.strip(channel_id, previous)

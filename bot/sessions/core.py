@@ -1,0 +1,326 @@
+"""The live sessions and the one path that changes them: apply, render, save, re-arm.
+
+:class:`Tables` owns the channel → session map, a lock per channel and a background task per
+channel. Every change of a session ends in :meth:`Tables.commit`: the session gets the next
+version, its table is drawn, and it is saved (or, once over, recorded as finished) *before*
+the caller answers Discord, so a crash never loses a move a player saw accepted. A failed
+write reloads the session from the store (what the store holds is the truth); a store at
+another version raises :class:`~bot.store.base.VersionConflict`, which becomes a refusal.
+
+The verbs (:mod:`.lobby`, :mod:`.play`), the turn clock (:mod:`.clock`) and the finished
+tables (:mod:`.finished`) all change sessions through here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+
+from bot.games import GameAdapter, GameCatalog
+from bot.i18n import t
+from bot.sessions.clock import TurnClock
+from bot.sessions.finished import FinishedTables
+from bot.sessions.model import NoPoster, Post, Poster, Reply, Seat, Session, SessionError, compose
+from bot.settings import Settings
+from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
+from bot.text.lobby import LOBBY_CONTROLS, lobby_text
+from bot.timers import ChannelTasks
+from rules.engine import Action, Event, IllegalAction
+
+__all__ = ["ChannelLocks", "Tables", "is_finished"]
+
+log = logging.getLogger(__name__)
+
+
+def is_finished(stored: ActiveGame) -> bool:
+    """Whether a stored record is a finished table kept for "Deal again" (not a session)."""
+    return stored.data.get("finished_at") is not None
+
+
+class ChannelLocks:
+    """An ``asyncio.Lock`` per channel, kept only while someone holds or awaits it.
+
+    A lock nobody holds or awaits is no different from a new one, so dropping it then is
+    safe, and a bot serving many channels does not keep one per channel it ever saw.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, channel_id: int) -> AsyncIterator[None]:
+        """Hold the channel's lock for the ``async with`` block."""
+        held = self._locks.get(channel_id)
+        lock, users = (asyncio.Lock(), 0) if held is None else held
+        self._locks[channel_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[channel_id]
+            if users == 1:
+                del self._locks[channel_id]
+            else:
+                self._locks[channel_id] = (lock, users - 1)
+
+
+class Tables:
+    """Every session of this process by channel, and the path that saves their changes."""
+
+    def __init__(
+        self,
+        *,
+        store: GameStore,
+        settings: Settings,
+        poster: Poster | None,
+        games: GameCatalog | None,
+        clock: Callable[[], float],
+        sleep: Callable[[float], Awaitable[None]],
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.poster: Poster = poster or NoPoster()
+        self.games = games or GameCatalog()
+        self.clock = clock
+        self.sleep = sleep
+        self.tasks = ChannelTasks()
+        self.locks = ChannelLocks()
+        self._sessions: dict[int, Session] = {}
+        self.turns = TurnClock(self)
+        self.finished = FinishedTables(self)
+
+    # -- lookup -------------------------------------------------------------------------
+
+    def lock(self, channel_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """``async with registry.lock(channel_id):`` holds the channel's lock."""
+        return self.locks.hold(channel_id)
+
+    def get(self, channel_id: int) -> Session | None:
+        """The channel's lobby or game, if any."""
+        return self._sessions.get(channel_id)
+
+    def sessions(self) -> list[Session]:
+        """Every live session."""
+        return list(self._sessions.values())
+
+    def adapter(self, session: Session) -> GameAdapter:
+        """The game adapter of ``session``."""
+        return self.games.get(session.game)
+
+    def add(self, session: Session) -> None:
+        """Hold ``session`` as its channel's live session (it is stored already)."""
+        self._sessions[session.channel_id] = session
+
+    def check_version(self, channel_id: int, version: int | None) -> None:
+        """A button (``version`` not ``None``) works only on the message of the current version."""
+        session = self._sessions.get(channel_id)
+        if version is not None and (session is None or session.version != version):
+            raise SessionError("error.stale_button")
+
+    def require(self, channel_id: int) -> Session:
+        """The channel's session, or "no game here"."""
+        session = self._sessions.get(channel_id)
+        if session is None:
+            raise SessionError("error.no_game")
+        return session
+
+    def lobby(self, channel_id: int) -> Session:
+        """The channel's lobby, or why there is none."""
+        session = self.require(channel_id)
+        if not session.is_lobby:
+            raise SessionError("error.already_started")
+        return session
+
+    def game(self, channel_id: int) -> Session:
+        """The channel's running game, or why there is none."""
+        session = self.require(channel_id)
+        if session.is_lobby:
+            raise SessionError("error.not_started")
+        return session
+
+    async def turn_seconds(self, guild_id: int | None, adapter: GameAdapter) -> float:
+        """The guild's turn time (refusing a game the guild does not allow), else the game's."""
+        if guild_id is not None:
+            configured = await self.store.guild_settings(guild_id)
+            allowed = configured.allowed_games
+            if allowed is not None and adapter.name not in allowed:
+                raise SessionError("error.game_not_allowed", game=adapter.name)
+            if configured.turn_seconds is not None:
+                return float(configured.turn_seconds)
+        return adapter.turn_seconds(self.settings)
+
+    # -- changing a session -------------------------------------------------------------
+
+    @staticmethod
+    def lobby_full(session: Session) -> bool:
+        """Whether every seat is taken (members and computers)."""
+        return len(session.seats) + session.bots >= session.players
+
+    async def create(self, session: Session, adapter: GameAdapter) -> Reply:
+        """Store a new session (a lobby, or seats to deal to) and deal if it is full.
+
+        It replaces the channel's finished table, if one is kept for "Deal again".
+        """
+        try:
+            await self.finished.store_in_place_of(session)
+        except VersionConflict:
+            # Another process (a mistaken second writer) holds this channel.
+            raise SessionError("error.busy_elsewhere") from None
+        self._sessions[session.channel_id] = session
+        if not self.lobby_full(session):
+            return Reply(self.render(session, [], []))
+        return await self.commit(session, self.deal(session, adapter), [])
+
+    async def commit(
+        self, session: Session, events: Sequence[Event], notices: Sequence[str]
+    ) -> Reply:
+        """Save the changed session at the next version (or record its end), then re-arm.
+
+        On any failure the session is rolled back to what the store holds and the error
+        propagates: nothing the caller shows can be lost. The table is drawn before the
+        save, so nothing after the save can fail and leave a saved change unannounced.
+        """
+        previous = session.version
+        session.version += 1
+        state = session.state
+        over = state is not None and state.is_over
+        if state is not None and not over and self.turns.new_turn(session):
+            self.turns.set_deadline(session)
+        async with self.writing(session.channel_id):
+            post = self.render(session, events, notices)
+            if over:
+                await self.store.finish(
+                    session.channel_id,
+                    expected_version=previous,
+                    game=session.game,
+                    guild_id=session.guild_id,
+                    seats=self.results(session),
+                )
+            else:
+                await self.store.save(session.stored(), expected_version=previous)
+        session.published = asyncio.Event()
+        if over:
+            self.forget(session, strip=False)  # the final table strips it when posted
+            await self.finished.keep(session)
+        else:
+            self.turns.arm(session, keep_deadline=True)
+        return Reply(post)
+
+    @contextlib.asynccontextmanager
+    async def writing(self, channel_id: int) -> AsyncIterator[None]:
+        """A write of the channel's session: if it fails, the session is reloaded from the
+        store (what the store holds is the truth); a version conflict becomes a refusal."""
+        try:
+            yield
+        except VersionConflict:
+            log.warning("channel %d: version conflict; reloading the game", channel_id)
+            await self.reload(channel_id)
+            raise SessionError("error.conflict") from None
+        except BaseException:
+            await self.reload(channel_id)
+            raise
+
+    async def reload(self, channel_id: int) -> None:
+        """Replace the in-memory session by what the store holds (after a failed write)."""
+        self.tasks.cancel(channel_id)
+        self._sessions.pop(channel_id, None)
+        for stored in await self.store.load_active():
+            if stored.channel_id == channel_id and not is_finished(stored):
+                session = Session.from_stored(stored, self.games.get(stored.game))
+                session.published.set()
+                self._sessions[channel_id] = session
+                self.turns.arm(session, keep_deadline=True)
+                return
+
+    async def drop(self, session: Session, notice: str) -> Reply:
+        """Delete a session without a result (a cancelled lobby)."""
+        async with self.writing(session.channel_id):
+            await self.store.delete(session.channel_id, expected_version=session.version)
+        self.forget(session)
+        return Reply(None, notice)
+
+    def forget(self, session: Session, *, strip: bool = True) -> None:
+        """Stop the channel's timer and drop the session from memory (not from the store)."""
+        channel_id = session.channel_id
+        self.tasks.cancel(channel_id)
+        self._sessions.pop(channel_id, None)
+        if strip and session.message_id is not None:
+            # After the caller has answered Discord: the channel's slot is free now.
+            self.tasks.replace(
+                channel_id, self.poster.strip(channel_id, session.message_id), f"strip-{channel_id}"
+            )
+
+    @staticmethod
+    def results(session: Session) -> list[SeatResult]:
+        """Each seat's outcome, score and rank, as the store records a finished game."""
+        state = session.state
+        assert state is not None and state.result is not None
+        result = state.result
+        ranks = {seat: place + 1 for place, seat in enumerate(result.ranking)}
+        return [
+            SeatResult(
+                seat=index,
+                member_id=seat.member_id,
+                outcome=result.outcomes[index].value,
+                score=result.scores[index],
+                rank=ranks.get(index, len(session.seats)),
+            )
+            for index, seat in enumerate(session.seats)
+        ]
+
+    def render(self, session: Session, events: Sequence[Event], notices: Sequence[str]) -> Post:
+        """The public message of the session as it is now: the lobby, or the table."""
+        if session.state is None:
+            return Post(
+                session.channel_id,
+                session.version,
+                lobby_text(session, notices),
+                LOBBY_CONTROLS,
+                session.locale,
+            )
+        adapter = self.adapter(session)
+        table = adapter.table(session.state.view(None), events, session.names, session.locale)
+        return Post(
+            session.channel_id,
+            session.version,
+            compose(table, notices),
+            table.controls,
+            session.locale,
+        )
+
+    def deal(self, session: Session, adapter: GameAdapter) -> list[Event]:
+        """Seat the computers and deal the game; what dealing did."""
+        for number in range(len(session.seats) + 1, session.players + 1):
+            session.seats.append(Seat(None, t("seat.computer", session.locale, n=number), True))
+        session.state, events = adapter.new(
+            len(session.seats), session.seed, session.options, session.computer_seats
+        )
+        return list(events)
+
+    def to_computer(self, session: Session, seat: int) -> list[Event]:
+        """A computer plays ``seat`` from now on; what that changed at once."""
+        session.seats[seat].computer = True
+        assert session.state is not None
+        return list(self.adapter(session).hand_to_computer(session.state, seat))
+
+    async def apply(self, session: Session, seat: int, action: Action) -> list[Event]:
+        """``state.apply``, guarded as :meth:`change` guards any change."""
+        state = session.state
+        assert state is not None
+        return await self.change(session, lambda: state.apply(seat, action))
+
+    async def change(self, session: Session, change: Callable[[], Sequence[Event]]) -> list[Event]:
+        """Run an engine change; if it fails with anything but a refusal, the state it leaves
+        cannot be trusted, so the session is reloaded from the store first."""
+        try:
+            return list(change())
+        except IllegalAction:
+            raise
+        except Exception:
+            await self.reload(session.channel_id)
+            raise

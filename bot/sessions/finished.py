@@ -1,0 +1,102 @@
+"""Finished tables kept for "Deal again": each channel's last one, for an hour.
+
+When a game ends its result is recorded and the session leaves the live map, but its seats
+stay (in memory, and in the store as a record without a game, marked ``finished_at``) so
+the final table's **Deal again** button works, across a restart too, until it expires after
+:data:`~bot.sessions.model.DEAL_AGAIN_SECONDS` or a new game in the channel replaces it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from bot.sessions.model import DEAL_AGAIN_SECONDS, Session
+from bot.store.base import VersionConflict
+
+if TYPE_CHECKING:
+    from bot.sessions.core import Tables
+
+__all__ = ["FinishedTables"]
+
+log = logging.getLogger(__name__)
+
+
+class FinishedTables:
+    """Each channel's last finished table and its expiry timer (in the channel's task slot)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self._finished: dict[int, Session] = {}
+
+    def get(self, channel_id: int) -> Session | None:
+        """The channel's finished table still offering "Deal again", if any."""
+        return self._finished.get(channel_id)
+
+    async def keep(self, session: Session) -> None:
+        """Keep a finished table's seats (memory and store) for "Deal again", for a while."""
+        channel_id = session.channel_id
+        session.finished_at = self.tables.clock()
+        self._finished[channel_id] = session
+        try:
+            await self.tables.store.create(session.stored_finished())
+        except Exception:
+            # The result is recorded; only "Deal again" after a restart is lost.
+            log.warning(
+                "channel %d: could not keep the finished %s table",
+                channel_id,
+                session.game,
+                exc_info=True,
+            )
+        self._arm_expiry(session)
+
+    async def store_in_place_of(self, session: Session) -> None:
+        """Store a new session in its channel, replacing the finished table kept there.
+
+        :class:`VersionConflict` if another writer holds the channel.
+        """
+        channel_id = session.channel_id
+        last = self._finished.get(channel_id)
+        store = self.tables.store
+        if last is None:
+            await store.create(session.stored())
+            return
+        session.version = max(session.version, last.version + 1)
+        try:
+            await store.save(session.stored(), expected_version=last.version)
+        except VersionConflict:
+            # Its record was never written (see keep) or has expired.
+            await store.create(session.stored())
+        del self._finished[channel_id]
+        self.tables.tasks.cancel(channel_id)  # its expiry timer
+
+    async def restore(self, session: Session) -> None:
+        """A stored finished table after a restart: keep offering it, or drop it if expired."""
+        assert session.finished_at is not None
+        if self.tables.clock() >= session.finished_at + DEAL_AGAIN_SECONDS:
+            with contextlib.suppress(VersionConflict):
+                await self.tables.store.delete(session.channel_id, expected_version=session.version)
+            return
+        self._finished[session.channel_id] = session
+        self._arm_expiry(session)
+
+    def _arm_expiry(self, session: Session) -> None:
+        assert session.finished_at is not None
+        left = session.finished_at + DEAL_AGAIN_SECONDS - self.tables.clock()
+        channel_id = session.channel_id
+        work = self._expire(channel_id, session.version, left)
+        self.tables.tasks.replace(channel_id, work, f"expire-{channel_id}")
+
+    async def _expire(self, channel_id: int, version: int, delay: float) -> None:
+        tables = self.tables
+        await tables.sleep(max(0.0, delay))
+        async with tables.lock(channel_id):
+            last = self._finished.get(channel_id)
+            if last is None or last.version != version:
+                return
+            del self._finished[channel_id]
+            with contextlib.suppress(VersionConflict):
+                await tables.store.delete(channel_id, expected_version=version)
+        if last.message_id is not None:
+            await tables.poster.strip(channel_id, last.message_id)

@@ -1,0 +1,94 @@
+"""The lobby verbs: open a table, take a seat, start early.
+
+A lobby is a session without a game (``state is None``). Taking its last seat deals the game
+at once, so a lobby is never full; the host may start earlier with at least the game's
+minimum of seats (empty ones are dropped). Leaving and ending, which also work in a running
+game, are in :mod:`.play`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import t
+from bot.sessions.core import Tables
+from bot.sessions.model import Player, Reply, Seat, Session, SessionError
+from rules.engine import Event
+
+__all__ = ["LobbyVerbs"]
+
+
+class LobbyVerbs(Tables):
+    """``/<game> start``, ``join`` and the host's **Start**."""
+
+    async def open_lobby(
+        self,
+        channel_id: int,
+        guild_id: int | None,
+        game: str,
+        host: Player,
+        *,
+        players: int | None = None,
+        bots: int = 0,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        locale: str = "en",
+    ) -> Reply:
+        """Open a lobby with the host in seat 1; it starts at once when nobody else is needed."""
+        adapter = self.games.get(game)
+        players = adapter.min_seats if players is None else players
+        if not adapter.min_seats <= players <= adapter.max_seats:
+            raise SessionError("error.players_range", low=adapter.min_seats, high=adapter.max_seats)
+        if not 0 <= bots < players:
+            raise SessionError("error.bots_range", high=players - 1)
+        async with self.lock(channel_id):
+            existing = self.get(channel_id)
+            if existing is not None:
+                raise SessionError("error.already_here", game=existing.game)
+            session = Session(
+                channel_id=channel_id,
+                guild_id=guild_id,
+                game=game,
+                host_id=host.id,
+                locale=locale,
+                players=players,
+                bots=bots,
+                seed=seed,
+                options=dict(options or {}),
+                turn_seconds=await self.turn_seconds(guild_id, adapter),
+                seats=[Seat(host.id, host.name)],
+            )
+            return await self.create(session, adapter)
+
+    async def join(self, channel_id: int, member: Player, *, version: int | None = None) -> Reply:
+        """Take a free seat in the lobby; the game starts when the last seat is taken.
+
+        ``version`` comes from a button, as for every verb: an older message's is refused.
+        """
+        async with self.lock(channel_id):
+            self.check_version(channel_id, version)
+            session = self.lobby(channel_id)
+            if any(seat.member_id == member.id for seat in session.seats):
+                raise SessionError("error.already_seated")
+            # A lobby is never full: taking its last seat deals the game (see below).
+            session.seats.append(Seat(member.id, member.name))
+            notices = [t("lobby.joined", session.locale, name=member.name)]
+            events: Sequence[Event] = ()
+            if self.lobby_full(session):
+                events = self.deal(session, self.adapter(session))
+            return await self.commit(session, events, notices)
+
+    async def start(self, channel_id: int, member_id: int, *, version: int | None = None) -> Reply:
+        """The host starts early; empty seats are dropped (at least the minimum must remain)."""
+        async with self.lock(channel_id):
+            self.check_version(channel_id, version)
+            session = self.lobby(channel_id)
+            if member_id != session.host_id:
+                raise SessionError("error.host_only")
+            adapter = self.adapter(session)
+            seated = len(session.seats) + session.bots
+            if seated < adapter.min_seats:
+                raise SessionError("error.not_enough", low=adapter.min_seats)
+            session.players = seated
+            return await self.commit(session, self.deal(session, adapter), [])

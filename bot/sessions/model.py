@@ -1,0 +1,264 @@
+"""What a session is and what the registry hands out: seats, sessions, posts and replies.
+
+A :class:`Session` is a lobby (``state is None``) or a running game in one channel, with its
+seats, version and turn deadline; :meth:`Session.to_data` is what the store keeps of it. A
+:class:`Post` is a public or private message the bot will send, a :class:`Reply` what an
+accepted command answers with. Refusals are :class:`SessionError` with a catalog key.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.games import Control, GameAdapter, Table
+from bot.settings import Settings
+from bot.store.base import ActiveGame, GameStore
+from rules.engine import GameState
+
+__all__ = [
+    "DEAL_AGAIN_SECONDS",
+    "MAX_BURST",
+    "MAX_MESSAGE",
+    "PUBLISH_WAIT",
+    "TIMEOUTS_BEFORE_COMPUTER",
+    "Host",
+    "NoPoster",
+    "Player",
+    "Post",
+    "Poster",
+    "Reply",
+    "Seat",
+    "Session",
+    "SessionError",
+    "compose",
+]
+
+log = logging.getLogger(__name__)
+
+TIMEOUTS_BEFORE_COMPUTER = 3
+MAX_MESSAGE = 2000  # Discord's limit on a message's content
+PUBLISH_WAIT = 5.0  # how long a computer burst waits for the move before it to be posted
+MAX_BURST = 500  # computer moves in one burst; a game of bots always ends well before
+DEAL_AGAIN_SECONDS = 3600.0  # how long a finished table's "Deal again" keeps working
+
+
+class SessionError(Exception):
+    """A refusal by the session (not by the rules): ``key`` names the catalog message."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A Discord member as the session knows them."""
+
+    id: int
+    name: str
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat at the table: the member who took it and whether a computer plays it now.
+
+    A seat handed to a computer (kicked, left, timed out) keeps its member id: the result of
+    that seat is still theirs.
+    """
+
+    member_id: int | None
+    name: str
+    computer: bool = False
+    timeouts: int = 0
+
+    def to_data(self) -> dict[str, Any]:
+        """JSON-safe form."""
+        return {
+            "member": self.member_id,
+            "name": self.name,
+            "computer": self.computer,
+            "timeouts": self.timeouts,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Seat:
+        """Inverse of :meth:`to_data`."""
+        return cls(data["member"], data["name"], data["computer"], data["timeouts"])
+
+
+@dataclass(slots=True)
+class Session:
+    """A lobby (``state is None``) or a running game in one channel."""
+
+    channel_id: int
+    guild_id: int | None
+    game: str
+    host_id: int
+    locale: str
+    players: int
+    bots: int
+    seed: int | None
+    options: dict[str, Any]
+    turn_seconds: float
+    seats: list[Seat]
+    version: int = 1
+    state: GameState[Any, Any] | None = None
+    message_id: int | None = None
+    deadline: float | None = None
+    pinged: bool = False
+    finished_at: float | None = None  # a finished table kept for "Deal again"
+    deadline_seat: int | None = None  # whose turn ``deadline`` times (not stored: the current)
+    published: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def is_lobby(self) -> bool:
+        """Whether the game has not started yet."""
+        return self.state is None
+
+    def seat_of(self, member_id: int) -> int | None:
+        """The seat ``member_id`` holds (and still plays), or ``None``."""
+        for index, seat in enumerate(self.seats):
+            if seat.member_id == member_id and not seat.computer:
+                return index
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        """Seat names in seat order, for rendering."""
+        return [seat.name for seat in self.seats]
+
+    @property
+    def computer_seats(self) -> list[int]:
+        """Seats a computer plays."""
+        return [i for i, seat in enumerate(self.seats) if seat.computer]
+
+    def to_data(self) -> dict[str, Any]:
+        """What the store keeps: everything but the live objects."""
+        return {
+            "host": self.host_id,
+            "locale": self.locale,
+            "players": self.players,
+            "bots": self.bots,
+            "seed": self.seed,
+            "options": self.options,
+            "turn_seconds": self.turn_seconds,
+            "seats": [seat.to_data() for seat in self.seats],
+            "message_id": self.message_id,
+            "deadline": self.deadline,
+            "state": None if self.state is None else self.state.snapshot(),
+        }
+
+    def stored(self) -> ActiveGame:
+        """This session as the store's record."""
+        return ActiveGame(self.channel_id, self.guild_id, self.game, self.version, self.to_data())
+
+    def stored_finished(self) -> ActiveGame:
+        """This finished game as the store keeps it for "Deal again": its seats, no game."""
+        data = self.to_data()
+        data["state"] = None
+        data["finished_at"] = self.finished_at
+        return ActiveGame(self.channel_id, self.guild_id, self.game, self.version, data)
+
+    @classmethod
+    def from_stored(cls, stored: ActiveGame, adapter: GameAdapter) -> Session:
+        """Rebuild a session (and its engine state) from the store."""
+        data = stored.data
+        session = cls(
+            channel_id=stored.channel_id,
+            guild_id=stored.guild_id,
+            game=stored.game,
+            host_id=data["host"],
+            locale=data["locale"],
+            players=data["players"],
+            bots=data["bots"],
+            seed=data["seed"],
+            options=dict(data["options"]),
+            turn_seconds=data["turn_seconds"],
+            seats=[Seat.from_data(seat) for seat in data["seats"]],
+            version=stored.version,
+            message_id=data["message_id"],
+            deadline=data["deadline"],
+            finished_at=data.get("finished_at"),
+        )
+        if data["state"] is not None:
+            session.state = adapter.restore(data["state"])
+            session.deadline_seat = session.state.current_seat
+        return session
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A public message to send: its text, its buttons and the version they belong to."""
+
+    channel_id: int
+    version: int
+    content: str
+    controls: tuple[Control, ...]
+    locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What an accepted command answers with, after the session has been saved.
+
+    ``post`` is the new public table (or lobby); ``None`` when the session ended without a
+    table to show (a cancelled lobby) - then ``notice`` says so.
+    """
+
+    post: Post | None
+    notice: str | None = None
+
+
+class Poster(Protocol):
+    """Where the registry's own public messages go (timeouts, computer moves, pings)."""
+
+    async def post(self, post: Post) -> int | None:
+        """Send a new public message; its id, or ``None`` if it could not be sent."""
+
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        """Remove the buttons from an older table message."""
+
+    async def ping(self, channel_id: int, member_id: int, text: str) -> None:
+        """Mention a member with a short text (the half-time reminder)."""
+
+
+class Host(Protocol):
+    """What the registry takes from the bot (:class:`bot.client.DeckhandBot`)."""
+
+    store: GameStore
+    settings: Settings
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process serves the guild's shard."""
+
+
+class NoPoster:
+    """Until a cog installs the Discord poster, messages only reach the log."""
+
+    async def post(self, post: Post) -> int | None:
+        log.warning("no poster installed; table for channel %d not sent", post.channel_id)
+        return None
+
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        return None
+
+    async def ping(self, channel_id: int, member_id: int, text: str) -> None:
+        return None
+
+
+def compose(table: Table, notices: Sequence[str] = ()) -> str:
+    """The message text: notices and the move log above the table's code block.
+
+    A long log loses its oldest lines first, so the table always fits in one message.
+    """
+    block = f"```{table.lang}\n{table.body}\n```"
+    lines = [*notices, *table.log]
+    while lines and len("\n".join(lines)) + 1 + len(block) > MAX_MESSAGE:
+        lines.pop(0)
+    text = "\n".join([*lines, block]) if lines else block
+    return text[:MAX_MESSAGE]

@@ -1,0 +1,187 @@
+"""The verbs of a table in play: moves, leaving, kicks, ending, dealing again, the hand.
+
+Each runs under the channel's lock, checks who may do it (the seat's member, the host, a
+moderator) and whether the button that asked is still current, then changes the session
+through :meth:`~bot.sessions.core.Tables.commit`, which saves before anything is answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.i18n import t
+from bot.sessions.core import Tables
+from bot.sessions.model import Post, Reply, Seat, Session, SessionError, compose
+from rules.engine import Action, Event
+
+__all__ = ["PlayVerbs"]
+
+
+class PlayVerbs(Tables):
+    """``act``, ``leave``, ``forfeit``, ``kick``, ``end``, ``deal_again`` and ``hand``."""
+
+    async def act(
+        self,
+        channel_id: int,
+        member_id: int,
+        action: Action | tuple[str, str | None],
+        *,
+        version: int | None = None,
+    ) -> Reply:
+        """Apply a member's move (an action, or a ``(verb, arg)`` the adapter parses).
+
+        ``version`` comes from a button: a button of an older table is refused. The move is
+        saved before this returns.
+        """
+        async with self.lock(channel_id):
+            self.check_version(channel_id, version)
+            session = self.game(channel_id)
+            seat = session.seat_of(member_id)
+            if seat is None:
+                raise SessionError("error.not_seated")
+            state = session.state
+            assert state is not None
+            if state.current_seat != seat:
+                raise SessionError("error.not_your_turn")
+            if isinstance(action, tuple):
+                action = self.adapter(session).parse(*action)
+            events = await self.apply(session, seat, action)
+            session.seats[seat].timeouts = 0
+            return await self.commit(session, events, [])
+
+    async def leave(self, channel_id: int, member_id: int, *, version: int | None = None) -> Reply:
+        """Give up a seat: in a lobby it is freed; in a game a computer plays it on."""
+        async with self.lock(channel_id):
+            self.check_version(channel_id, version)
+            session = self.require(channel_id)
+            seat = session.seat_of(member_id)
+            if seat is None:
+                raise SessionError("error.not_seated")
+            name = session.seats[seat].name
+            if session.is_lobby:
+                if member_id == session.host_id:
+                    return await self.drop(session, t("lobby.host_left", session.locale))
+                del session.seats[seat]
+                return await self.commit(session, [], [t("lobby.left", session.locale, name=name)])
+            events = self.to_computer(session, seat)
+            return await self.commit(session, events, [t("game.left", session.locale, name=name)])
+
+    async def forfeit(
+        self,
+        channel_id: int,
+        member_id: int,
+        leave: Callable[[Any, int], Sequence[Event]],
+    ) -> Reply:
+        """Leave a running game by the game's own rule instead of handing the seat to a computer.
+
+        ``leave(state, seat)`` changes the state and returns what happened (One Card: the
+        cards go back to the main deck), or raises ``IllegalAction`` having changed nothing.
+        Saved like a move; the member no longer holds the seat.
+        """
+        async with self.lock(channel_id):
+            session = self.game(channel_id)
+            seat = session.seat_of(member_id)
+            if seat is None:
+                raise SessionError("error.not_seated")
+            state = session.state
+            events = await self.change(session, lambda: leave(state, seat))
+            session.seats[seat].computer = True
+            return await self.commit(session, events, [])
+
+    async def kick(self, channel_id: int, member_id: int) -> Reply:
+        """A moderator hands ``member_id``'s seat to a computer player."""
+        async with self.lock(channel_id):
+            session = self.require(channel_id)
+            seat = session.seat_of(member_id)
+            if seat is None:
+                raise SessionError("error.member_not_seated")
+            name = session.seats[seat].name
+            if session.is_lobby:
+                if member_id == session.host_id:
+                    raise SessionError("error.kick_host")
+                del session.seats[seat]
+                return await self.commit(session, [], [t("lobby.left", session.locale, name=name)])
+            events = self.to_computer(session, seat)
+            return await self.commit(session, events, [t("game.kicked", session.locale, name=name)])
+
+    async def end(
+        self, channel_id: int, member_id: int, *, moderator: bool, version: int | None = None
+    ) -> Reply:
+        """Cancel a lobby (its host, or a moderator) or end a game (a moderator).
+
+        An ended game is recorded with ``ended_by`` and no results.
+        """
+        async with self.lock(channel_id):
+            self.check_version(channel_id, version)
+            session = self.require(channel_id)
+            if session.is_lobby:
+                if member_id != session.host_id and not moderator:
+                    raise SessionError("error.host_only")
+                return await self.drop(session, t("lobby.cancelled", session.locale))
+            if not moderator:
+                raise SessionError("error.moderator_only")
+            async with self.writing(channel_id):
+                await self.store.finish(
+                    channel_id,
+                    expected_version=session.version,
+                    game=session.game,
+                    guild_id=session.guild_id,
+                    seats=[],
+                    ended_by=member_id,
+                )
+            self.forget(session)
+            return Reply(None, t("game.ended_by", session.locale, member=f"<@{member_id}>"))
+
+    async def deal_again(
+        self, channel_id: int, member_id: int, *, version: int, table_id: int | None = None
+    ) -> Reply:
+        """After a game ends, deal a new one to the same seats (the final table's button).
+
+        ``table_id``: the message whose button was clicked, retired when the new table is
+        posted (after a restart the store does not know the final table's id).
+        """
+        async with self.lock(channel_id):
+            if self.get(channel_id) is not None:
+                raise SessionError("error.stale_button")
+            last = self.finished.get(channel_id)
+            if last is None or last.version != version:
+                raise SessionError("error.stale_button")
+            if last.seat_of(member_id) is None:  # never seated, or kicked, or left
+                raise SessionError("error.not_seated")
+            adapter = self.games.get(last.game)
+            # Like a new /<game> start: the guild may have disallowed the game or changed
+            # its turn time since.
+            turn_seconds = await self.turn_seconds(last.guild_id, adapter)
+            session = Session(
+                channel_id=channel_id,
+                guild_id=last.guild_id,
+                game=last.game,
+                host_id=last.host_id,
+                locale=last.locale,
+                players=last.players,
+                bots=last.bots,
+                seed=None,
+                options=dict(last.options),
+                turn_seconds=turn_seconds,
+                seats=[Seat(s.member_id, s.name, s.computer) for s in last.seats],
+                version=last.version + 1,
+                # The new table strips the old one's button.
+                message_id=last.message_id if table_id is None else table_id,
+            )
+            return await self.create(session, adapter)
+
+    async def hand(self, channel_id: int, member_id: int, locale: str | None = None) -> Post:
+        """The member's private hand in ``locale`` (their own language; the table's if not
+        given), with controls when it is their turn."""
+        session = self.game(channel_id)
+        seat = session.seat_of(member_id)
+        if seat is None:
+            raise SessionError("error.not_seated")
+        state = session.state
+        assert state is not None
+        locale = locale or session.locale
+        adapter = self.adapter(session)
+        table = adapter.hand(state.view(seat), session.names, locale)
+        controls = table.controls if state.current_seat == seat else ()
+        return Post(channel_id, session.version, compose(table), controls, locale)

@@ -1,0 +1,110 @@
+"""The session registry: the one object the cogs and the bot talk to.
+
+:class:`SessionRegistry` is :class:`~bot.sessions.core.Tables` (the live sessions and their
+commit path) with the verbs of :mod:`.lobby` and :mod:`.play`, plus the restart
+(:meth:`SessionRegistry.restore_all`) and the shutdown. It owns nothing else: each concern
+lives in its own module (the turn clock and the finished tables are parts of ``Tables``),
+and this class only puts them together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from bot.games import GameCatalog, UnknownGame
+from bot.sessions.lobby import LobbyVerbs
+from bot.sessions.model import Host, Poster, Session
+from bot.sessions.play import PlayVerbs
+from bot.settings import Settings
+from bot.store.base import GameStore
+
+__all__ = ["SessionRegistry"]
+
+log = logging.getLogger(__name__)
+
+
+def _serves_every_guild(guild_id: int | None) -> bool:
+    return True
+
+
+class SessionRegistry(LobbyVerbs, PlayVerbs):
+    """Every session of this process, by channel id, with a lock per channel.
+
+    ``SessionRegistry(bot)`` takes the store, settings and shard ownership from the bot;
+    tests pass them (and a fake ``poster``, ``clock`` and ``sleep``) by keyword instead.
+    """
+
+    def __init__(
+        self,
+        bot: Host | None = None,
+        *,
+        store: GameStore | None = None,
+        settings: Settings | None = None,
+        poster: Poster | None = None,
+        games: GameCatalog | None = None,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        owns_guild: Callable[[int | None], bool] | None = None,
+    ) -> None:
+        if store is None or settings is None:
+            if bot is None:
+                raise TypeError("SessionRegistry needs a bot or both store and settings")
+            store = store or bot.store
+            settings = settings or bot.settings
+        super().__init__(
+            store=store, settings=settings, poster=poster, games=games, clock=clock, sleep=sleep
+        )
+        self.bot = bot
+        if owns_guild is None:
+            owns_guild = bot.owns_guild if bot is not None else _serves_every_guild
+        self.owns_guild = owns_guild
+
+    async def published(self, channel_id: int, version: int, message_id: int | None) -> None:
+        """The table of ``version`` was posted as ``message_id``: strip the one before it.
+
+        ``None``: it could not be posted; the table before it keeps its buttons.
+        """
+        await self.turns.published(channel_id, version, message_id)
+
+    # -- restart and shutdown -----------------------------------------------------------
+
+    async def restore_all(self) -> int:
+        """Load the stored lobbies and games of the guilds this process serves and re-arm
+        their timers; how many were restored.
+
+        Several processes share one store, each serving some shards: a game of another
+        shard's guild is left to that shard's process, which alone receives its clicks.
+        """
+        restored = 0
+        for stored in await self.store.load_active():
+            if not self.owns_guild(stored.guild_id):
+                continue
+            try:
+                adapter = self.games.get(stored.game)
+                session = Session.from_stored(stored, adapter)
+            except UnknownGame:
+                log.error("channel %d: game %r has no cog loaded", stored.channel_id, stored.game)
+                continue
+            except Exception:
+                log.exception(
+                    "channel %d: cannot restore the %s game", stored.channel_id, stored.game
+                )
+                continue
+            session.published.set()
+            if session.finished_at is not None:
+                await self.finished.restore(session)
+                continue
+            if session.deadline is not None:
+                half = session.deadline - session.turn_seconds / 2
+                session.pinged = self.clock() >= half
+            self.add(session)
+            self.turns.arm(session, keep_deadline=True)
+            restored += 1
+        return restored
+
+    async def close(self) -> None:
+        """Stop every timer (the sessions stay in the store)."""
+        await self.tasks.close()

@@ -1,0 +1,47 @@
+"""The lobby's text, the same for every game: who opened it, who sits where, who is missing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.games import Control
+from bot.i18n import t
+
+if TYPE_CHECKING:
+    from bot.sessions.model import Session
+
+__all__ = ["LOBBY_CONTROLS", "lobby_text"]
+
+LOBBY_CONTROLS = (
+    Control("join", "button.join", "success"),
+    Control("leave", "button.leave", "secondary"),
+    Control("start", "button.start", "primary"),
+    Control("cancel", "button.cancel", "danger"),
+)
+
+
+def lobby_text(session: Session, notices: Sequence[str]) -> str:
+    """The lobby message: notices, the title, each seat (free and computer ones too)."""
+    locale = session.locale
+    lines = [
+        *notices,
+        t(
+            "lobby.title",
+            locale,
+            game=t(f"game.{session.game}", locale),
+            host=f"<@{session.host_id}>",
+        ),
+    ]
+    lines += [
+        t("lobby.seat", locale, n=n, name=seat.name) for n, seat in enumerate(session.seats, 1)
+    ]
+    # Members take the free seats in order; the computers sit after them.
+    free = session.players - len(session.seats) - session.bots
+    first_free = len(session.seats) + 1
+    lines += [t("lobby.seat_free", locale, n=n) for n in range(first_free, first_free + free)]
+    lines += [
+        t("lobby.seat_computer", locale, n=n) for n in range(first_free + free, session.players + 1)
+    ]
+    lines.append(t("lobby.waiting", locale, free=free))
+    return "\n".join(lines)
