@@ -18,7 +18,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy --strict rules/
+	$(PY) -m mypy --strict rules/ bot/ cogs/
 
 unit: $(STAMP)
 	$(PY) -m pytest -n 2

@@ -11,12 +11,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.settings import Settings
 from rules.engine import Action, Event, GameState
 
-__all__ = ["Control", "GameAdapter", "GameCatalog", "Table", "UnknownGame"]
+__all__ = [
+    "MAX_OPTIONS",
+    "AnyAdapter",
+    "Control",
+    "GameAdapter",
+    "GameCatalog",
+    "Menu",
+    "Move",
+    "Option",
+    "Table",
+    "UnknownGame",
+    "fit_options",
+]
+
+MAX_OPTIONS = 25  # Discord's limit of options in a select menu and of autocomplete choices
+
+Move = tuple[str, str | None]
+"""A move as buttons, menus and commands name it: ``(verb, arg)``, parsed by the adapter."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,16 +50,58 @@ class Control:
 
 
 @dataclass(frozen=True, slots=True)
+class Option:
+    """One entry of a select menu or of an autocomplete list: what the member reads
+    (``label``, ≤ 100 characters) and what comes back (``value``, ≤ 100 characters)."""
+
+    label: str
+    value: str
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """A private select of moves: the legal moves of a hand, or a second choice after one.
+
+    ``step`` is ``None`` for the first menu; a second menu carries in ``step`` what was
+    picked first (One Card's 7 asking for a suit: ``step`` is the card), and comes back to
+    :meth:`GameAdapter.picked` with it. ``prompt`` is the message shown with a second menu;
+    ``note`` says what did not fit (a hand of more than 25 legal moves).
+    """
+
+    placeholder: str
+    options: tuple[Option, ...]
+    step: str | None = None
+    prompt: str | None = None
+    note: str | None = None
+
+
+def fit_options(
+    options: Sequence[Option], keep_last: Sequence[Option] = ()
+) -> tuple[tuple[Option, ...], int]:
+    """``options`` cut to what one menu holds, leaving room for ``keep_last`` (e.g. Take);
+    the options kept and how many were left out."""
+    room = MAX_OPTIONS - len(keep_last)
+    kept = tuple(options[:room]) + tuple(keep_last)
+    return kept, max(0, len(options) - room)
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
-    """A rendered public table: move-log lines above a code block."""
+    """A rendered table or hand: move-log lines above a code block, its buttons, and (for
+    a hand on its turn) the select of its legal moves."""
 
     log: tuple[str, ...]
     body: str
     lang: str = ""  # code-block language: "" or "ansi" for colour
     controls: tuple[Control, ...] = field(default=())
+    menu: Menu | None = None
 
 
-class GameAdapter(Protocol):
+StateT = TypeVar("StateT", bound=GameState[Any, Any])
+
+
+class GameAdapter(Protocol[StateT]):
     """What one game gives the session code (Blackjack, One Card, Uno, Go-Stop, Rummikub)."""
 
     @property
@@ -66,27 +125,36 @@ class GameAdapter(Protocol):
         seed: int | None,
         options: Mapping[str, Any],
         computers: Sequence[int],
-    ) -> tuple[GameState[Any, Any], Sequence[Event]]:
+    ) -> tuple[StateT, Sequence[Event]]:
         """Deal a new game for ``seats`` seats (``computers``: the seats a computer holds).
 
         Returns the state and what dealing did (events an engine that plays its computer
         seats itself reports before the first decision; may include ``GameOver``).
         """
 
-    def restore(self, snapshot: dict[str, Any]) -> GameState[Any, Any]:
+    def restore(self, snapshot: dict[str, Any]) -> StateT:
         """Continue a game from :meth:`GameState.snapshot`."""
 
-    def hand_to_computer(self, state: GameState[Any, Any], seat: int) -> Sequence[Event]:
+    def hand_to_computer(self, state: StateT, seat: int) -> Sequence[Event]:
         """A computer holds ``seat`` from now on; what that changed at once, as events.
 
         Engines that play computer seats themselves (Blackjack) take it over here; for the
         others this returns nothing and the session plays the seat with :meth:`computer_action`.
         """
 
-    def timeout_action(self, state: GameState[Any, Any], seat: int) -> Action:
+    @property
+    def forfeits(self) -> bool:
+        """Whether leaving a running game forfeits the seat by the game's rule
+        (:meth:`forfeit`) rather than handing it to a computer player."""
+
+    def forfeit(self, state: StateT, seat: int) -> Sequence[Event]:
+        """The seat leaves the game by its rule (One Card: its cards go back to the deck);
+        ``IllegalAction`` having changed nothing if it cannot. Only when :attr:`forfeits`."""
+
+    def timeout_action(self, state: StateT, seat: int) -> Action:
         """The safe move for a seat whose time ran out (Blackjack: Stand)."""
 
-    def computer_action(self, state: GameState[Any, Any], seat: int) -> Action:
+    def computer_action(self, state: StateT, seat: int) -> Action:
         """The computer player's move (``rules/<game>/ai.py``)."""
 
     def parse(self, verb: str, arg: str | None) -> Action:
@@ -102,7 +170,23 @@ class GameAdapter(Protocol):
         """The public table after ``events`` (spectator view), with its buttons."""
 
     def hand(self, view: Any, names: Sequence[str], locale: str) -> Table:
-        """One seat's private hand (its own view), with buttons when it is their turn."""
+        """One seat's private hand (its own view) in the member's ``locale``, with its
+        buttons and the :class:`Menu` of its legal moves when it is their turn."""
+
+    def picked(self, view: Any, step: str | None, value: str, locale: str) -> Move | Menu:
+        """What a pick from a hand's menu means: the move to make, or a second menu.
+
+        ``step`` is the menu's own (``None`` for the first). A value the menu never offered
+        is passed on as a move for the engine to refuse with its reason.
+        """
+
+    def suggest(self, view: Any, option: str, typed: str, locale: str) -> Sequence[Option]:
+        """Autocomplete for a command ``option`` (``card`` of ``/onecard play``): the
+        seat's own legal moves that match ``typed``, best first (at most 25 are shown)."""
+
+
+AnyAdapter = GameAdapter[Any]
+"""An adapter of any game, as the catalog and the session code hold them."""
 
 
 class UnknownGame(LookupError):
@@ -113,9 +197,9 @@ class GameCatalog:
     """The games this bot runs, by name; each game's cog registers its adapter in ``setup``."""
 
     def __init__(self) -> None:
-        self._games: dict[str, GameAdapter] = {}
+        self._games: dict[str, AnyAdapter] = {}
 
-    def register(self, adapter: GameAdapter) -> None:
+    def register(self, adapter: AnyAdapter) -> None:
         """Add (or replace, on an extension reload) a game."""
         self._games[adapter.name] = adapter
 
@@ -123,7 +207,7 @@ class GameCatalog:
         """Drop a game (its extension was unloaded)."""
         self._games.pop(name, None)
 
-    def get(self, name: str) -> GameAdapter:
+    def get(self, name: str) -> AnyAdapter:
         """The adapter for ``name``; :class:`UnknownGame` if no cog registered it."""
         try:
             return self._games[name]

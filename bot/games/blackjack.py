@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import Table
+from bot.games import Menu, Move, Option, Table
 from bot.settings import Settings
 from bot.text import blackjack as render
 from rules.blackjack import ai
@@ -48,6 +48,12 @@ class BlackjackAdapter:
         """The engine takes the seat over (and plays it at once if it is its turn)."""
         return list(state.hand_to_computer(seat))
 
+    forfeits = False  # a member leaving hands the seat to the engine's computer player
+
+    def forfeit(self, state: engine.State, seat: int) -> Sequence[Event]:
+        """Never asked (:attr:`forfeits` is false): the seat goes to a computer instead."""
+        return self.hand_to_computer(state, seat)
+
     def timeout_action(self, state: Any, seat: int) -> Action:
         """Stand (DESIGN.md section 3)."""
         return _VERBS["stand"]
@@ -68,5 +74,13 @@ class BlackjackAdapter:
         return render.table(view, events, names, locale)
 
     def hand(self, view: Any, names: Sequence[str], locale: str) -> Table:
-        """One seat's hand (:func:`bot.text.blackjack.hand`)."""
+        """One seat's hand (:func:`bot.text.blackjack.hand`): Hit and Stand are buttons."""
         return render.hand(view, names, locale)
+
+    def picked(self, view: Any, step: str | None, value: str, locale: str) -> Move | Menu:
+        """Blackjack offers no menu; a pick is read as the verb it names."""
+        return (value, None)
+
+    def suggest(self, view: Any, option: str, typed: str, locale: str) -> Sequence[Option]:
+        """No command of Blackjack takes a card."""
+        return ()

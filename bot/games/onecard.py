@@ -12,12 +12,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.games import Control, Table
+from bot.games import Control, Menu, Move, Option, Table, fit_options
 from bot.i18n import t
 from bot.settings import Settings
 from bot.text import onecard as render
 from rules import onecard
-from rules.cards import SUITS, CardParseError, Suit, parse_card
+from rules.cards import SUITS, Card, CardParseError, Rank, Suit, parse_card
 from rules.engine import Event, IllegalAction
 from rules.onecard.ai import choose_action
 from rules.onecard.state import MAX_PLAYERS, MIN_PLAYERS
@@ -25,6 +25,7 @@ from rules.onecard.state import MAX_PLAYERS, MIN_PLAYERS
 __all__ = [
     "ADAPTER",
     "SUIT_SEPARATOR",
+    "TAKE",
     "OneCardAdapter",
     "coloured",
     "parse_suit",
@@ -32,6 +33,7 @@ __all__ = [
     "take_label",
 ]
 
+TAKE: Final = "take"
 SUIT_SEPARATOR: Final = "/"  # never part of a card as people type it
 _SUIT_WORDS: Final[dict[str, Suit]] = {
     **{suit.value: suit for suit in SUITS},
@@ -101,6 +103,8 @@ class OneCardAdapter:
         """Nothing changes at once: the session plays the seat with :meth:`computer_action`."""
         return ()
 
+    forfeits: Final = True  # leaving a game returns the seat's cards to the main deck
+
     def forfeit(self, state: onecard.State, seat: int) -> list[Event]:
         """A member leaves the running game: the seat's cards go back to the main deck."""
         return state.forfeit(seat)
@@ -156,14 +160,17 @@ class OneCardAdapter:
         )
 
     def hand(self, view: onecard.OneCardView, names: Sequence[str], locale: str) -> Table:
-        """One seat's hand, numbered as in the seed, under the open card; Take on their turn."""
+        """One seat's hand, numbered as in the seed, under the open card; on their turn the
+        menu of exactly their legal cards and Take (the menu holds Take, so no button)."""
         seat = view.seat
         if seat is not None and not view.playing[seat]:  # bankrupt (rule 22): nothing to show
             body = "\n".join([render.open_line(view), render.status_line(view, names)])
             return Table(log=(t("onecard.out", locale),), body=body)
         lines = [t("hand.title", locale)]
+        menu = None
         if view.current is not None and view.current == seat:
             lines.append(t("onecard.your_turn", locale, n=len(view.playable)))
+            menu = self._cards_menu(view, locale)
         take = take_label(view.offense, locale)
         body = "\n".join(
             [
@@ -173,8 +180,63 @@ class OneCardAdapter:
                 render.hand_text(view, take),
             ]
         )
-        controls = (Control("take", take),)
-        return Table(log=tuple(lines), body=body, controls=controls)
+        return Table(log=tuple(lines), body=body, menu=menu)
+
+    def _cards_menu(self, view: onecard.OneCardView, locale: str) -> Menu:
+        """The legal cards (each once; a 7 asks for its suit next) and Take. A hand never
+        reaches 20 cards (rule 22); should more legal cards than fit come up, the menu
+        shows the first 24 and the note points to ``/onecard play``."""
+        cards = [_card_option(card, locale) for card in view.playable]
+        take = Option(take_label(view.offense, locale), TAKE)
+        options, left_out = fit_options(cards, keep_last=[take])
+        note = t("onecard.more_cards", locale, n=left_out) if left_out else None
+        return Menu(t("onecard.pick", locale), options, note=note)
+
+    def picked(
+        self, view: onecard.OneCardView, step: str | None, value: str, locale: str
+    ) -> Move | Menu:
+        """A card (a 7 first asks for the suit, rule 9), Take, or after a 7 its suit."""
+        if step is not None:  # the suit menu carries the 7
+            return ("play", play_arg(step, value))
+        if value == TAKE:
+            return (TAKE, None)
+        try:
+            card = parse_card(value)
+        except CardParseError:
+            return ("play", value)  # refused by parse with its reason
+        if card.rank is Rank.SEVEN:
+            return Menu(
+                t("onecard.pick_suit", locale, card=render.card_text(card)),
+                tuple(Option(suit.value, suit.value) for suit in SUITS),
+                step=card.code,
+                prompt=t("onecard.choose_suit", locale),
+            )
+        return ("play", card.code)
+
+    def suggest(
+        self, view: onecard.OneCardView, option: str, typed: str, locale: str
+    ) -> list[Option]:
+        """``/onecard play card``: only this seat's legal cards, on its turn; a 7 says that
+        the ``suit`` option is wanted too (rule 9)."""
+        wanted = typed.strip().lower()
+        found = []
+        for card in view.playable:
+            name = render.card_text(card)
+            if wanted and wanted not in f"{name} {card.code}".lower():
+                try:
+                    if parse_card(typed) is not card:
+                        continue
+                except ValueError:
+                    continue
+            if card.rank is Rank.SEVEN:
+                name = f"{name} - {t('onecard.seven_hint', locale)}"
+            found.append(Option(name, card.code))
+        return found
+
+
+def _card_option(card: Card, locale: str) -> Option:
+    description = t("onecard.seven_hint", locale) if card.rank is Rank.SEVEN else None
+    return Option(render.card_text(card), card.code, description)
 
 
 ADAPTER: Final = OneCardAdapter()

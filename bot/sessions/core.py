@@ -18,7 +18,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
-from bot.games import GameAdapter, GameCatalog
+from bot.games import AnyAdapter, GameCatalog
 from bot.i18n import t
 from bot.sessions.clock import TurnClock
 from bot.sessions.finished import FinishedTables
@@ -108,7 +108,7 @@ class Tables:
         """Every live session."""
         return list(self._sessions.values())
 
-    def adapter(self, session: Session) -> GameAdapter:
+    def adapter(self, session: Session) -> AnyAdapter:
         """The game adapter of ``session``."""
         return self.games.get(session.game)
 
@@ -143,7 +143,7 @@ class Tables:
             raise SessionError("error.not_started")
         return session
 
-    async def turn_seconds(self, guild_id: int | None, adapter: GameAdapter) -> float:
+    async def turn_seconds(self, guild_id: int | None, adapter: AnyAdapter) -> float:
         """The guild's turn time (refusing a game the guild does not allow), else the game's."""
         if guild_id is not None:
             configured = await self.store.guild_settings(guild_id)
@@ -161,7 +161,7 @@ class Tables:
         """Whether every seat is taken (members and computers)."""
         return len(session.seats) + session.bots >= session.players
 
-    async def create(self, session: Session, adapter: GameAdapter) -> Reply:
+    async def create(self, session: Session, adapter: AnyAdapter) -> Reply:
         """Store a new session (a lobby, or seats to deal to) and deal if it is full.
 
         It replaces the channel's finished table, if one is kept for "Deal again".
@@ -189,10 +189,12 @@ class Tables:
         session.version += 1
         state = session.state
         over = state is not None and state.is_over
+        mention = None
         if state is not None and not over and self.turns.new_turn(session):
             self.turns.set_deadline(session)
+            mention = self._member_to_move(session)
         async with self.writing(session.channel_id):
-            post = self.render(session, events, notices)
+            post = self.render(session, events, notices, mention)
             if over:
                 await self.store.finish(
                     session.channel_id,
@@ -273,8 +275,15 @@ class Tables:
             for index, seat in enumerate(session.seats)
         ]
 
-    def render(self, session: Session, events: Sequence[Event], notices: Sequence[str]) -> Post:
-        """The public message of the session as it is now: the lobby, or the table."""
+    def render(
+        self,
+        session: Session,
+        events: Sequence[Event],
+        notices: Sequence[str],
+        mention: int | None = None,
+    ) -> Post:
+        """The public message of the session as it is now: the lobby, or the table; with
+        ``mention``, the line telling that member their turn has started."""
         if session.state is None:
             return Post(
                 session.channel_id,
@@ -282,18 +291,33 @@ class Tables:
                 lobby_text(session, notices),
                 LOBBY_CONTROLS,
                 session.locale,
+                session.game,
             )
         adapter = self.adapter(session)
         table = adapter.table(session.state.view(None), events, session.names, session.locale)
+        turn = None
+        if mention is not None:
+            turn = t("turn.yours", session.locale, member=f"<@{mention}>")
         return Post(
             session.channel_id,
             session.version,
-            compose(table, notices),
+            compose(table, notices, turn),
             table.controls,
             session.locale,
+            session.game,
+            mention=mention,
         )
 
-    def deal(self, session: Session, adapter: GameAdapter) -> list[Event]:
+    @staticmethod
+    def _member_to_move(session: Session) -> int | None:
+        """The member whose turn it is (``None``: a computer's, or nobody's)."""
+        state = session.state
+        seat = None if state is None else state.current_seat
+        if seat is None or session.seats[seat].computer:
+            return None
+        return session.seats[seat].member_id
+
+    def deal(self, session: Session, adapter: AnyAdapter) -> list[Event]:
         """Seat the computers and deal the game; what dealing did."""
         for number in range(len(session.seats) + 1, session.players + 1):
             session.seats.append(Seat(None, t("seat.computer", session.locale, n=number), True))

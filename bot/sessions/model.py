@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.games import Control, GameAdapter, Table
+from bot.games import AnyAdapter, Control, Menu, Table
 from bot.settings import Settings
 from bot.store.base import ActiveGame, GameStore
 from rules.engine import GameState
@@ -165,7 +165,7 @@ class Session:
         return ActiveGame(self.channel_id, self.guild_id, self.game, self.version, data)
 
     @classmethod
-    def from_stored(cls, stored: ActiveGame, adapter: GameAdapter) -> Session:
+    def from_stored(cls, stored: ActiveGame, adapter: AnyAdapter) -> Session:
         """Rebuild a session (and its engine state) from the store."""
         data = stored.data
         session = cls(
@@ -193,13 +193,20 @@ class Session:
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """A public message to send: its text, its buttons and the version they belong to."""
+    """A message to send: its text, its buttons and the version they belong to.
+
+    A public table names in ``mention`` the member whose turn has just started (they alone
+    are pinged); a private hand carries the :class:`~bot.games.Menu` of its legal moves.
+    """
 
     channel_id: int
     version: int
     content: str
     controls: tuple[Control, ...]
     locale: str
+    game: str = ""
+    menu: Menu | None = None
+    mention: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,12 +258,15 @@ class NoPoster:
         return None
 
 
-def compose(table: Table, notices: Sequence[str] = ()) -> str:
-    """The message text: notices and the move log above the table's code block.
+def compose(table: Table, notices: Sequence[str] = (), turn: str | None = None) -> str:
+    """The message text: notices and the move log above the table's code block, and the
+    line saying whose turn it is (``turn``) just above the block.
 
     A long log loses its oldest lines first, so the table always fits in one message.
     """
     block = f"```{table.lang}\n{table.body}\n```"
+    if turn is not None:
+        block = f"{turn}\n{block}"
     lines = [*notices, *table.log]
     while lines and len("\n".join(lines)) + 1 + len(block) > MAX_MESSAGE:
         lines.pop(0)

@@ -51,7 +51,9 @@ class PlayVerbs(Tables):
             return await self.commit(session, events, [])
 
     async def leave(self, channel_id: int, member_id: int, *, version: int | None = None) -> Reply:
-        """Give up a seat: in a lobby it is freed; in a game a computer plays it on."""
+        """Give up a seat: in a lobby it is freed; in a game it is forfeited by the game's
+        rule where it has one (:attr:`~bot.games.GameAdapter.forfeits`), else a computer
+        plays it on."""
         async with self.lock(channel_id):
             self.check_version(channel_id, version)
             session = self.require(channel_id)
@@ -64,6 +66,9 @@ class PlayVerbs(Tables):
                     return await self.drop(session, t("lobby.host_left", session.locale))
                 del session.seats[seat]
                 return await self.commit(session, [], [t("lobby.left", session.locale, name=name)])
+            adapter = self.adapter(session)
+            if adapter.forfeits:
+                return await self._forfeit(session, seat, adapter.forfeit)
             events = self.to_computer(session, seat)
             return await self.commit(session, events, [t("game.left", session.locale, name=name)])
 
@@ -84,10 +89,15 @@ class PlayVerbs(Tables):
             seat = session.seat_of(member_id)
             if seat is None:
                 raise SessionError("error.not_seated")
-            state = session.state
-            events = await self.change(session, lambda: leave(state, seat))
-            session.seats[seat].computer = True
-            return await self.commit(session, events, [])
+            return await self._forfeit(session, seat, leave)
+
+    async def _forfeit(
+        self, session: Session, seat: int, leave: Callable[[Any, int], Sequence[Event]]
+    ) -> Reply:
+        state = session.state
+        events = await self.change(session, lambda: leave(state, seat))
+        session.seats[seat].computer = True
+        return await self.commit(session, events, [])
 
     async def kick(self, channel_id: int, member_id: int) -> Reply:
         """A moderator hands ``member_id``'s seat to a computer player."""
@@ -173,7 +183,7 @@ class PlayVerbs(Tables):
 
     async def hand(self, channel_id: int, member_id: int, locale: str | None = None) -> Post:
         """The member's private hand in ``locale`` (their own language; the table's if not
-        given), with controls when it is their turn."""
+        given), with the buttons and menu its game offers that seat now."""
         session = self.game(channel_id)
         seat = session.seat_of(member_id)
         if seat is None:
@@ -183,5 +193,12 @@ class PlayVerbs(Tables):
         locale = locale or session.locale
         adapter = self.adapter(session)
         table = adapter.hand(state.view(seat), session.names, locale)
-        controls = table.controls if state.current_seat == seat else ()
-        return Post(channel_id, session.version, compose(table), controls, locale)
+        return Post(
+            channel_id,
+            session.version,
+            compose(table),
+            table.controls,
+            locale,
+            session.game,
+            menu=table.menu,
+        )

@@ -141,4 +141,4 @@ def hand(view: BlackjackView, names: Sequence[str], locale: str) -> Table:
     body = "\n".join(
         [t("bj.your_hand", locale, hand=mine), t("bj.house_shows", locale, cards=house)]
     )
-    return Table((), body, "", () if view.is_over else HAND_CONTROLS)
+    return Table((), body, "", HAND_CONTROLS if view.current == seat else ())

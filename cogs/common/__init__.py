@@ -1,22 +1,28 @@
-"""What every game's cog shares: buttons that survive restarts, answering, errors, posting.
+"""What every game's cog shares: components that survive restarts, answering, errors, posting.
 
 A helper package, not an extension (it has no ``setup``): each game's cog calls
-:func:`install` in its own ``setup`` and builds its commands from :mod:`cogs.common.table`.
+:func:`install` in its own ``setup`` and builds its commands from :mod:`cogs.common.table`
+(start, join, leave, hand, a move, autocomplete of the member's own moves). Its buttons and
+menus (:mod:`.buttons`, ids in :mod:`.ids`) serve every game through the game's adapter.
 """
 
-from cogs.common.buttons import GameButton, answer_post, build_view, custom_id
+from cogs.common.buttons import GameButton, MoveMenu, answer_post, build_view, send_hand
+from cogs.common.ids import button_id, menu_id
 from cogs.common.poster import DiscordPoster, install
 from cogs.common.respond import ephemeral, guarded, locale_of, member_of
 
 __all__ = [
     "DiscordPoster",
     "GameButton",
+    "MoveMenu",
     "answer_post",
     "build_view",
-    "custom_id",
+    "button_id",
     "ephemeral",
     "guarded",
     "install",
     "locale_of",
     "member_of",
+    "menu_id",
+    "send_hand",
 ]

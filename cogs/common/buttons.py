@@ -1,10 +1,12 @@
-"""Buttons that survive restarts: ``dh:<channel>:<version>:<action>[:arg]`` custom ids.
+"""Components that survive restarts, and answering with them.
 
-Every button Deckhand posts is a :class:`GameButton`, a ``DynamicItem`` rebuilt from its
-custom id on each click, so a table posted before a restart keeps working. The click is
-checked on the server: the channel must be this one, and every button but Hand carries the
-version of the message it came with (the session refuses an older one, "this button is out of
-date"), lobby buttons included.
+Every button Deckhand posts is a :class:`GameButton` and every select of moves a
+:class:`MoveMenu`: ``DynamicItem``s rebuilt from their custom ids (:mod:`cogs.common.ids`)
+on each click, so a table posted before a restart keeps working. The click is checked on
+the server: the channel must be this one, and every component but Hand carries the version
+of the message it came with (the session refuses an older one, "this button is out of
+date"), lobby buttons included. A menu is any game's: the game's adapter says what a pick
+means (:meth:`bot.games.GameAdapter.picked`), a move or a second menu.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from typing import Any
 
 import discord
 
+from bot.games import Menu
 from bot.i18n import t
 from bot.sessions import Post, SessionError
+from cogs.common.ids import BUTTON_TEMPLATE, MENU_TEMPLATE, button_id, menu_id
 from cogs.common.respond import (
     deckhand,
     ephemeral,
@@ -28,43 +32,32 @@ from cogs.common.respond import (
 )
 
 __all__ = [
-    "CUSTOM_ID_LIMIT",
     "NO_PINGS",
     "GameButton",
+    "MoveMenu",
     "answer_post",
     "build_view",
-    "custom_id",
-    "parse_custom_id",
+    "mentions",
+    "menu_select",
+    "send_hand",
 ]
 
-CUSTOM_ID_LIMIT = 100  # Discord's limit
-TEMPLATE = (
-    r"dh:(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,12}):(?P<action>[a-z_]{1,20})"
-    r"(?::(?P<arg>[^:]{1,40}))?"
-)
-# Tables name players but never ping them; only the turn reminder mentions a member.
+# Tables name players but never ping them; only the member whose turn starts is mentioned.
 NO_PINGS = discord.AllowedMentions.none()
 log = logging.getLogger(__name__)
 _STYLES = {style.name: style for style in discord.ButtonStyle}
 
 
-def custom_id(channel_id: int, version: int, action: str, arg: str | None = None) -> str:
-    """The custom id of a button; ``ValueError`` if it would not fit Discord's 100 chars."""
-    text = f"dh:{channel_id}:{version}:{action}" + ("" if arg is None else f":{arg}")
-    if len(text) > CUSTOM_ID_LIMIT or re.fullmatch(TEMPLATE, text) is None:
-        raise ValueError(f"not a valid button id: {text!r}")
-    return text
+def mentions(member_id: int | None) -> discord.AllowedMentions:
+    """Ping ``member_id`` alone (nobody when ``None``), whatever else the text mentions."""
+    if member_id is None:
+        return NO_PINGS
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(member_id)], replied_user=False
+    )
 
 
-def parse_custom_id(text: str) -> tuple[int, int, str, str | None]:
-    """``(channel, version, action, arg)`` from a custom id; ``ValueError`` if it is not ours."""
-    match = re.fullmatch(TEMPLATE, text)
-    if match is None:
-        raise ValueError(f"not a Deckhand button id: {text!r}")
-    return int(match["channel"]), int(match["version"]), match["action"], match["arg"]
-
-
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
     """One button of a table, lobby or hand; what it does is in its custom id."""
 
     def __init__(
@@ -79,7 +72,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=custom_id(channel_id, version, action, arg)
+                label=label, style=style, custom_id=button_id(channel_id, version, action, arg)
             )
         )
         self.channel_id = channel_id
@@ -109,8 +102,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         member = member_of(interaction)
         channel = self.channel_id
         if self.action == "hand":
-            post = await registry.hand(channel, member.id)
-            await ephemeral(interaction, post.content, view=build_view(post))
+            await send_hand(interaction, channel)
             return
         # Every button carries its message's version: an older lobby's Leave or Cancel must
         # not reach the game that followed it.
@@ -139,11 +131,82 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         await answer_post(interaction, reply.post, reply.notice)
 
 
+class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
+    """A select of moves from a private hand (or its second step), for any game."""
+
+    def __init__(self, item: discord.ui.Select[Any]) -> None:
+        super().__init__(item)
+        match = re.fullmatch(MENU_TEMPLATE, item.custom_id)
+        assert match is not None
+        self.channel_id = int(match["channel"])
+        self.version = int(match["version"])
+        self.game = match["game"]
+        self.step = match["step"]
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> MoveMenu:
+        """Rebuild the menu from a pick (also after a restart)."""
+        assert isinstance(item, discord.ui.Select)
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Ask the game what the pick means; make the move or offer the next menu."""
+        await guarded(interaction, lambda: self._pick(interaction), what=f"{self.game} menu")
+
+    async def _pick(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.channel_id != self.channel_id:
+            raise SessionError("error.wrong_channel")
+        registry = deckhand(interaction).sessions
+        session = registry.get(self.channel_id)
+        if session is None or session.version != self.version or session.state is None:
+            raise SessionError("error.stale_button")
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            raise SessionError("error.not_seated")
+        locale = locale_of(interaction)
+        value = self.item.values[0] if self.item.values else ""
+        view = session.state.view(seat)
+        picked = registry.adapter(session).picked(view, self.step, value, locale)
+        if isinstance(picked, Menu):
+            holder = discord.ui.View(timeout=None)
+            holder.add_item(MoveMenu(menu_select(self.channel_id, self.version, self.game, picked)))
+            await ephemeral(interaction, picked.prompt or picked.placeholder, view=holder)
+            return
+        reply = await registry.act(
+            self.channel_id, interaction.user.id, picked, version=self.version
+        )
+        await answer_post(interaction, reply.post, reply.notice)
+
+
+def menu_select(channel_id: int, version: int, game: str, menu: Menu) -> discord.ui.Select[Any]:
+    """The select component of a game's menu (at most 25 options, as Discord allows)."""
+    return discord.ui.Select[Any](
+        custom_id=menu_id(channel_id, version, game, menu.step),
+        placeholder=menu.placeholder[:150],
+        options=[
+            discord.SelectOption(
+                label=option.label[:100],
+                value=option.value[:100],
+                description=None if option.description is None else option.description[:100],
+            )
+            for option in menu.options
+        ],
+    )
+
+
 def build_view(post: Post) -> discord.ui.View | None:
-    """The buttons of ``post`` (``None`` when it has none)."""
-    if not post.controls:
+    """The components of ``post``: its menu of moves (first row) and its buttons."""
+    if not post.controls and post.menu is None:
         return None
     view = discord.ui.View(timeout=None)
+    if post.menu is not None and post.menu.options:
+        view.add_item(MoveMenu(menu_select(post.channel_id, post.version, post.game, post.menu)))
     for control in post.controls:
         view.add_item(
             GameButton(
@@ -156,6 +219,17 @@ def build_view(post: Post) -> discord.ui.View | None:
             )
         )
     return view
+
+
+async def send_hand(interaction: discord.Interaction[Any], channel_id: int) -> None:
+    """A fresh ephemeral hand in the member's language (a new one each time, so the
+    15-minute token limit never bites), with its menu and buttons on their turn."""
+    registry = deckhand(interaction).sessions
+    post = await registry.hand(channel_id, interaction.user.id, locale_of(interaction))
+    content = post.content
+    if post.menu is not None and post.menu.note:
+        content = f"{post.menu.note}\n{content}"
+    await ephemeral(interaction, content, view=build_view(post))
 
 
 async def answer_post(
@@ -197,11 +271,12 @@ async def answer_post(
 async def _send_table(interaction: discord.Interaction[Any], post: Post) -> int:
     """The table as the interaction's answer; its message id."""
     view = build_view(post)
+    pings = mentions(post.mention)
     if view is None:
-        sent = await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
+        sent = await interaction.response.send_message(post.content, allowed_mentions=pings)
     else:
         sent = await interaction.response.send_message(
-            post.content, view=view, allowed_mentions=NO_PINGS
+            post.content, view=view, allowed_mentions=pings
         )
     # Discord returns the message it created; ask for it only if it did not.
     if sent.message_id is not None:

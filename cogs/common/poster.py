@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.sessions import Post
-from cogs.common.buttons import NO_PINGS, GameButton, build_view
+from cogs.common.buttons import GameButton, MoveMenu, build_view, mentions
 from cogs.common.respond import Deckhand
 
 __all__ = ["DiscordPoster", "install"]
@@ -27,10 +27,11 @@ class DiscordPoster:
         channel = self.client.get_partial_messageable(post.channel_id)
         view = build_view(post)
         try:
+            pings = mentions(post.mention)
             if view is None:
-                message = await channel.send(post.content, allowed_mentions=NO_PINGS)
+                message = await channel.send(post.content, allowed_mentions=pings)
             else:
-                message = await channel.send(post.content, view=view, allowed_mentions=NO_PINGS)
+                message = await channel.send(post.content, view=view, allowed_mentions=pings)
         except discord.HTTPException:
             log.exception("could not post the table in channel %d", post.channel_id)
             return None
@@ -49,19 +50,17 @@ class DiscordPoster:
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
         """Mention one member (and nobody else)."""
         channel = self.client.get_partial_messageable(channel_id)
-        mentions = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(member_id)]
-        )
         try:
-            await channel.send(text, allowed_mentions=mentions)
+            await channel.send(text, allowed_mentions=mentions(member_id))
         except discord.HTTPException:
             log.warning("could not ping in channel %d", channel_id, exc_info=True)
 
 
 def install(bot: Any) -> Deckhand:
-    """Register the buttons and the Discord poster once; every game's ``setup`` calls it."""
+    """Register the buttons, menus and the Discord poster once; every game's ``setup``
+    calls it."""
     deckhand: Deckhand = bot
     if not isinstance(deckhand.sessions.poster, DiscordPoster):
         deckhand.sessions.poster = DiscordPoster(bot)
-        bot.add_dynamic_items(GameButton)
+        bot.add_dynamic_items(GameButton, MoveMenu)
     return deckhand

@@ -1,6 +1,8 @@
-"""The verbs every game's command group shares: start, join, leave, hand and a move.
+"""The verbs every game's command group shares: start, join, leave, hand, a move, and the
+autocomplete of the member's own legal moves.
 
-Each is parse → session → answer: the session decides, this module only speaks Discord.
+Each is parse → session → answer: the session decides, this module only speaks Discord. A
+game's cog calls these for its shared verbs and adds only its own.
 """
 
 from __future__ import annotations
@@ -9,13 +11,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+from discord import app_commands
 
+from bot.games import MAX_OPTIONS
 from bot.sessions import Reply, SessionError, SessionRegistry
-from cogs.common.buttons import answer_post, build_view
-from cogs.common.respond import deckhand, ephemeral, guarded, member_of, public_locale
+from cogs.common.buttons import answer_post, send_hand
+from cogs.common.respond import deckhand, guarded, locale_of, member_of, public_locale
 from rules.engine import Action
 
-__all__ = ["act", "hand", "join", "leave", "start"]
+__all__ = ["act", "hand", "join", "leave", "move", "start", "suggest"]
 
 
 def _registry(interaction: discord.Interaction[Any], game: str) -> tuple[SessionRegistry, int]:
@@ -77,7 +81,8 @@ async def join(interaction: discord.Interaction[Any], game: str) -> None:
 
 
 async def leave(interaction: discord.Interaction[Any], game: str) -> None:
-    """``/<game> leave``: give up a seat (a computer plays it on in a running game)."""
+    """``/<game> leave``: give up a seat (in a running game: forfeit it by the game's rule,
+    or a computer plays it on)."""
     await _run(interaction, game, "leave", lambda r, c: r.leave(c, interaction.user.id))
 
 
@@ -91,12 +96,39 @@ async def act(interaction: discord.Interaction[Any], game: str, action: Action) 
     )
 
 
+async def move(
+    interaction: discord.Interaction[Any], game: str, verb: str, arg: str | None
+) -> None:
+    """A move named as text (``/onecard play card:♠7 suit:♥``); the game's adapter parses it
+    after the session's turn check, so "not your turn" comes first."""
+    await _run(interaction, game, verb, lambda r, c: r.act(c, interaction.user.id, (verb, arg)))
+
+
 async def hand(interaction: discord.Interaction[Any], game: str) -> None:
     """``/<game> hand``: the member's own hand, ephemeral, with controls on their turn."""
 
     async def work() -> None:
-        registry, channel_id = _registry(interaction, game)
-        post = await registry.hand(channel_id, interaction.user.id)
-        await ephemeral(interaction, post.content, view=build_view(post))
+        _, channel_id = _registry(interaction, game)
+        await send_hand(interaction, channel_id)
 
     await guarded(interaction, work, what=f"/{game} hand")
+
+
+def suggest(
+    interaction: discord.Interaction[Any], game: str, option: str, typed: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete of ``option``: the member's own legal moves in this channel's ``game``
+    (:meth:`bot.games.GameAdapter.suggest`); nothing for anyone else, or out of a game."""
+    registry = deckhand(interaction).sessions
+    session = registry.get(interaction.channel_id or 0)
+    if session is None or session.game != game or session.state is None:
+        return []
+    seat = session.seat_of(interaction.user.id)
+    if seat is None:
+        return []
+    view = session.state.view(seat)
+    found = registry.adapter(session).suggest(view, option, typed, locale_of(interaction))
+    return [
+        app_commands.Choice(name=choice.label[:100], value=choice.value[:100])
+        for choice in list(found)[:MAX_OPTIONS]
+    ]

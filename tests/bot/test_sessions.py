@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.games import Control, GameCatalog, Table
+from bot.games import Control, GameCatalog, Option, Table
 from bot.sessions import (
     DEAL_AGAIN_SECONDS,
     MAX_MESSAGE,
@@ -97,8 +97,8 @@ class CountState:
             self.turn = (self.turn + 1) % self.seats
         return events
 
-    def view(self, seat: int | None) -> tuple[int, int | None]:
-        return (self.total, self.current_seat)
+    def view(self, seat: int | None) -> tuple[int, int | None, int | None]:
+        return (self.total, self.current_seat, seat)
 
     def snapshot(self) -> dict[str, Any]:
         return {
@@ -145,8 +145,23 @@ class CountAdapter:
         state.computers.append(seat)
         return ()
 
+    forfeits = False
+
+    def forfeit(self, state: CountState, seat: int) -> Sequence[Event]:
+        raise AssertionError("the count game hands a leaving seat to a computer")
+
     def timeout_action(self, state: CountState, seat: int) -> Action:
         return Add(1)
+
+    def picked(
+        self, view: tuple[int, int | None, int | None], step: str | None, value: str, locale: str
+    ) -> tuple[str, str | None]:
+        return ("add", value)
+
+    def suggest(
+        self, view: tuple[int, int | None, int | None], option: str, typed: str, locale: str
+    ) -> list[Option]:
+        return [Option(f"+{n}", str(n)) for n in (1, 2) if view[1] == view[2]]
 
     def computer_action(self, state: CountState, seat: int) -> Action:
         return Add(2)
@@ -158,7 +173,7 @@ class CountAdapter:
 
     def table(
         self,
-        view: tuple[int, int | None],
+        view: tuple[int, int | None, int | None],
         events: Sequence[Event],
         names: Sequence[str],
         locale: str,
@@ -169,8 +184,11 @@ class CountAdapter:
             controls = (Control("again", "button.again"),)
         return Table(log, f"total {view[0]}", "", controls)
 
-    def hand(self, view: tuple[int, int | None], names: Sequence[str], locale: str) -> Table:
-        return Table((), f"hand total {view[0]}", "", (Control("add", "button.hit", arg="1"),))
+    def hand(
+        self, view: tuple[int, int | None, int | None], names: Sequence[str], locale: str
+    ) -> Table:
+        controls = (Control("add", "button.hit", arg="1"),) if view[1] == view[2] else ()
+        return Table((), f"hand total {view[0]}", "", controls)
 
 
 # -- fakes ---------------------------------------------------------------------------------
@@ -438,7 +456,8 @@ async def test_moves_are_checked_and_refusals_change_nothing(table: Harness) -> 
     post = await table.answered(
         registry.act(CHANNEL, ALICE.id, ("add", "2"), version=stored_before.version)
     )
-    assert post is not None and post.content.startswith("Alice +2\n```")
+    assert post is not None and post.content.startswith("Alice +2\n<@102>, your turn.\n```")
+    assert post.mention == BOB.id  # Bob's turn starts: he alone is pinged
     assert post.version == stored_before.version + 1
 
 
@@ -616,7 +635,10 @@ async def test_computer_moves_are_paced_and_coalesced(table: Harness) -> None:
     assert table.poster.posts == []  # the delay has not passed
     await table.clock.advance(0.5)
     [post] = table.poster.posts
-    assert post.content.startswith("Computer 2 +2\nComputer 3 +2\nComputer 4 +2\n```")
+    assert post.content.startswith(
+        "Computer 2 +2\nComputer 3 +2\nComputer 4 +2\n<@101>, your turn.\n```"
+    )
+    assert post.mention == ALICE.id
     assert await table.saved_total_back_at_seat_0() == 7
 
 
@@ -971,7 +993,7 @@ async def test_a_refused_computer_move_falls_back_and_the_game_goes_on(
     # Computer 2 added 2; Computer 3's 7 was refused, so it played the safe 1 (or, with no
     # safe move either, its first legal move: 1 as well).
     [post] = table.poster.posts
-    assert post.content.startswith("Computer 2 +2\nComputer 3 +1\n```")
+    assert post.content.startswith("Computer 2 +2\nComputer 3 +1\n<@101>, your turn.\n```")
     assert await table.saved_total_back_at_seat_0() == 4
     assert f"channel {CHANNEL}" in caplog.text and "seat 2" in caplog.text
     await table.clock.advance(60)  # Alice's turn timer was re-armed
@@ -1058,7 +1080,7 @@ class BrokenTable(CountAdapter):
 
     def table(
         self,
-        view: tuple[int, int | None],
+        view: tuple[int, int | None, int | None],
         events: Sequence[Event],
         names: Sequence[str],
         locale: str,

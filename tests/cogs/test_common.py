@@ -10,18 +10,19 @@ from typing import Any
 import discord
 import pytest
 
-from bot.games import Control, GameCatalog
+from bot.games import Control, GameCatalog, Menu, Option
 from bot.i18n import catalog, t
 from bot.sessions import Player, Post, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
-from cogs.common.buttons import (
+from cogs.common.buttons import GameButton, MoveMenu, build_view, mentions, menu_select
+from cogs.common.ids import (
+    BUTTON_TEMPLATE,
     CUSTOM_ID_LIMIT,
-    TEMPLATE,
-    GameButton,
-    build_view,
-    custom_id,
-    parse_custom_id,
+    MENU_TEMPLATE,
+    button_id,
+    menu_id,
+    parse_button_id,
 )
 from cogs.common.respond import guarded
 from rules.engine import IllegalAction
@@ -42,9 +43,9 @@ BIG_CHANNEL = 2**64 - 1  # the largest snowflake
 def test_custom_id_round_trips_and_fits(
     channel: int, version: int, action: str, arg: str | None
 ) -> None:
-    text = custom_id(channel, version, action, arg)
+    text = button_id(channel, version, action, arg)
     assert len(text) <= CUSTOM_ID_LIMIT
-    assert parse_custom_id(text) == (channel, version, action, arg)
+    assert parse_button_id(text) == (channel, version, action, arg)
     assert text.startswith(f"dh:{channel}:{version}:{action}")
 
 
@@ -53,22 +54,72 @@ def test_custom_id_round_trips_and_fits(
 )
 def test_custom_ids_that_would_not_parse_are_refused(action: str, arg: str | None) -> None:
     with pytest.raises(ValueError):
-        custom_id(1, 1, action, arg)
+        button_id(1, 1, action, arg)
 
 
 def test_foreign_custom_ids_do_not_match() -> None:
     for text in ("persistent_view:green", "dh:1:x:hit", "dh:1:2", "xdh:1:2:hit"):
         with pytest.raises(ValueError):
-            parse_custom_id(text)
+            parse_button_id(text)
 
 
 async def test_a_button_is_rebuilt_from_its_custom_id() -> None:
-    text = custom_id(55, 9, "stand")
-    match = re.fullmatch(TEMPLATE, text)
+    text = button_id(55, 9, "stand")
+    match = re.fullmatch(BUTTON_TEMPLATE, text)
     assert match is not None
     button = await GameButton.from_custom_id(None, None, match)  # type: ignore[arg-type]
     assert (button.channel_id, button.version, button.action, button.arg) == (55, 9, "stand", None)
     assert button.custom_id == text
+
+
+@pytest.mark.parametrize("step", [None, "♦7", "x" * 40])
+def test_menu_ids_fit_round_trip_and_never_reach_the_button(step: str | None) -> None:
+    longest_game = "a" * 12
+    text = menu_id(BIG_CHANNEL, 10**12 - 1, longest_game, step)
+    assert len(text) <= CUSTOM_ID_LIMIT
+    match = re.fullmatch(MENU_TEMPLATE, text)
+    assert match is not None and (match["game"], match["step"]) == (longest_game, step)
+    assert re.fullmatch(BUTTON_TEMPLATE, text) is None
+    assert re.fullmatch(MENU_TEMPLATE, button_id(1, 2, "hit", "x")) is None
+    with pytest.raises(ValueError):
+        menu_id(1, 1, "onecard", "x" * 41)
+
+
+async def test_a_menu_is_rebuilt_from_its_custom_id_with_its_step() -> None:
+    menu = Menu("pick", (Option("[♠ 7]", "♠7", "then a suit"), Option("Take", "take")), "♦7")
+    select = menu_select(55, 9, "onecard", menu)
+    assert select.custom_id == "dh:55:9:onecard-menu:♦7"
+    assert [(o.label, o.value, o.description) for o in select.options] == [
+        ("[♠ 7]", "♠7", "then a suit"),
+        ("Take", "take", None),
+    ]
+    match = re.fullmatch(MENU_TEMPLATE, select.custom_id)
+    assert match is not None
+    rebuilt = await MoveMenu.from_custom_id(None, select, match)  # type: ignore[arg-type]
+    assert (rebuilt.channel_id, rebuilt.version, rebuilt.game, rebuilt.step) == (
+        55,
+        9,
+        "onecard",
+        "♦7",
+    )
+
+
+def test_build_view_puts_the_menu_first_then_the_buttons() -> None:
+    menu = Menu("pick", (Option("a", "a"),))
+    post = Post(77, 5, "hand", (Control("take", "button.hand"),), "en", "onecard", menu=menu)
+    view = build_view(post)
+    assert view is not None
+    kinds = [type(item) for item in view.children]
+    assert kinds == [MoveMenu, GameButton]
+    assert build_view(Post(77, 5, "h", (), "en", "onecard", menu=menu)) is not None
+
+
+def test_only_the_member_whose_turn_starts_is_pinged() -> None:
+    nobody = mentions(None)
+    assert nobody.users is False and nobody.everyone is False and nobody.roles is False
+    one = mentions(42)
+    assert [user.id for user in one.users] == [42]  # type: ignore[union-attr]
+    assert one.everyone is False and one.roles is False
 
 
 def test_build_view_translates_labels_and_encodes_the_version() -> None:

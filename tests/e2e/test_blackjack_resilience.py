@@ -136,12 +136,13 @@ async def test_a_turn_timeout_stands_for_the_player(
         assert stood.buttons
         if rate_limited:
             assert failure.hits == 1
-        # Half-way the player was reminded: the only message that pinged anyone.
-        # (Later messages may already remind the next player.)
+        # The table that gave the player the turn pinged them, and half-way they were
+        # reminded: nobody else was pinged. (Later messages may remind the next player.)
         earlier = [m for m in fake_discord.public_messages(fake_discord.channel) if m.id < stood.id]
         pings = [m for m in earlier if m.pinged]
-        assert [m.pinged for m in pings] == [[first]]
-        assert f"<@{first}>" in pings[0].text
+        assert [m.pinged for m in pings] == [[first], [first]]
+        assert pings[0].id == table.id and t("turn.yours", "en", member=f"<@{first}>") in table.text
+        assert pings[1].text.startswith(f"<@{first}>, it is your turn:")
 
 
 @pytest.mark.parametrize("status", [429, 500])

@@ -12,24 +12,15 @@ from typing import Any
 import pytest
 
 import rules.onecard as oc
-from bot.games import GameCatalog
+from bot.games import MAX_OPTIONS, GameCatalog, Menu
 from bot.games.onecard import ADAPTER, coloured, parse_suit, play_arg
 from bot.i18n import refusal, t
 from bot.sessions import Player, Post, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
 from bot.text import onecard as render
-from cogs.common.buttons import TEMPLATE, GameButton
+from cogs.common.buttons import GameButton, MoveMenu
 from cogs.onecard import cog
-from cogs.onecard.cog import (
-    MAX_OPTIONS,
-    MENU_TEMPLATE,
-    HandMenu,
-    hand_view,
-    legal_choices,
-    suit_view,
-    with_hand_menu,
-)
 from rules.cards import FULL_DECK, Card, Suit, parse_card
 from rules.engine import GameOver, IllegalAction
 
@@ -267,8 +258,10 @@ def test_hand_is_numbered_under_the_open_card_with_take_on_the_turn() -> None:
     assert table.log == (t("hand.title", "en"), t("onecard.your_turn", "en", n=2))
     assert table.body.startswith("[♠ 5] ♠\ncurrent: A Alice")
     assert table.body.endswith("Total 3 cards\n1:[♠ 3] 2:[♦ 4] 3:[♠ 7] 4: Take")
-    assert [c.action for c in table.controls] == ["take"]
+    assert table.controls == () and table.menu is not None  # Take is in the menu
+    assert table.menu.options[-1].value == "take"
     other = ADAPTER.hand(state.view(1), NAMES, "en")
+    assert other.menu is None and other.controls == ()
     assert "Total 2 cards\n1:[♥ 6] 2:[♦ 8] 3: Take" in other.body
     assert t("onecard.your_turn", "en", n=0) not in other.log
 
@@ -283,26 +276,26 @@ def test_a_bankrupt_seat_sees_that_it_is_out_and_no_take() -> None:
 # -- the hand's menus and autocomplete --------------------------------------------------------
 
 
+def menu_of(view: oc.OneCardView) -> Menu | None:
+    return ADAPTER.hand(view, NAMES, "en").menu
+
+
 def test_hand_menu_lists_exactly_the_legal_cards_plus_take() -> None:
     state = oc.position([cards("♠3 ♦4 ♠7 ♥5 JKC"), cards("♥6 ♦8")], parse_card("♠5"))
-    view, note = hand_view(CHANNEL, 9, state.view(0), "en")
-    assert view is not None and note is None
-    (menu,) = view.children
-    assert isinstance(menu, HandMenu)
-    assert menu.item.custom_id == f"dh:{CHANNEL}:9:oc-play"
-    values = [o.value for o in menu.item.options]
+    menu = menu_of(state.view(0))
+    assert menu is not None and menu.note is None and menu.step is None
+    values = [o.value for o in menu.options]
     assert values == ["♠3", "♠7", "♥5", "JKC", "take"]
-    assert [o.label for o in menu.item.options][-1] == "Take"
-    assert hand_view(CHANNEL, 9, state.view(1), "en") == (None, None)
+    assert [o.label for o in menu.options][-1] == "Take"
+    assert menu_of(state.view(1)) is None  # not their turn
+    assert ADAPTER.hand(state.view(0), NAMES, "en").controls == ()  # Take is in the menu
 
 
 def test_hand_menu_under_attack_offers_only_defences_and_take_n() -> None:
     state = oc.position([cards("♠2 ♦4 ♣A JKB"), cards("♥6 ♦8")], parse_card("♣2"), offense=2)
-    view, _ = hand_view(CHANNEL, 3, state.view(0), "en")
-    assert view is not None
-    (menu,) = view.children
-    assert isinstance(menu, HandMenu)
-    assert [(o.value, o.label) for o in menu.item.options] == [
+    menu = menu_of(state.view(0))
+    assert menu is not None
+    assert [(o.value, o.label) for o in menu.options] == [
         ("♠2", "[♠ 2]"),
         ("♣A", "[♣ A]"),
         ("JKB", "[JK B]"),
@@ -317,69 +310,42 @@ def test_a_menu_never_has_more_than_25_options() -> None:
         playing=(True, True), bankrupt=(False, False), order=(0, 1), hand=FULL_DECK[:30],
         playable=FULL_DECK[:30], result=None,
     )  # fmt: skip
-    view, note = hand_view(CHANNEL, 1, many, "en")
-    assert view is not None
-    (menu,) = view.children
-    assert isinstance(menu, HandMenu)
-    assert len(menu.item.options) == MAX_OPTIONS
-    assert menu.item.options[-1].value == "take"
-    assert note == t("onecard.more_cards", "en", n=30 - (MAX_OPTIONS - 1))
+    menu = menu_of(many)
+    assert menu is not None
+    assert len(menu.options) == MAX_OPTIONS
+    assert menu.options[-1].value == "take"
+    assert menu.note == t("onecard.more_cards", "en", n=30 - (MAX_OPTIONS - 1))
 
 
-def test_suit_menu_carries_the_seven() -> None:
-    view = suit_view(CHANNEL, 4, parse_card("♦7"), "en")
-    (menu,) = view.children
-    assert isinstance(menu, HandMenu)
-    assert menu.item.custom_id == f"dh:{CHANNEL}:4:oc-suit-♦7"
-    assert (menu.what, menu.card, menu.version) == ("suit", "♦7", 4)
-    assert [o.value for o in menu.item.options] == ["♠", "♥", "♦", "♣"]
-
-
-def test_menu_ids_fit_and_never_reach_the_shared_button() -> None:
-
-    longest = f"dh:{2**64 - 1}:{10**12 - 1}:oc-suit-JKC"
-    assert len(longest) <= 100 and re.fullmatch(MENU_TEMPLATE, longest)
-    for menu_id in (longest, "dh:1:2:oc-play", "dh:1:2:oc-suit-♠7"):
-        assert re.fullmatch(TEMPLATE, menu_id) is None
-
-
-async def test_only_a_one_card_hand_click_gets_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
-    sent: list[tuple[str, int]] = []
-    shared_calls: list[str] = []
-
-    async def shared(button: GameButton, interaction: Any) -> None:
-        shared_calls.append(button.action)
-
-    async def send_hand(interaction: Any, channel_id: int) -> None:
-        sent.append(("hand", channel_id))
-
-    monkeypatch.setattr(cog, "send_hand", send_hand)
-    click = with_hand_menu(shared)
-    games = {CHANNEL: "onecard", CHANNEL + 1: "blackjack"}
-    sessions = SimpleNamespace(get=lambda c: SimpleNamespace(game=games[c]) if c in games else None)
-
-    def interaction(channel_id: int) -> Any:
-        return SimpleNamespace(channel_id=channel_id, client=SimpleNamespace(sessions=sessions))
-
-    await click(GameButton(CHANNEL, 3, "hand"), interaction(CHANNEL))
-    assert sent == [("hand", CHANNEL)] and shared_calls == []
-    await click(GameButton(CHANNEL, 3, "take"), interaction(CHANNEL))
-    await click(GameButton(CHANNEL + 1, 3, "hand"), interaction(CHANNEL + 1))
-    await click(GameButton(CHANNEL, 3, "hand"), interaction(CHANNEL + 2))  # wrong channel
-    await click(GameButton(CHANNEL + 2, 3, "hand"), interaction(CHANNEL + 2))  # no game
-    assert sent == [("hand", CHANNEL)]
-    assert shared_calls == ["take", "hand", "hand", "hand"]
+def test_picking_a_seven_asks_for_the_suit_and_the_suit_plays_it() -> None:
+    state = oc.position([cards("♦7 ♦4"), cards("♥6 ♦8")], parse_card("♦5"))
+    view = state.view(0)
+    suits = ADAPTER.picked(view, None, "♦7", "ko")
+    assert isinstance(suits, Menu)
+    assert suits.step == "♦7" and suits.prompt == t("onecard.choose_suit", "ko")
+    assert [o.value for o in suits.options] == ["♠", "♥", "♦", "♣"]
+    assert ADAPTER.picked(view, "♦7", "♥", "en") == ("play", "♦7/♥")
+    assert ADAPTER.picked(view, None, "♦4", "en") == ("play", "♦4")
+    assert ADAPTER.picked(view, None, "take", "en") == ("take", None)
+    # Whatever else comes back is left for the engine to refuse with its reason.
+    assert ADAPTER.picked(view, None, "nonsense", "en") == ("play", "nonsense")
+    assert ADAPTER.parse(*ADAPTER.picked(view, "♦7", "♥", "en")) == oc.PlayCard(
+        parse_card("♦7"), Suit.HEARTS
+    )
 
 
 def test_autocomplete_offers_only_the_seats_own_legal_cards() -> None:
     state = oc.position([cards("♠3 ♦4 ♠7 ♥5"), cards("♠6 ♦8")], parse_card("♠5"))
-    names = [c.value for c in legal_choices(state.view(0), "")]
-    assert names == ["♠3", "♠7", "♥5"]
-    assert [c.value for c in legal_choices(state.view(0), "♠")] == ["♠3", "♠7"]
-    assert [c.value for c in legal_choices(state.view(0), "5h")] == ["♥5"]
-    sevens = legal_choices(state.view(0), "7", "ko")
-    assert [(c.name, c.value) for c in sevens] == [("[♠ 7] - 그다음 무늬를 골라요", "♠7")]
-    assert legal_choices(state.view(1), "") == []  # not their turn: nothing
+
+    def values(seat: int, typed: str, locale: str = "en") -> list[str]:
+        return [o.value for o in ADAPTER.suggest(state.view(seat), "card", typed, locale)]
+
+    assert values(0, "") == ["♠3", "♠7", "♥5"]
+    assert values(0, "♠") == ["♠3", "♠7"]
+    assert values(0, "5h") == ["♥5"]
+    sevens = ADAPTER.suggest(state.view(0), "card", "7", "ko")
+    assert [(o.label, o.value) for o in sevens] == [("[♠ 7] - 그다음 무늬를 골라요", "♠7")]
+    assert values(1, "") == []  # not their turn: nothing
 
 
 # -- leaving a running game forfeits it -------------------------------------------------------
@@ -467,10 +433,8 @@ async def test_a_bankrupt_member_leaving_is_told_so_and_nothing_changes() -> Non
         assert session.seat_of(BOB.id) == 1
 
 
-async def test_setup_wraps_the_shared_click_once_and_teardown_restores_it() -> None:
-    shared = GameButton._click
+async def test_setup_registers_the_game_and_teardown_forgets_it() -> None:
     added: list[Any] = []
-    removed: list[Any] = []
     cogs: list[Any] = []
     registry = SimpleNamespace(poster=None, games=GameCatalog())
 
@@ -478,21 +442,10 @@ async def test_setup_wraps_the_shared_click_once_and_teardown_restores_it() -> N
         cogs.append(one)
 
     bot = SimpleNamespace(
-        sessions=registry,
-        add_dynamic_items=lambda *items: added.extend(items),
-        remove_dynamic_items=lambda *items: removed.extend(items),
-        add_cog=add_cog,
+        sessions=registry, add_dynamic_items=lambda *items: added.extend(items), add_cog=add_cog
     )
-    try:
-        await cog.setup(bot)  # type: ignore[arg-type]
-        wrapped = GameButton._click
-        assert wrapped is not shared and wrapped.shared is shared  # type: ignore[attr-defined]
-        await cog.setup(bot)  # type: ignore[arg-type]  # a second bot in this process
-        assert GameButton._click is wrapped
-        assert "onecard" in registry.games and cog.HandMenu in added
-        assert isinstance(cogs[0], cog.OneCardCog)
-        await cog.teardown(bot)  # type: ignore[arg-type]
-        assert GameButton._click is shared and "onecard" not in registry.games
-        assert removed == [cog.HandMenu]
-    finally:
-        GameButton._click = shared  # type: ignore[method-assign]
+    await cog.setup(bot)  # type: ignore[arg-type]
+    assert "onecard" in registry.games and isinstance(cogs[0], cog.OneCardCog)
+    assert added == [GameButton, MoveMenu]  # the shared components, registered once
+    await cog.teardown(bot)  # type: ignore[arg-type]
+    assert "onecard" not in registry.games
