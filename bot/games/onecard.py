@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 TAKE: Final = "take"
+HAND_CARDS_PER_LINE: Final = 4  # a private hand on a phone: 4 numbered cards fit 40 columns
 SUIT_SEPARATOR: Final = "/"  # never part of a card as people type it
 _SUIT_WORDS: Final[dict[str, Suit]] = {
     **{suit.value: suit for suit in SUITS},
@@ -163,8 +164,9 @@ class OneCardAdapter:
         """One seat's hand, numbered as in the seed, under the open card; on their turn the
         menu of exactly their legal cards and Take (the menu holds Take, so no button)."""
         seat = view.seat
+        status = render.status_lines(view, render.table_names(names))
         if seat is not None and not view.playing[seat]:  # bankrupt (rule 22): nothing to show
-            body = "\n".join([render.open_line(view), render.status_line(view, names)])
+            body = "\n".join([render.open_line(view), *status])
             return Table(log=(t("onecard.out", locale),), body=body)
         lines = [t("hand.title", locale)]
         menu = None
@@ -175,9 +177,9 @@ class OneCardAdapter:
         body = "\n".join(
             [
                 render.open_line(view),
-                render.status_line(view, names),
+                *status,
                 "",
-                render.hand_text(view, take),
+                render.hand_text(view, take, per_line=HAND_CARDS_PER_LINE),
             ]
         )
         return Table(log=tuple(lines), body=body, menu=menu)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.games import Control, Table
 from bot.i18n import t
+from bot.text.width import clip, wrap_words
 from rules.blackjack.events import (
     CardDrawn,
     Dealt,
@@ -39,6 +40,7 @@ __all__ = [
 ]
 
 NAME_LIMIT = 32
+TABLE_NAME_COLUMNS = 12  # a name's room in a table line, so a line fits a phone
 TABLE_CONTROLS = (
     Control("hand", "button.hand"),
     Control("hit", "button.hit", "primary"),
@@ -99,26 +101,39 @@ def event_lines(events: Iterable[Event], names: Sequence[str], locale: str) -> l
 
 
 def table_body(view: BlackjackView, names: Sequence[str], locale: str) -> str:
-    """The table: the House, then every seat; results once the game is over."""
+    """The table: the House, then every seat; results once the game is over. Names are
+    clipped and long hands wrap, so no line is wider than a phone shows (40 columns)."""
     house = t("bj.house", locale)
     if view.house_hidden:
-        shown = ", ".join([t("bj.hidden", locale), *(card_text(c) for c in view.house)])
-        lines = [f"{house}: {shown}"]
+        shown = [t("bj.hidden", locale), *(card_text(c) for c in view.house)]
+        lines = [_hand_words(f"{house}:", shown, "")]
     else:
-        lines = [f"{house}: {hand_text(view.house, view.house_total, locale)}"]
+        lines = [_hand_words(f"{house}:", view.house, _total(view.house_total, locale))]
     result = view.result
     for seat in range(view.players):
-        name = safe_name(names[seat])
-        hand = hand_text(view.hands[seat], view.totals[seat], locale)
+        name = clip(safe_name(names[seat]), TABLE_NAME_COLUMNS)
+        total = _total(view.totals[seat], locale)
         if result is not None:
             outcome = t(_OUTCOME_KEYS[result.outcomes[seat]], locale)
-            lines.append(f"[{outcome}] {name}: {hand}")
+            lines.append(_hand_words(f"[{outcome}] {name}:", view.hands[seat], total))
             continue
         marker = "> " if seat == view.current else "  "
         stood = view.finished[seat] and view.totals[seat] <= BLACKJACK
         suffix = f" - {t('bj.stood', locale)}" if stood else ""
-        lines.append(f"{marker}{name}: {hand}{suffix}")
-    return "\n".join(lines)
+        lines.append(_hand_words(f"{marker}{name}:", view.hands[seat], total + suffix))
+    return "\n".join(part for words in lines for part in wrap_words(words))
+
+
+def _total(total: int, locale: str) -> str:
+    """``(15)``, or ``(24) - Bust !!`` over 21: one word, never broken across lines."""
+    return f"({total}) - {t('bj.bust', locale)}" if total > BLACKJACK else f"({total})"
+
+
+def _hand_words(head: str, cards: Sequence[Card | str], tail: str) -> list[str]:
+    """A table line as words for :func:`~bot.text.width.wrap_words`: ``Alice: ♦9, ♦6 (15)``."""
+    shown = [c if isinstance(c, str) else card_text(c) for c in cards]
+    words = [f"{text}," for text in shown[:-1]] + shown[-1:]
+    return [head, *words, *([tail] if tail else [])]
 
 
 def table(view: BlackjackView, events: Sequence[Event], names: Sequence[str], locale: str) -> Table:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from bot.i18n import DEFAULT, refusal, t
+from bot.text.width import PHONE_COLUMNS, clip, columns, wrap
 from rules.cards import Card, Rank, parse_card
 from rules.engine import Event, GameOver, IllegalAction
 from rules.onecard import (
@@ -46,12 +47,15 @@ __all__ = [
     "refusal_text",
     "seat_label",
     "status_line",
+    "status_lines",
     "table_body",
+    "table_names",
     "table_text",
 ]
 
 MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
 CARDS_PER_LINE = 6  # as in the seed's hand listing
+TABLE_NAME_COLUMNS = 12  # a name's room in a table line, so a line fits a phone
 _MARKDOWN = re.compile(r"([\\`*_~|>])")
 
 
@@ -165,15 +169,16 @@ def status_line(view: OneCardView, names: Sequence[str] | None = None) -> str:
     )
 
 
-def hand_text(view: OneCardView, take: str = "Take") -> str:
+def hand_text(view: OneCardView, take: str = "Take", per_line: int = CARDS_PER_LINE) -> str:
     """The seat's own hand, numbered as in the seed, with ``take`` as the last number. Private.
 
-    The seed prints plain ``Take`` even under attack; Discord passes its own label.
+    The seed prints plain ``Take`` even under attack, six to a line; Discord passes its
+    own label and fewer to a line, for a phone.
     """
     hand = view.hand or ()
     items = [f"{i}:{card_text(card)}" for i, card in enumerate(hand, 1)]
     items.append(f"{len(hand) + 1}: {take}")
-    rows = [" ".join(items[i : i + CARDS_PER_LINE]) for i in range(0, len(items), CARDS_PER_LINE)]
+    rows = [" ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
     return "\n".join([f"Total {len(hand)} cards", *rows])
 
 
@@ -184,16 +189,22 @@ def _block_safe(text: str) -> str:
 def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: str = DEFAULT) -> str:
     """The inside of the public table's code block (rule 26): counts, never cards in a hand.
 
-    Other players are listed in turn order after the current one. The seed's layout stays as
-    it is; who is out and who won are said in ``locale``'s language.
+    The seed's table, laid out for a phone: other players in turn order after the current
+    one, names clipped, a long hand's count as ``//×15``, the status on three lines, so no
+    line is wider than 40 columns. Who is out and who won are said in ``locale``'s language.
     """
-    block_names = [_block_safe(n) for n in names] if names else None
+    block_names = table_names(names)
     lines = [f"Phase {view.phase}", f"Table<{view.table}>", ""]
     current = view.current
     if current is not None:
         for seat in view.order[1:]:
-            lines.append(seat_label(seat, view.counts[seat], block_names))
-        lines += ["", open_line(view), "", seat_label(current, view.counts[current], block_names)]
+            lines.append(_phone_seat_label(seat, view.counts[seat], block_names))
+        lines += [
+            "",
+            open_line(view),
+            "",
+            _phone_seat_label(current, view.counts[current], block_names),
+        ]
     else:
         lines += [open_line(view)]
     gone = [
@@ -206,11 +217,37 @@ def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: st
         if not view.playing[s]
     ]
     if gone:
-        lines += ["", t("onecard.table.out", locale, seats=", ".join(gone))]
-    lines += ["", status_line(view, block_names)]
+        lines += ["", *wrap(t("onecard.table.out", locale, seats=", ".join(gone)))]
+    lines += ["", *status_lines(view, block_names)]
     if view.result is not None and view.result.winners:
         lines.append(t("onecard.log.wins", locale, name=_name(view.result.winners[0], block_names)))
     return "\n".join(lines)
+
+
+def status_lines(view: OneCardView, names: Sequence[str] | None = None) -> list[str]:
+    """:func:`status_line` on three lines, for a phone."""
+    current = "-" if view.current is None else _short(view.current, names)
+    following = "-" if view.next_seat is None else _short(view.next_seat, names)
+    return [
+        f"current: {current}",
+        f"next: {following}  direction: {arrow(view.direction)}",
+        f"offense point: {view.offense}",
+    ]
+
+
+def table_names(names: Sequence[str] | None) -> list[str] | None:
+    """Display names as a code block shows them: on one line, no backquote, 12 columns."""
+    if not names:
+        return None
+    return [clip(" ".join(_block_safe(name).split()), TABLE_NAME_COLUMNS) for name in names]
+
+
+def _phone_seat_label(seat: int, count: int, names: Sequence[str] | None) -> str:
+    """:func:`seat_label`, with the count as ``//×15`` when the slashes would not fit."""
+    label = seat_label(seat, count, names)
+    if columns(label) <= PHONE_COLUMNS:
+        return label
+    return f"{_short(seat, names)}({count}) - //×{count}"
 
 
 def escape_log(lines: Iterable[str]) -> list[str]:

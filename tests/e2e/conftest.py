@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.e2e.fakediscord import FakeDiscord, running_client
+from tests.phone import assert_tables_fit_phone
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
@@ -25,10 +26,14 @@ if TYPE_CHECKING:
 
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """A fresh fake Discord with one guild and a ``games`` channel; no violations allowed."""
+    """A fresh fake Discord with one guild and a ``games`` channel; no violations allowed,
+    and every public table the bot posted fits a phone (40 columns)."""
     async with FakeDiscord() as fake:
         yield fake
         fake.assert_no_violations()
+        for message in fake.messages.values():
+            if not message.ephemeral and message.author.id == fake.bot_user.id:
+                assert_tables_fit_phone(message.content)
 
 
 class Deckhand:

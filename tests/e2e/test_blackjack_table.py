@@ -25,6 +25,7 @@ from tests.e2e.deckhand_tables import (
     whose_turn,
 )
 from tests.e2e.fakediscord import FakeDiscord, FakeMember, UsageError
+from tests.language import foreign_lines, message_lines
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
@@ -238,3 +239,25 @@ async def test_a_thread_is_a_channel_of_its_own(
     moved = await fake_discord.click(bob, in_thread[0], "Stand")
     assert not moved.ephemeral, moved.text
     assert bot.sessions.get(fake_discord.channel.id) is not None  # the parent's game is untouched
+
+
+@pytest.mark.parametrize(("member_locale", "server_locale"), [("ko", "en-US"), ("en-US", "ko")])
+async def test_the_hand_speaks_the_members_language_not_the_servers(
+    fake_discord: FakeDiscord, bot: DeckhandBot, member_locale: str, server_locale: str
+) -> None:
+    fake_discord.guild.locale = server_locale
+    lang, table_lang = member_locale[:2], server_locale[:2]
+    host = fake_discord.add_member("host", locale=member_locale)
+    seed = blackjack_seed(1)
+    opened = await fake_discord.slash(host, fake_discord.channel, "blackjack start", seed=seed)
+    assert not foreign_lines(message_lines(opened.message or opened.messages[0]), table_lang)
+    table = await settled(fake_discord, bot, fake_discord.channel)
+    for hand in (
+        await fake_discord.click(host, table, t("button.hand", table_lang)),
+        await fake_discord.slash(host, fake_discord.channel, "blackjack hand"),
+    ):
+        assert hand.ephemeral and hand.message is not None
+        lines = message_lines(hand.message)
+        assert hand.message.button_labels == [t("button.hit", lang), t("button.stand", lang)]
+        assert any(line.startswith(t("bj.your_hand", lang, hand="")) for line in lines)
+        assert not foreign_lines(lines, lang), lines

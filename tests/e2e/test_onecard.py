@@ -21,7 +21,9 @@ from bot.text import onecard as render
 from rules.cards import FULL_DECK, Card, Rank, parse_card
 from rules.onecard import PlayCard, State, Take, position
 from rules.onecard.ai import choose_action
+from tests.e2e.deckhand_tables import whose_turn
 from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+from tests.language import foreign_lines, message_lines
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
@@ -449,3 +451,32 @@ async def test_one_card_commands_leave_another_games_table_alone(
         assert refused.ephemeral and "Blackjack game is open" in refused.text, refused.text
     assert await fake.autocomplete(alice, fake.channel, "onecard play", "card", "") == []
     assert session.version == version
+
+
+@pytest.mark.parametrize(("member_locale", "server_locale"), [("ko", "en-US"), ("en-US", "ko")])
+async def test_the_hand_speaks_the_members_language_not_the_servers(
+    fake_discord: FakeDiscord, deckhand: Deckhand, member_locale: str, server_locale: str
+) -> None:
+    fake = fake_discord
+    fake.guild.locale = server_locale
+    lang, table_lang = member_locale[:2], server_locale[:2]
+    host = fake.add_member("host", locale=server_locale)
+    member = fake.add_member("member", locale=member_locale)
+    async with deckhand.run() as bot:
+        opened = await fake.slash(host, fake.channel, "onecard start", players=2, seed=SEED)
+        await fake.click(member, opened.message or opened.messages[0], t("button.join", table_lang))
+        table = await settled(fake, bot, fake.channel)
+        assert not foreign_lines(message_lines(table), table_lang)  # the server's language
+        # The member's hand on their turn (menu and all), by button and by command.
+        if whose_turn(bot, fake.channel) != member.id:
+            await fake.slash(host, fake.channel, "onecard take")
+            table = await settled(fake, bot, fake.channel)
+        assert whose_turn(bot, fake.channel) == member.id
+        for hand in (
+            await fake.click(member, table, t("button.hand", table_lang)),
+            await fake.slash(member, fake.channel, "onecard hand"),
+        ):
+            assert hand.ephemeral and hand.message is not None
+            lines = message_lines(hand.message)
+            assert t("hand.title", lang) in lines and t("onecard.pick", lang) in lines
+            assert not foreign_lines(lines, lang), lines

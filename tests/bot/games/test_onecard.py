@@ -168,7 +168,7 @@ def test_table_has_the_seed_layout_under_the_move_log_and_the_take_label() -> No
     )
     assert table.body == (
         "Phase 14\nTable<48>\n\nC Carol(2) - // //\nA Alice(2) - // //\n\n[♣ 2] ♣\n\n"
-        "B Bob(2) - // //\n\ncurrent: B Bob  next: C Carol  direction: --->  offense point: 2"
+        "B Bob(2) - // //\n\ncurrent: B Bob\nnext: C Carol  direction: --->\noffense point: 2"
     )
     assert [(c.action, c.label) for c in table.controls] == [
         ("hand", "button.hand"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.text import blackjack as render
 from rules.blackjack.events import (
     CardDrawn,
@@ -17,6 +19,7 @@ from rules.blackjack.events import (
 from rules.blackjack.state import BlackjackView
 from rules.cards import parse_card
 from rules.engine import Outcome, Result
+from tests.phone import assert_fits_phone
 
 NAMES = ["Alice", "Bob `x`", "Computer 3"]
 
@@ -52,7 +55,27 @@ def test_golden_table_while_playing() -> None:
 
 
 def test_golden_table_in_korean() -> None:
-    assert render.table_body(playing_view(), NAMES, "ko").splitlines()[0] == "딜러: 비공개, ♥9"
+    body = render.table_body(playing_view(), NAMES, "ko")
+    assert body.splitlines()[0] == "딜러: 비공개, ♥9"
+    assert_fits_phone(body)
+
+
+@pytest.mark.parametrize("locale", ["en", "ko"])
+def test_long_names_and_long_hands_fit_a_phone(locale: str) -> None:
+    many = cards("♠A", "♥A", "♦A", "♣A", "♠2", "♥2", "♦2", "♣2", "♠3", "♥3")
+    view = BlackjackView(
+        seat=None, players=3, current=1, hands=(many, many, cards("♣K", "♠7")),
+        totals=(20, 20, 17), finished=(True, False, False), computers=(False, False, True),
+        house=cards("♥9"), house_hidden=True, house_total=9, shoe=180, result=None,
+    )  # fmt: skip
+    names = ["W" * 32, "가나다라마바사아자차카타파하", "Computer 3"]
+    body = render.table_body(view, names, locale)
+    assert_fits_phone(body)
+    lines = body.splitlines()
+    assert lines[1].startswith("  WWWWWWWWWWW…: ♠A, ♥A,")  # the name clipped to 12 columns
+    assert lines[3].startswith("> 가나다라마…: ")  # Hangul counts two columns
+    # Every card is still shown, in order, whatever the wrapping.
+    assert " ".join(body.split()).count("♠A, ♥A, ♦A, ♣A, ♠2, ♥2, ♦2, ♣2, ♠3, ♥3 (20)") == 2
 
 
 def test_golden_table_after_the_house_played() -> None:
@@ -70,11 +93,14 @@ def test_golden_table_after_the_house_played() -> None:
         shoe=198,
         result=Result((Outcome.WIN, Outcome.LOSE), (20, 24), (0, 1)),
     )
-    assert render.table_body(view, NAMES, "en") == (
+    body = render.table_body(view, NAMES, "en")
+    assert body == (
         "House: ♣10, ♥9 (19)\n"
         "[Win] Alice: ♦9, ♦6, ♠5 (20)\n"
-        "[Lose] Bob 'x': ♥10, ♣5, ♦9 (24) - Bust !!"
+        "[Lose] Bob 'x': ♥10, ♣5, ♦9\n"
+        "    (24) - Bust !!"  # a whole line would be 43 columns: the total wraps, unbroken
     )
+    assert_fits_phone(body)
     table = render.table(view, [], NAMES, "en")
     assert [c.action for c in table.controls] == ["again"]
 

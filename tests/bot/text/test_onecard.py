@@ -12,6 +12,7 @@ from bot.i18n import catalog, refusal
 from bot.text import onecard as render
 from rules.cards import FULL_DECK, Card, Suit, parse_card
 from rules.engine import GameOver, IllegalAction, Outcome, Result
+from tests.phone import assert_fits_phone
 
 NAMES = ["Alice", "Bob", "Carol"]
 
@@ -39,6 +40,7 @@ def test_card_format_is_the_seeds(card: str, text: str) -> None:
 
 def test_public_table_golden() -> None:
     state, log = attacked()
+    assert_fits_phone(render.table_text(state.view(None), NAMES, log))
     assert render.table_text(state.view(None), NAMES, log) == (
         "Player A (Alice) put the card [♣ 2]\n"
         "Attack Player B (Bob) with offense point 0+2!!\n"
@@ -53,9 +55,25 @@ def test_public_table_golden() -> None:
         "\n"
         "B Bob(2) - // //\n"
         "\n"
-        "current: B Bob  next: C Carol  direction: --->  offense point: 2\n"
+        "current: B Bob\n"
+        "next: C Carol  direction: --->\n"
+        "offense point: 2\n"
         "```"
     )
+
+
+@pytest.mark.parametrize("locale", ["en", "ko"])
+def test_a_long_hand_long_names_and_the_out_line_fit_a_phone(locale: str) -> None:
+    # 15 cards in one hand: the slashes would make 58 columns; the count stands in for them.
+    hands = [FULL_DECK[:15], FULL_DECK[15:18], FULL_DECK[18:21], []]
+    state = oc.position(hands, FULL_DECK[30], out=[3])
+    names = ["W" * 32, "가나다라마바사아자차카타파하", "bob", "탈락한 사람의 아주 긴 이름"]
+    body = render.table_body(state.view(None), names, locale)
+    assert_fits_phone(body)
+    assert "A WWWWWWWWWWW…(15) - //×15" in body.splitlines()
+    assert "B 가나다라마…(3) - // // //" in body.splitlines()
+    adapter_table = ADAPTER.table(state.view(None), [], names, locale)
+    assert_fits_phone(adapter_table.body)  # the colours add no columns
 
 
 def test_public_table_never_shows_a_hand() -> None:
@@ -244,4 +262,4 @@ def test_game_over_table_names_the_winner() -> None:
     events = state.apply(0, oc.PlayCard(parse_card("♠3")))
     text = render.table_text(state.view(None), None, render.event_lines(events))
     assert text.startswith("Player A put the card [♠ 3]\nPlayer A wins!\n```")
-    assert "current: -  next: -" in text
+    assert "current: -\nnext: -" in text

@@ -1,0 +1,68 @@
+"""How wide text is on a phone, and making table lines fit it.
+
+Every public table is a code block, and a code block does not wrap on a phone: a line wider
+than the screen scrolls sideways. :data:`PHONE_COLUMNS` (40) is what a phone shows of a
+code block without scrolling; a Hangul syllable (or any wide East Asian character) takes two
+columns, a combining mark none, and ANSI colour codes none.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Final
+
+__all__ = ["PHONE_COLUMNS", "clip", "columns", "wrap", "wrap_words"]
+
+PHONE_COLUMNS: Final = 40
+_ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
+_ELLIPSIS: Final = "…"
+
+
+def columns(text: str) -> int:
+    """The columns ``text`` takes in a monospaced code block."""
+    width = 0
+    for char in _ANSI.sub("", text):
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def clip(text: str, most: int) -> str:
+    """``text`` cut to at most ``most`` columns, ending in ``…`` when it was cut."""
+    if columns(text) <= most:
+        return text
+    kept = ""
+    for char in text:
+        if columns(kept + char + _ELLIPSIS) > most:
+            break
+        kept += char
+    return kept.rstrip() + _ELLIPSIS
+
+
+def wrap(line: str, width: int = PHONE_COLUMNS, indent: str = "    ") -> list[str]:
+    """``line`` broken at spaces into lines of at most ``width`` columns (see
+    :func:`wrap_words`); leading spaces stay on the first line."""
+    body = line.lstrip(" ")
+    words = body.split(" ")
+    words[0] = line[: len(line) - len(body)] + words[0]
+    return wrap_words(words, width, indent)
+
+
+def wrap_words(words: Sequence[str], width: int = PHONE_COLUMNS, indent: str = "    ") -> list[str]:
+    """``words`` joined by spaces into lines of at most ``width`` columns, the later lines
+    indented. A word is never broken (pass ``"(24) - Bust !!"`` as one to keep it whole);
+    one wider than ``width`` stays whole on its own line."""
+    lines: list[str] = []
+    current = words[0] if words else ""
+    for word in words[1:]:
+        candidate = f"{current} {word}"
+        if columns(candidate) > width:
+            lines.append(current)
+            current = indent + word
+        else:
+            current = candidate
+    lines.append(current)
+    return lines
