@@ -42,7 +42,9 @@ class PlayVerbs(Tables):
                 raise SessionError("error.not_seated")
             state = session.state
             assert state is not None
-            if state.current_seat != seat:
+            # Out of turn only what the engine offers that seat (Uno's jump-in, UNO! or a
+            # catch); the engine still refuses anything else with its reason.
+            if state.current_seat != seat and not state.legal_actions(seat):
                 raise SessionError("error.not_your_turn")
             if isinstance(action, tuple):
                 action = self.adapter(session).parse(*action)

@@ -42,6 +42,11 @@ class Add(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Cheer(Action):
+    """Out of turn, while the total is exactly 1 (like Uno's catch or jump-in)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Added(Event):
     seat: int
     n: int
@@ -76,9 +81,13 @@ class CountState:
         return Result(outcomes, tuple(int(o is Outcome.WIN) for o in outcomes), ranking)
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
-        return [Add(1), Add(2)] if seat == self.current_seat else []
+        if seat == self.current_seat:
+            return [Add(1), Add(2)]
+        return [Cheer()] if self.total == 1 and not self.is_over else []
 
     def apply(self, seat: int, action: Action) -> list[Event]:
+        if isinstance(action, Cheer) and action in self.legal_actions(seat):
+            return []
         if seat != self.current_seat:
             raise IllegalAction("Not your turn.", code="turn")
         if isinstance(action, Add) and action.n == 99:  # a bug in the engine, half-way
@@ -459,6 +468,21 @@ async def test_moves_are_checked_and_refusals_change_nothing(table: Harness) -> 
     assert post is not None and post.content.startswith("Alice +2\n<@102>, your turn.\n```")
     assert post.mention == BOB.id  # Bob's turn starts: he alone is pinged
     assert post.version == stored_before.version + 1
+
+
+async def test_out_of_turn_only_what_the_engine_offers_that_seat(table: Harness) -> None:
+    await start_two(table)
+    registry = table.registry
+    with pytest.raises(SessionError) as refused:  # nothing offered to Bob yet
+        await registry.act(CHANNEL, BOB.id, Cheer())
+    assert refused.value.key == "error.not_your_turn"
+    await table.answered(registry.act(CHANNEL, ALICE.id, Add(1)))  # Bob's turn, total 1
+    await table.answered(registry.act(CHANNEL, ALICE.id, Cheer()))  # offered out of turn
+    session = registry.get(CHANNEL)
+    assert session is not None and session.state is not None
+    assert session.state.current_seat == 1  # still Bob's turn
+    with pytest.raises(IllegalAction):  # offered something, refused the rest by the engine
+        await registry.act(CHANNEL, ALICE.id, Add(1))
 
 
 async def test_a_move_is_saved_before_the_caller_can_answer(table: Harness) -> None:

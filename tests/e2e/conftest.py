@@ -27,13 +27,16 @@ if TYPE_CHECKING:
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """A fresh fake Discord with one guild and a ``games`` channel; no violations allowed,
-    and every public table the bot posted fits a phone (40 columns)."""
+    every public table the bot posted fits a phone (40 columns) and pinged one member at
+    most."""
     async with FakeDiscord() as fake:
         yield fake
         fake.assert_no_violations()
         for message in fake.messages.values():
             if not message.ephemeral and message.author.id == fake.bot_user.id:
                 assert_tables_fit_phone(message.content)
+                # A table pings only the member whose turn starts; a reminder, only them.
+                assert len(message.pinged) <= 1, (message.pinged, message.content)
 
 
 class Deckhand:
