@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.sessions import SessionError
-from cogs.common import answer_post, ephemeral, guarded, install, locale_of
+from cogs.common import answer, ephemeral, guarded, install, locale_of
 from cogs.common.buttons import NO_PINGS
 from cogs.common.respond import deckhand, is_moderator
 
@@ -123,7 +123,7 @@ class GameCog(commands.Cog):
             reply = await deckhand(interaction).sessions.end(
                 channel_id, interaction.user.id, moderator=moderator
             )
-            await answer_post(interaction, reply.post, reply.notice)
+            await answer(interaction, reply)
 
         await guarded(interaction, work, what="/game end")
 
@@ -141,7 +141,7 @@ class GameCog(commands.Cog):
             if not await is_moderator(interaction):
                 raise SessionError("error.moderator_only")
             reply = await deckhand(interaction).sessions.kick(channel_id, member.id)
-            await answer_post(interaction, reply.post, reply.notice)
+            await answer(interaction, reply)
 
         await guarded(interaction, work, what="/game kick")
 

@@ -173,6 +173,13 @@ class GameAdapter(Protocol[StateT]):
         """One seat's private hand (its own view) in the member's ``locale``, with its
         buttons and the :class:`Menu` of its legal moves when it is their turn."""
 
+    def private(
+        self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str
+    ) -> Table | None:
+        """What the member who made a move alone is told after it, in their ``locale``
+        (Uno: the hand a challenge revealed to the challenger); ``None``: nothing.
+        ``view`` is that seat's own view after the move."""
+
     def picked(self, view: Any, step: str | None, value: str, locale: str) -> Move | Menu:
         """What a pick from a hand's menu means: the move to make, or a second menu.
 

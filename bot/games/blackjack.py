@@ -77,6 +77,12 @@ class BlackjackAdapter:
         """One seat's hand (:func:`bot.text.blackjack.hand`): Hit and Stand are buttons."""
         return render.hand(view, names, locale)
 
+    def private(
+        self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str
+    ) -> Table | None:
+        """Nothing is told to the member alone: every move shows on the table."""
+        return None
+
     def picked(self, view: Any, step: str | None, value: str, locale: str) -> Move | Menu:
         """Blackjack offers no menu; a pick is read as the verb it names."""
         return (value, None)

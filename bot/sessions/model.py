@@ -214,11 +214,13 @@ class Reply:
     """What an accepted command answers with, after the session has been saved.
 
     ``post`` is the new public table (or lobby); ``None`` when the session ended without a
-    table to show (a cancelled lobby) - then ``notice`` says so.
+    table to show (a cancelled lobby) - then ``notice`` says so. ``private`` is what the
+    game tells the member who moved alone (:meth:`bot.games.GameAdapter.private`).
     """
 
     post: Post | None
     notice: str | None = None
+    private: Post | None = None  # what the member who acted alone is told (ephemeral)
 
 
 class Poster(Protocol):

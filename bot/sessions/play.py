@@ -7,6 +7,7 @@ through :meth:`~bot.sessions.core.Tables.commit`, which saves before anything is
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,11 +29,13 @@ class PlayVerbs(Tables):
         action: Action | tuple[str, str | None],
         *,
         version: int | None = None,
+        locale: str | None = None,
     ) -> Reply:
         """Apply a member's move (an action, or a ``(verb, arg)`` the adapter parses).
 
         ``version`` comes from a button: a button of an older table is refused. The move is
-        saved before this returns.
+        saved before this returns. What the game tells the member alone about it comes back
+        as :attr:`Reply.private`, in ``locale`` (their language; the table's if not given).
         """
         async with self.lock(channel_id):
             self.check_version(channel_id, version)
@@ -46,11 +49,26 @@ class PlayVerbs(Tables):
             # catch); the engine still refuses anything else with its reason.
             if state.current_seat != seat and not state.legal_actions(seat):
                 raise SessionError("error.not_your_turn")
+            adapter = self.adapter(session)
             if isinstance(action, tuple):
-                action = self.adapter(session).parse(*action)
+                action = adapter.parse(*action)
             events = await self.apply(session, seat, action)
             session.seats[seat].timeouts = 0
-            return await self.commit(session, events, [])
+            locale = locale or session.locale
+            note = adapter.private(state.view(seat), events, session.names, locale)
+            reply = await self.commit(session, events, [])
+            if note is None:
+                return reply
+            private = Post(
+                channel_id,
+                session.version,
+                compose(note),
+                note.controls,
+                locale,
+                session.game,
+                menu=note.menu,
+            )
+            return dataclasses.replace(reply, private=private)
 
     async def leave(self, channel_id: int, member_id: int, *, version: int | None = None) -> Reply:
         """Give up a seat: in a lobby it is freed; in a game it is forfeited by the game's

@@ -6,7 +6,14 @@ A helper package, not an extension (it has no ``setup``): each game's cog calls
 menus (:mod:`.buttons`, ids in :mod:`.ids`) serve every game through the game's adapter.
 """
 
-from cogs.common.buttons import GameButton, MoveMenu, answer_post, build_view, send_hand
+from cogs.common.buttons import (
+    GameButton,
+    MoveMenu,
+    answer,
+    answer_post,
+    build_view,
+    send_hand,
+)
 from cogs.common.ids import button_id, menu_id
 from cogs.common.poster import DiscordPoster, install
 from cogs.common.respond import ephemeral, guarded, locale_of, member_of
@@ -15,6 +22,7 @@ __all__ = [
     "DiscordPoster",
     "GameButton",
     "MoveMenu",
+    "answer",
     "answer_post",
     "build_view",
     "button_id",

@@ -19,7 +19,7 @@ import discord
 
 from bot.games import Menu
 from bot.i18n import t
-from bot.sessions import Post, SessionError
+from bot.sessions import Post, Reply, SessionError
 from cogs.common.ids import BUTTON_TEMPLATE, MENU_TEMPLATE, button_id, menu_id
 from cogs.common.respond import (
     deckhand,
@@ -35,6 +35,7 @@ __all__ = [
     "NO_PINGS",
     "GameButton",
     "MoveMenu",
+    "answer",
     "answer_post",
     "build_view",
     "mentions",
@@ -126,9 +127,13 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
             )
         else:
             reply = await registry.act(
-                channel, member.id, (self.action, self.arg), version=self.version
+                channel,
+                member.id,
+                (self.action, self.arg),
+                version=self.version,
+                locale=locale_of(interaction),
             )
-        await answer_post(interaction, reply.post, reply.notice)
+        await answer(interaction, reply)
 
 
 class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
@@ -179,9 +184,9 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEM
             await ephemeral(interaction, picked.prompt or picked.placeholder, view=holder)
             return
         reply = await registry.act(
-            self.channel_id, interaction.user.id, picked, version=self.version
+            self.channel_id, interaction.user.id, picked, version=self.version, locale=locale
         )
-        await answer_post(interaction, reply.post, reply.notice)
+        await answer(interaction, reply)
 
 
 def menu_select(channel_id: int, version: int, game: str, menu: Menu) -> discord.ui.Select[Any]:
@@ -230,6 +235,15 @@ async def send_hand(interaction: discord.Interaction[Any], channel_id: int) -> N
     if post.menu is not None and post.menu.note:
         content = f"{post.menu.note}\n{content}"
     await ephemeral(interaction, content, view=build_view(post))
+
+
+async def answer(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """Answer an accepted command: the public table (or notice), then what the game tells
+    the member alone, as an ephemeral follow-up."""
+    await answer_post(interaction, reply.post, reply.notice)
+    if reply.private is not None:
+        private = reply.private
+        await quietly(ephemeral(interaction, private.content, view=build_view(private)))
 
 
 async def answer_post(

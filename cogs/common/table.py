@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.games import MAX_OPTIONS
 from bot.sessions import Reply, SessionError, SessionRegistry
-from cogs.common.buttons import answer_post, send_hand
+from cogs.common.buttons import answer, send_hand
 from cogs.common.respond import deckhand, guarded, locale_of, member_of, public_locale
 from rules.engine import Action
 
@@ -43,7 +43,7 @@ async def _run(
     async def work() -> None:
         registry, channel_id = _registry(interaction, game)
         reply = await step(registry, channel_id)
-        await answer_post(interaction, reply.post, reply.notice)
+        await answer(interaction, reply)
 
     await guarded(interaction, work, what=f"/{game} {verb}")
 
@@ -92,7 +92,7 @@ async def act(interaction: discord.Interaction[Any], game: str, action: Action) 
         interaction,
         game,
         type(action).__name__.lower(),
-        lambda r, c: r.act(c, interaction.user.id, action),
+        lambda r, c: r.act(c, interaction.user.id, action, locale=locale_of(interaction)),
     )
 
 
@@ -101,7 +101,13 @@ async def move(
 ) -> None:
     """A move named as text (``/onecard play card:♠7 suit:♥``); the game's adapter parses it
     after the session's turn check, so "not your turn" comes first."""
-    await _run(interaction, game, verb, lambda r, c: r.act(c, interaction.user.id, (verb, arg)))
+    locale = locale_of(interaction)
+    await _run(
+        interaction,
+        game,
+        verb,
+        lambda r, c: r.act(c, interaction.user.id, (verb, arg), locale=locale),
+    )
 
 
 async def hand(interaction: discord.Interaction[Any], game: str) -> None:

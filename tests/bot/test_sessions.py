@@ -162,6 +162,17 @@ class CountAdapter:
     def timeout_action(self, state: CountState, seat: int) -> Action:
         return Add(1)
 
+    def private(
+        self,
+        view: tuple[int, int | None, int | None],
+        events: Sequence[Event],
+        names: Sequence[str],
+        locale: str,
+    ) -> Table | None:
+        if not any(isinstance(e, Added) and e.n == 2 for e in events):
+            return None
+        return Table((f"{locale}: only {names[view[2] or 0]} sees this",), f"total {view[0]}")
+
     def picked(
         self, view: tuple[int, int | None, int | None], step: str | None, value: str, locale: str
     ) -> tuple[str, str | None]:
@@ -468,6 +479,19 @@ async def test_moves_are_checked_and_refusals_change_nothing(table: Harness) -> 
     assert post is not None and post.content.startswith("Alice +2\n<@102>, your turn.\n```")
     assert post.mention == BOB.id  # Bob's turn starts: he alone is pinged
     assert post.version == stored_before.version + 1
+
+
+async def test_what_a_move_tells_the_mover_alone_comes_in_their_language(table: Harness) -> None:
+    await start_two(table)
+    reply = await table.registry.act(CHANNEL, ALICE.id, Add(1), locale="ko")
+    assert reply.private is None  # the game tells nothing after an Add(1)
+    await table.registry.published(CHANNEL, reply.post.version, 1)  # type: ignore[union-attr]
+    reply = await table.registry.act(CHANNEL, BOB.id, Add(2), locale="ko")
+    assert reply.private is not None and reply.post is not None
+    assert reply.private.content == "ko: only Bob sees this\n```\ntotal 3\n```"
+    assert reply.private.version == reply.post.version  # its buttons are the new table's
+    assert reply.private.locale == "ko" and reply.post.locale == "en"
+    assert "only Bob" not in reply.post.content
 
 
 async def test_out_of_turn_only_what_the_engine_offers_that_seat(table: Harness) -> None:

@@ -229,10 +229,19 @@ async def count_table() -> tuple[SessionRegistry, MemoryStore]:
     return registry, store
 
 
+class FakeFollowup:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def send(self, content: str, **options: Any) -> None:
+        self.sent.append((content, options))
+
+
 def clicker(
     registry: SessionRegistry, store: MemoryStore, member: Player, channel: int = CHANNEL
 ) -> Any:
     return SimpleNamespace(
+        followup=FakeFollowup(),
         locale=discord.Locale.american_english,
         guild_locale=None,
         channel_id=channel,
@@ -254,6 +263,9 @@ async def test_a_click_is_saved_before_discord_hears_back() -> None:
     assert content.startswith("Alice +2") and "ephemeral" not in options
     assert click.response.stored_versions == [version + 1]  # saved before the answer
     assert session.message_id == 9001
+    # What the game tells the mover alone follows the table, ephemeral, in their language.
+    [(private, options)] = click.followup.sent
+    assert private.startswith("en: only Alice sees this") and options["ephemeral"] is True
     await registry.close()
 
 
@@ -304,7 +316,8 @@ async def test_a_saved_move_discord_would_not_answer_is_posted_in_the_channel() 
     assert session.message_id == poster.next_id
     assert poster.stripped == [previous]
     # The member was told (if Discord takes anything) that the move stands; never "unchanged".
-    assert click.response.refused == 2
+    # Tried: the table, that notice, and what the game tells the mover alone; each refused.
+    assert click.response.refused == 3
     await registry.close()
 
 
