@@ -20,10 +20,14 @@ from cogs.common import answer, ephemeral, guarded, install, locale_of
 from cogs.common.buttons import NO_PINGS
 from cogs.common.respond import deckhand, is_moderator
 
-__all__ = ["GAMES", "GameCog", "parse_games", "setup"]
+__all__ = ["GAMES", "POINTS_GAMES", "GameCog", "parse_games", "setup"]
 
 # Every game Deckhand knows, for /rules and /leaderboard (whether or not its cog is loaded).
 GAMES = ("blackjack", "onecard", "uno", "gostop", "rummikub")
+# Games whose scores are points (Uno: the cards left in the others' hands, Go-Stop: the score
+# sheet, Rummikub: the racks, negative for a loser); /stats and /leaderboard show their sums.
+# The other games' scores (a Blackjack total, One Card's cards left) do not add up to anything.
+POINTS_GAMES = frozenset({"uno", "gostop", "rummikub"})
 GAME_CHOICES = [
     app_commands.Choice(name=_(t(f"game.{game}"), key=f"game.{game}"), value=game) for game in GAMES
 ]
@@ -245,7 +249,12 @@ class GameCog(commands.Cog):
                 return
             lines = [t("stats.title", locale, member=mention)]
             lines += [
-                t("stats.row", locale, game=t(f"game.{game}", locale), **counts)
+                t(
+                    "stats.row_points" if game in POINTS_GAMES else "stats.row",
+                    locale,
+                    game=t(f"game.{game}", locale),
+                    **counts,
+                )
                 for game, counts in record.games.items()
             ]
             await ephemeral(interaction, "\n".join(lines))
@@ -271,7 +280,10 @@ class GameCog(commands.Cog):
             assert guild_id is not None
             locale = locale_of(interaction)
             name = None if game is None else game.value
-            rows = await deckhand(interaction).store.leaderboard(guild_id, name)
+            by_points = name in POINTS_GAMES
+            rows = await deckhand(interaction).store.leaderboard(
+                guild_id, name, by_points=by_points
+            )
             if not rows:
                 await ephemeral(interaction, t("leaderboard.none", locale))
                 return
@@ -282,12 +294,13 @@ class GameCog(commands.Cog):
             )
             lines = [title] + [
                 t(
-                    "leaderboard.row",
+                    "leaderboard.row_points" if by_points else "leaderboard.row",
                     locale,
                     rank=rank,
                     member=f"<@{row.member_id}>",
                     wins=row.wins,
                     played=row.played,
+                    points=row.points,
                 )
                 for rank, row in enumerate(rows, 1)
             ]

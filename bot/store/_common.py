@@ -9,6 +9,7 @@ from typing import Any
 from bot.store.base import ActiveGame, MemberStats, SeatResult, VersionConflict
 
 __all__ = [
+    "LEADERBOARD_ORDER",
     "OUTCOMES",
     "check_finish",
     "check_save",
@@ -19,6 +20,11 @@ __all__ = [
 ]
 
 OUTCOMES = ("win", "lose", "draw")
+# ORDER BY of the leaderboard query, by wins or by points (ties: fewer games, then member id).
+LEADERBOARD_ORDER = {
+    False: "wins DESC, played ASC, member_id ASC",
+    True: "points DESC, wins DESC, played ASC, member_id ASC",
+}
 
 
 def encode(data: dict[str, Any]) -> str:
@@ -48,13 +54,15 @@ def check_finish(seats: Sequence[SeatResult]) -> None:
             raise ValueError(f"seat {seat.seat}: unknown outcome {seat.outcome!r}")
 
 
-def fold_stats(member_id: int, rows: Iterable[tuple[str, str, int]]) -> MemberStats:
-    """``(game, outcome, count)`` rows into per-game played/win/lose/draw counts."""
+def fold_stats(member_id: int, rows: Iterable[tuple[str, str, int, int]]) -> MemberStats:
+    """``(game, outcome, count, points)`` rows into per-game played/win/lose/draw counts and
+    points."""
     games: dict[str, dict[str, int]] = {}
-    for game, outcome, count in rows:
-        record = games.setdefault(game, {"played": 0, "win": 0, "lose": 0, "draw": 0})
+    for game, outcome, count, points in rows:
+        record = games.setdefault(game, {"played": 0, "win": 0, "lose": 0, "draw": 0, "points": 0})
         record[outcome] += count
         record["played"] += count
+        record["points"] += points
     return MemberStats(member_id=member_id, games=dict(sorted(games.items())))
 
 

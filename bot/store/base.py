@@ -64,14 +64,18 @@ class MemberStats:
     """One member's record in one guild, per game."""
 
     member_id: int
-    games: dict[str, dict[str, int]] = field(default_factory=dict)  # game -> played/win/lose/draw
+    # game -> played/win/lose/draw and points (the sum of the seat's scores)
+    games: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
+    """One member's place: wins, games played and points (the sum of their scores)."""
+
     member_id: int
     wins: int
     played: int
+    points: int = 0
 
 
 class GameStore(Protocol):
@@ -114,9 +118,10 @@ class GameStore(Protocol):
         """Insert or replace the guild's settings."""
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
-        """Played/won/lost/drawn per game for one member in one guild."""
+        """Played/won/lost/drawn and points per game for one member in one guild."""
 
     async def leaderboard(
-        self, guild_id: int, game: str | None = None, *, limit: int = 10
+        self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
     ) -> list[LeaderboardRow]:
-        """Members with the most wins in the guild (in one game, or in all)."""
+        """Members with the most wins in the guild (in one game, or in all); ``by_points``:
+        the most points first (games scored in points), then wins."""

@@ -105,22 +105,26 @@ class MemoryStore:
         self._guilds[settings.guild_id] = replace(settings, allowed_games=allowed)
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
-        """Played/won/lost/drawn per game for one member in one guild."""
-        counts = Counter(
-            (finished.game, seat.outcome)
-            for finished in self.finished
-            if finished.guild_id == guild_id
-            for seat in finished.seats
-            if seat.member_id == member_id
-        )
-        return fold_stats(member_id, ((g, o, n) for (g, o), n in counts.items()))
+        """Played/won/lost/drawn and points per game for one member in one guild."""
+        counts: Counter[tuple[str, str]] = Counter()
+        points: Counter[tuple[str, str]] = Counter()
+        for finished in self.finished:
+            if finished.guild_id != guild_id:
+                continue
+            for seat in finished.seats:
+                if seat.member_id == member_id:
+                    counts[finished.game, seat.outcome] += 1
+                    points[finished.game, seat.outcome] += seat.score
+        return fold_stats(member_id, ((g, o, n, points[g, o]) for (g, o), n in counts.items()))
 
     async def leaderboard(
-        self, guild_id: int, game: str | None = None, *, limit: int = 10
+        self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
     ) -> list[LeaderboardRow]:
-        """Most wins first; ties by fewer games played, then by member id."""
+        """Most wins first (``by_points``: most points); ties by fewer games played, then by
+        member id."""
         wins: Counter[int] = Counter()
         played: Counter[int] = Counter()
+        points: Counter[int] = Counter()
         for finished in self.finished:
             if finished.guild_id != guild_id or game not in (None, finished.game):
                 continue
@@ -129,8 +133,15 @@ class MemoryStore:
                     continue
                 played[seat.member_id] += 1
                 wins[seat.member_id] += seat.outcome == "win"
-        rows = [LeaderboardRow(member, wins[member], played[member]) for member in played]
-        rows.sort(key=lambda row: (-row.wins, row.played, row.member_id))
+                points[seat.member_id] += seat.score
+        rows = [
+            LeaderboardRow(member, wins[member], played[member], points[member])
+            for member in played
+        ]
+        if by_points:
+            rows.sort(key=lambda row: (-row.points, -row.wins, row.played, row.member_id))
+        else:
+            rows.sort(key=lambda row: (-row.wins, row.played, row.member_id))
         return rows[:limit]
 
     def _expect(self, channel_id: int, expected_version: int) -> None:

@@ -46,6 +46,7 @@ import aiosqlite
 
 from bot.store import StoreUnavailable
 from bot.store._common import (
+    LEADERBOARD_ORDER,
     check_finish,
     check_save,
     decode,
@@ -329,11 +330,11 @@ class SQLiteStore:
             )
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
-        """Played/won/lost/drawn per game for one member in one guild."""
+        """Played/won/lost/drawn and points per game for one member in one guild."""
         async with (
             self._using(),
             self._conn.execute(
-                "SELECT f.game, s.outcome, count(*) FROM seat_results s"
+                "SELECT f.game, s.outcome, count(*), sum(s.score) FROM seat_results s"
                 " JOIN finished_games f ON f.id = s.finished_id"
                 " WHERE f.guild_id = ? AND s.member_id = ?"
                 " GROUP BY f.game, s.outcome",
@@ -341,26 +342,27 @@ class SQLiteStore:
             ) as cursor,
         ):
             rows = await cursor.fetchall()
-        return fold_stats(member_id, ((row[0], row[1], row[2]) for row in rows))
+        return fold_stats(member_id, ((row[0], row[1], row[2], row[3]) for row in rows))
 
     async def leaderboard(
-        self, guild_id: int, game: str | None = None, *, limit: int = 10
+        self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
     ) -> list[LeaderboardRow]:
-        """Most wins first; ties by fewer games played, then by member id."""
+        """Most wins first (``by_points``: most points); ties by fewer games played, then by
+        member id."""
         async with (
             self._using(),
             self._conn.execute(
-                "SELECT s.member_id, sum(s.outcome = 'win') AS wins, count(*) AS played"
+                "SELECT s.member_id AS member_id, sum(s.outcome = 'win') AS wins,"
+                " count(*) AS played, sum(s.score) AS points"
                 " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
                 " WHERE f.guild_id = ? AND (? IS NULL OR f.game = ?)"
                 " AND s.member_id IS NOT NULL"
-                " GROUP BY s.member_id ORDER BY wins DESC, played ASC, s.member_id ASC"
-                " LIMIT ?",
+                f" GROUP BY s.member_id ORDER BY {LEADERBOARD_ORDER[by_points]} LIMIT ?",
                 (guild_id, game, game, limit),
             ) as cursor,
         ):
             rows = await cursor.fetchall()
-        return [LeaderboardRow(row[0], row[1], row[2]) for row in rows]
+        return [LeaderboardRow(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 def _statements(script: str) -> list[str]:

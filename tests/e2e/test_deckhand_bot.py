@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from bot.i18n import t
-from bot.store.base import GuildSettings
+from bot.store.base import ActiveGame, GuildSettings, SeatResult
 from tests.e2e.deckhand_tables import blackjack_seed, open_table, play_to_the_end, settled
 from tests.e2e.fakediscord import FakeDiscord, FakeMember
 from tests.e2e.fakediscord.model import MANAGE_GUILD
@@ -180,6 +180,39 @@ async def test_stats_and_leaderboard_count_a_finished_game(
         ]
         other = await fake_discord.slash(carol, fake_discord.channel, "leaderboard", game="onecard")
         assert other.text == t("leaderboard.none", "en")
+
+
+async def test_games_scored_in_points_show_their_points_and_rank_by_them(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob", locale="ko")
+    async with deckhand.run() as bot:
+        guild = fake_discord.guild.id
+        for channel, (alice_won, alice_points, bob_points) in enumerate(
+            [(True, 12, 0), (False, 0, 40)], start=1
+        ):
+            await bot.store.create(ActiveGame(channel, guild, "uno", 1, {}))
+            await bot.store.finish(
+                channel,
+                expected_version=1,
+                game="uno",
+                guild_id=guild,
+                seats=[
+                    SeatResult(0, alice.id, "win" if alice_won else "lose", alice_points, 1),
+                    SeatResult(1, bob.id, "lose" if alice_won else "win", bob_points, 2),
+                ],
+            )
+        stats = await fake_discord.slash(bob, fake_discord.channel, "stats", member=alice)
+        counts = {"played": 2, "win": 1, "lose": 1, "draw": 0, "points": 12}
+        uno = t("game.uno", "ko")
+        assert stats.text.splitlines()[1] == t("stats.row_points", "ko", game=uno, **counts)
+        board = await fake_discord.slash(alice, fake_discord.channel, "leaderboard", game="uno")
+        assert board.text.splitlines()[1:] == [  # one win each: Bob's 40 points rank first
+            t("leaderboard.row_points", "en", rank=1, member=bob.mention, points=40, wins=1,
+              played=2),
+            t("leaderboard.row_points", "en", rank=2, member=alice.mention, points=12, wins=1,
+              played=2),
+        ]  # fmt: skip
 
 
 async def test_only_manage_server_changes_the_settings_not_the_moderator_role(

@@ -125,9 +125,9 @@ async def test_finish_drops_the_game_and_counts_the_result(store: GameStore) -> 
     assert await store.load_active() == []
     alice = await store.member_stats(GUILD, ALICE)
     assert alice.member_id == ALICE
-    assert alice.games == {"onecard": {"played": 1, "win": 1, "lose": 0, "draw": 0}}
+    assert alice.games == {"onecard": {"played": 1, "win": 1, "lose": 0, "draw": 0, "points": 0}}
     bob = await store.member_stats(GUILD, BOB)
-    assert bob.games == {"onecard": {"played": 1, "win": 0, "lose": 1, "draw": 0}}
+    assert bob.games == {"onecard": {"played": 1, "win": 0, "lose": 1, "draw": 0, "points": 10}}
 
 
 async def test_finish_at_a_stale_version_records_nothing(store: GameStore) -> None:
@@ -166,11 +166,11 @@ async def test_stats_count_per_game_and_per_guild(store: GameStore) -> None:
     await _play(store, 3, "uno", OTHER_GUILD, (ALICE, "win"), (BOB, "lose"))
     stats = await store.member_stats(GUILD, ALICE)
     assert stats.games == {
-        "blackjack": {"played": 1, "win": 0, "lose": 0, "draw": 1},
-        "onecard": {"played": 2, "win": 1, "lose": 1, "draw": 0},
+        "blackjack": {"played": 1, "win": 0, "lose": 0, "draw": 1, "points": 0},
+        "onecard": {"played": 2, "win": 1, "lose": 1, "draw": 0, "points": 0},
     }
     other = await store.member_stats(OTHER_GUILD, ALICE)
-    assert other.games == {"uno": {"played": 1, "win": 1, "lose": 0, "draw": 0}}
+    assert other.games == {"uno": {"played": 1, "win": 1, "lose": 0, "draw": 0, "points": 0}}
     assert (await store.member_stats(GUILD, 9999)).games == {}
 
 
@@ -191,6 +191,48 @@ async def test_leaderboard_orders_by_wins_then_fewer_games(store: GameStore) -> 
     assert [(r.member_id, r.wins, r.played) for r in onecard] == [(ALICE, 2, 2), (BOB, 0, 2)]
     assert [r.member_id for r in await store.leaderboard(GUILD, limit=1)] == [ALICE]
     assert await store.leaderboard(GUILD, "gostop") == []
+
+
+async def test_points_add_up_and_can_order_the_leaderboard(store: GameStore) -> None:
+    # Scores are points in Uno, Go-Stop and Rummikub (Rummikub's losers score below 0).
+    for channel, results in enumerate(
+        [
+            [(ALICE, "win", 30), (BOB, "lose", -30)],
+            [(ALICE, "lose", -5), (BOB, "win", 5), (None, "lose", 0)],
+            [(CAROL, "win", 50), (BOB, "lose", -50)],
+        ],
+        start=1,
+    ):
+        await store.create(ActiveGame(channel, GUILD, "rummikub", 1, {}))
+        await store.finish(
+            channel,
+            expected_version=1,
+            game="rummikub",
+            guild_id=GUILD,
+            seats=[
+                SeatResult(seat=i, member_id=m, outcome=o, score=p, rank=i + 1)
+                for i, (m, o, p) in enumerate(results)
+            ],
+        )
+    bob = await store.member_stats(GUILD, BOB)
+    assert bob.games["rummikub"] == {"played": 3, "win": 1, "lose": 2, "draw": 0, "points": -75}
+    by_wins = await store.leaderboard(GUILD, "rummikub")
+    assert [(r.member_id, r.wins, r.played, r.points) for r in by_wins] == [
+        (CAROL, 1, 1, 50),
+        (ALICE, 1, 2, 25),
+        (BOB, 1, 3, -75),
+    ]
+    by_points = await store.leaderboard(GUILD, "rummikub", by_points=True)
+    assert [r.member_id for r in by_points] == [CAROL, ALICE, BOB]
+    await store.create(ActiveGame(9, GUILD, "rummikub", 1, {}))
+    await store.finish(  # Alice pulls ahead on points, not on wins
+        9, expected_version=1, game="rummikub", guild_id=GUILD,
+        seats=[SeatResult(seat=0, member_id=ALICE, outcome="draw", score=40, rank=1)],
+    )  # fmt: skip
+    by_points = await store.leaderboard(GUILD, "rummikub", by_points=True)
+    assert [(r.member_id, r.points) for r in by_points] == [(ALICE, 65), (CAROL, 50), (BOB, -75)]
+    (first, *_) = await store.leaderboard(GUILD, "rummikub")
+    assert first.member_id == CAROL
 
 
 async def test_guild_settings_default_then_saved(store: GameStore) -> None:
