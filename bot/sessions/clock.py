@@ -23,6 +23,7 @@ from bot.sessions.model import (
     TIMEOUTS_BEFORE_COMPUTER,
     Reply,
     Session,
+    SessionError,
 )
 from rules.engine import Action, Event, GameState, IllegalAction
 
@@ -69,24 +70,37 @@ class TurnClock:
             session.deadline = self.tables.clock() + session.turn_seconds
             session.pinged = False
 
-    def arm(self, session: Session, *, keep_deadline: bool = False) -> None:
-        """Start the channel's one background task: a turn timer or a computer burst."""
+    def arm(
+        self, session: Session, *, keep_deadline: bool = False, not_before: float = 0.0
+    ) -> None:
+        """Start the channel's one background task: a turn timer or a computer burst.
+
+        ``not_before`` (a clock time) holds either back: after a save the store refused, a
+        timer whose deadline has passed must not try again at once, and again, and again.
+        """
         state = session.state
         channel_id = session.channel_id
         if state is None or state.is_over or state.current_seat is None:
             self.tables.tasks.cancel(channel_id)
             return
         if session.seats[state.current_seat].computer:
-            work = self._computer_burst(channel_id, session.version)
+            work = self._computer_burst(channel_id, session.version, not_before)
             self.tables.tasks.replace(channel_id, work, f"computer-{channel_id}")
             return
         if not keep_deadline or session.deadline is None:
             self.set_deadline(session)
         self.tables.tasks.replace(
-            channel_id, self._turn_timer(channel_id, session.version), f"turn-{channel_id}"
+            channel_id,
+            self._turn_timer(channel_id, session.version, not_before),
+            f"turn-{channel_id}",
         )
 
-    async def _turn_timer(self, channel_id: int, version: int) -> None:
+    async def _not_before(self, when: float) -> None:
+        if when > self.tables.clock():
+            await self.tables.sleep(when - self.tables.clock())
+
+    async def _turn_timer(self, channel_id: int, version: int, not_before: float = 0.0) -> None:
+        await self._not_before(not_before)
         session = self.tables.get(channel_id)
         if session is None or session.deadline is None:
             return
@@ -142,10 +156,12 @@ class TurnClock:
                         n=TIMEOUTS_BEFORE_COMPUTER,
                     )
                 )
-            reply = await self.tables.commit(session, events, notices)
-        await self.post(reply)
+            reply = await self._commit(session, events, notices, "timeout")
+        if reply is not None:
+            await self.post(reply)
 
-    async def _computer_burst(self, channel_id: int, version: int) -> None:
+    async def _computer_burst(self, channel_id: int, version: int, not_before: float = 0.0) -> None:
+        await self._not_before(not_before)
         session = self.tables.get(channel_id)
         if session is None:
             return
@@ -170,8 +186,26 @@ class TurnClock:
                 events += played
             if not events:
                 return  # no move at all; a commit would only start this burst again
-            reply = await self.tables.commit(session, events, [])
-        await self.post(reply)
+            reply = await self._commit(session, events, [], "computer moves")
+        if reply is not None:
+            await self.post(reply)
+
+    async def _commit(
+        self, session: Session, events: list[Event], notices: list[str], what: str
+    ) -> Reply | None:
+        """Commit a change the bot made itself; ``None`` if it could not be saved (the
+        session is rolled back and its timer armed again, see ``Tables.writing``)."""
+        try:
+            return await self.tables.commit(session, events, notices)
+        except SessionError as refused:
+            log.warning(
+                "channel %d (%s): the %s could not be saved (%s); tried again later",
+                session.channel_id,
+                session.game,
+                what,
+                refused.key,
+            )
+            return None
 
     async def _play_for(
         self, session: Session, seat: int, choose: Callable[[Any, int], Action]

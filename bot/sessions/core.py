@@ -24,6 +24,7 @@ from bot.sessions.clock import TurnClock
 from bot.sessions.finished import FinishedTables
 from bot.sessions.model import NoPoster, Post, Poster, Reply, Seat, Session, SessionError, compose
 from bot.settings import Settings
+from bot.store import StoreUnavailable
 from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
 from bot.text.lobby import LOBBY_CONTROLS, lobby_text
 from bot.timers import ChannelTasks
@@ -32,6 +33,8 @@ from rules.engine import Action, Event, IllegalAction
 __all__ = ["ChannelLocks", "Tables", "is_finished"]
 
 log = logging.getLogger(__name__)
+
+STORE_RETRY_SECONDS = 5.0  # how long a timer waits to try again after the store refused a save
 
 
 def is_finished(stored: ActiveGame) -> bool:
@@ -171,6 +174,11 @@ class Tables:
         except VersionConflict:
             # Another process (a mistaken second writer) holds this channel.
             raise SessionError("error.busy_elsewhere") from None
+        except StoreUnavailable as error:
+            log.warning(
+                "channel %d: not opened, the store is unavailable: %s", session.channel_id, error
+            )
+            raise SessionError("error.storage") from None
         self._sessions[session.channel_id] = session
         if not self.lobby_full(session):
             return Reply(self.render(session, [], []))
@@ -204,7 +212,9 @@ class Tables:
                     seats=self.results(session),
                 )
             else:
-                await self.store.save(session.stored(), expected_version=previous)
+                record = session.stored()
+                await self.store.save(record, expected_version=previous)
+                session.remember(record)
         session.published = asyncio.Event()
         if over:
             self.forget(session, strip=False)  # the final table strips it when posted
@@ -215,25 +225,54 @@ class Tables:
 
     @contextlib.asynccontextmanager
     async def writing(self, channel_id: int) -> AsyncIterator[None]:
-        """A write of the channel's session: if it fails, the session is reloaded from the
-        store (what the store holds is the truth); a version conflict becomes a refusal."""
+        """A write of the channel's session. If it fails, the session goes back to what was
+        last saved: a version conflict (another writer) reloads it from the store and is
+        refused; a store that cannot be reached is refused with "nothing changed, try again"
+        and the channel's timer waits a while before it tries again; anything else
+        propagates."""
         try:
             yield
         except VersionConflict:
             log.warning("channel %d: version conflict; reloading the game", channel_id)
             await self.reload(channel_id)
             raise SessionError("error.conflict") from None
+        except StoreUnavailable as error:
+            log.warning("channel %d: not saved, the store is unavailable: %s", channel_id, error)
+            self.rollback(channel_id, not_before=self.clock() + STORE_RETRY_SECONDS)
+            raise SessionError("error.storage") from None
         except BaseException:
-            await self.reload(channel_id)
+            self.rollback(channel_id)
             raise
 
+    def rollback(self, channel_id: int, *, not_before: float = 0.0) -> None:
+        """Put the channel's session back as it was last saved (from memory, so it works with
+        the store down), its buttons and the table message kept, its timer armed again."""
+        live = self._sessions.get(channel_id)
+        record = None if live is None else live.saved_record()
+        if live is None or record is None:
+            self.tasks.cancel(channel_id)
+            self._sessions.pop(channel_id, None)
+            return
+        session = Session.from_stored(record, self.adapter(live))
+        session.message_id = live.message_id
+        session.published = live.published
+        session.published.set()
+        self._sessions[channel_id] = session
+        self.turns.arm(session, keep_deadline=True, not_before=not_before)
+
     async def reload(self, channel_id: int) -> None:
-        """Replace the in-memory session by what the store holds (after a failed write)."""
+        """Replace the in-memory session by what the store holds (another process wrote it);
+        if the store cannot be read either, by what was last saved here."""
+        try:
+            stored = await self.store.load_active()
+        except StoreUnavailable:
+            self.rollback(channel_id, not_before=self.clock() + STORE_RETRY_SECONDS)
+            return
         self.tasks.cancel(channel_id)
         self._sessions.pop(channel_id, None)
-        for stored in await self.store.load_active():
-            if stored.channel_id == channel_id and not is_finished(stored):
-                session = Session.from_stored(stored, self.games.get(stored.game))
+        for record in stored:
+            if record.channel_id == channel_id and not is_finished(record):
+                session = Session.from_stored(record, self.games.get(record.game))
                 session.published.set()
                 self._sessions[channel_id] = session
                 self.turns.arm(session, keep_deadline=True)
@@ -346,5 +385,5 @@ class Tables:
         except IllegalAction:
             raise
         except Exception:
-            await self.reload(session.channel_id)
+            self.rollback(session.channel_id)
             raise

@@ -60,14 +60,18 @@ class FinishedTables:
         last = self._finished.get(channel_id)
         store = self.tables.store
         if last is None:
-            await store.create(session.stored())
+            record = session.stored()
+            await store.create(record)
+            session.remember(record)
             return
         session.version = max(session.version, last.version + 1)
+        record = session.stored()
         try:
-            await store.save(session.stored(), expected_version=last.version)
+            await store.save(record, expected_version=last.version)
         except VersionConflict:
             # Its record was never written (see keep) or has expired.
-            await store.create(session.stored())
+            await store.create(record)
+        session.remember(record)
         del self._finished[channel_id]
         self.tables.tasks.cancel(channel_id)  # its expiry timer
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from bot.games import AnyAdapter, Control, Menu, Table
 from bot.settings import Settings
+from bot.store._common import decode, encode
 from bot.store.base import ActiveGame, GameStore
 from rules.engine import GameState
 
@@ -114,6 +115,9 @@ class Session:
     finished_at: float | None = None  # a finished table kept for "Deal again"
     deadline_seat: int | None = None  # whose turn ``deadline`` times (not stored: the current)
     published: asyncio.Event = field(default_factory=asyncio.Event)
+    # The record last saved or loaded, as JSON (a copy nothing can mutate): what a failed
+    # save rolls the session back to without asking the store, which may be down.
+    saved: tuple[int, str] | None = None  # (version, JSON of the record's data)
 
     @property
     def is_lobby(self) -> bool:
@@ -188,7 +192,19 @@ class Session:
         if data["state"] is not None:
             session.state = adapter.restore(data["state"])
             session.deadline_seat = session.state.current_seat
+        session.remember(stored)
         return session
+
+    def remember(self, record: ActiveGame) -> None:
+        """``record`` is what the store holds now: keep a frozen copy to roll back to."""
+        self.saved = (record.version, encode(record.data))
+
+    def saved_record(self) -> ActiveGame | None:
+        """The record last saved or loaded (a fresh copy), or ``None``."""
+        if self.saved is None:
+            return None
+        version, data = self.saved
+        return ActiveGame(self.channel_id, self.guild_id, self.game, version, decode(data))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,8 @@ game names the version it replaces, so a second writer of one channel fails loud
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
@@ -40,6 +41,17 @@ log = logging.getLogger(__name__)
 # pg_advisory_xact_lock key for migrations: any constant shared by every Deckhand process.
 _MIGRATION_LOCK = 0x0DEC_4A4D
 _CONNECT_TIMEOUT = 10.0
+# What a statement meets when the server is down, restarting or cut off from us.
+_UNREACHABLE = (
+    OSError,
+    TimeoutError,
+    asyncpg.InterfaceError,  # includes a connection closed under us
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,  # the server shutting down or starting up
+    # A statement started on a connection the server had just closed (seen in 1 of 3 runs
+    # of the test that cuts the connections): asyncpg drops that connection too.
+    asyncpg.InternalClientError,
+)
 
 
 class PostgresStore:
@@ -94,6 +106,15 @@ class PostgresStore:
             raise RuntimeError("the PostgreSQL store is not open")
         return self._pool
 
+    @asynccontextmanager
+    async def _using(self) -> AsyncIterator[None]:
+        """One operation; the server gone, restarting or unreachable becomes
+        :class:`StoreUnavailable` (the pool reconnects by itself once it is back)."""
+        try:
+            yield
+        except _UNREACHABLE as error:
+            raise StoreUnavailable(f"cannot use PostgreSQL at {self.where}: {error}") from error
+
     async def _migrate(self) -> None:
         async with self._p.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
@@ -117,49 +138,53 @@ class PostgresStore:
 
     async def load_active(self) -> list[ActiveGame]:
         """Every stored session, by channel id."""
-        rows = await self._p.fetch(
-            "SELECT channel_id, guild_id, game, version, data::text FROM active_games"
-            " ORDER BY channel_id"
-        )
-        return [ActiveGame(row[0], row[1], row[2], row[3], decode(row[4])) for row in rows]
+        async with self._using():
+            rows = await self._p.fetch(
+                "SELECT channel_id, guild_id, game, version, data::text FROM active_games"
+                " ORDER BY channel_id"
+            )
+            return [ActiveGame(row[0], row[1], row[2], row[3], decode(row[4])) for row in rows]
 
     async def create(self, game: ActiveGame) -> None:
         """Store a new session; :class:`VersionConflict` if the channel has one."""
-        status = await self._p.execute(
-            "INSERT INTO active_games (channel_id, guild_id, game, version, data)"
-            " VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (channel_id) DO NOTHING",
-            game.channel_id,
-            game.guild_id,
-            game.game,
-            game.version,
-            encode(game.data),
-        )
-        if _count(status) != 1:
-            raise VersionConflict(f"channel {game.channel_id} already has a game")
+        async with self._using():
+            status = await self._p.execute(
+                "INSERT INTO active_games (channel_id, guild_id, game, version, data)"
+                " VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (channel_id) DO NOTHING",
+                game.channel_id,
+                game.guild_id,
+                game.game,
+                game.version,
+                encode(game.data),
+            )
+            if _count(status) != 1:
+                raise VersionConflict(f"channel {game.channel_id} already has a game")
 
     async def save(self, game: ActiveGame, *, expected_version: int) -> None:
         """Replace the session stored at ``expected_version``."""
         check_save(game, expected_version)
-        status = await self._p.execute(
-            "UPDATE active_games SET guild_id = $1, game = $2, version = $3, data = $4::jsonb,"
-            " updated_at = now() WHERE channel_id = $5 AND version = $6",
-            game.guild_id,
-            game.game,
-            game.version,
-            encode(game.data),
-            game.channel_id,
-            expected_version,
-        )
-        expect_one(_count(status), game.channel_id, expected_version)
+        async with self._using():
+            status = await self._p.execute(
+                "UPDATE active_games SET guild_id = $1, game = $2, version = $3, data = $4::jsonb,"
+                " updated_at = now() WHERE channel_id = $5 AND version = $6",
+                game.guild_id,
+                game.game,
+                game.version,
+                encode(game.data),
+                game.channel_id,
+                expected_version,
+            )
+            expect_one(_count(status), game.channel_id, expected_version)
 
     async def delete(self, channel_id: int, *, expected_version: int) -> None:
         """Drop the session stored at ``expected_version``."""
-        status = await self._p.execute(
-            "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
-            channel_id,
-            expected_version,
-        )
-        expect_one(_count(status), channel_id, expected_version)
+        async with self._using():
+            status = await self._p.execute(
+                "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
+                channel_id,
+                expected_version,
+            )
+            expect_one(_count(status), channel_id, expected_version)
 
     async def finish(
         self,
@@ -173,7 +198,7 @@ class PostgresStore:
     ) -> None:
         """Drop the session and record its result in one transaction."""
         check_finish(seats)
-        async with self._p.acquire() as conn, conn.transaction():
+        async with self._using(), self._p.acquire() as conn, conn.transaction():
             status = await conn.execute(
                 "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
                 channel_id,
@@ -196,62 +221,67 @@ class PostgresStore:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""
-        row = await self._p.fetchrow(
-            "SELECT turn_seconds, language, moderator_role_id, allowed_games"
-            " FROM guild_settings WHERE guild_id = $1",
-            guild_id,
-        )
-        if row is None:
-            return GuildSettings(guild_id=guild_id)
-        allowed = None if row[3] is None else tuple(row[3])
-        return GuildSettings(guild_id, row[0], row[1], row[2], allowed)
+        async with self._using():
+            row = await self._p.fetchrow(
+                "SELECT turn_seconds, language, moderator_role_id, allowed_games"
+                " FROM guild_settings WHERE guild_id = $1",
+                guild_id,
+            )
+            if row is None:
+                return GuildSettings(guild_id=guild_id)
+            allowed = None if row[3] is None else tuple(row[3])
+            return GuildSettings(guild_id, row[0], row[1], row[2], allowed)
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         """Insert or replace the guild's settings."""
-        allowed = None if settings.allowed_games is None else list(settings.allowed_games)
-        await self._p.execute(
-            "INSERT INTO guild_settings"
-            " (guild_id, turn_seconds, language, moderator_role_id, allowed_games)"
-            " VALUES ($1, $2, $3, $4, $5)"
-            " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
-            " language = excluded.language, moderator_role_id = excluded.moderator_role_id,"
-            " allowed_games = excluded.allowed_games",
-            settings.guild_id,
-            settings.turn_seconds,
-            settings.language,
-            settings.moderator_role_id,
-            allowed,
-        )
+        async with self._using():
+            allowed = None if settings.allowed_games is None else list(settings.allowed_games)
+            await self._p.execute(
+                "INSERT INTO guild_settings"
+                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games)"
+                " VALUES ($1, $2, $3, $4, $5)"
+                " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
+                " language = excluded.language, moderator_role_id = excluded.moderator_role_id,"
+                " allowed_games = excluded.allowed_games",
+                settings.guild_id,
+                settings.turn_seconds,
+                settings.language,
+                settings.moderator_role_id,
+                allowed,
+            )
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
         """Played/won/lost/drawn and points per game for one member in one guild."""
-        rows = await self._p.fetch(
-            "SELECT f.game, s.outcome, count(*), sum(s.score) FROM seat_results s"
-            " JOIN finished_games f ON f.id = s.finished_id"
-            " WHERE f.guild_id = $1 AND s.member_id = $2"
-            " GROUP BY f.game, s.outcome",
-            guild_id,
-            member_id,
-        )
-        return fold_stats(member_id, ((row[0], row[1], row[2], row[3]) for row in rows))
+        async with self._using():
+            rows = await self._p.fetch(
+                "SELECT f.game, s.outcome, count(*), sum(s.score) FROM seat_results s"
+                " JOIN finished_games f ON f.id = s.finished_id"
+                " WHERE f.guild_id = $1 AND s.member_id = $2"
+                " GROUP BY f.game, s.outcome",
+                guild_id,
+                member_id,
+            )
+            return fold_stats(member_id, ((row[0], row[1], row[2], row[3]) for row in rows))
 
     async def leaderboard(
         self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
     ) -> list[LeaderboardRow]:
         """Most wins first (``by_points``: most points); ties by fewer games played, then by
         member id."""
-        rows = await self._p.fetch(
-            "SELECT s.member_id AS member_id, count(*) FILTER (WHERE s.outcome = 'win') AS wins,"
-            " count(*) AS played, sum(s.score) AS points"
-            " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
-            " WHERE f.guild_id = $1 AND ($2::text IS NULL OR f.game = $2)"
-            " AND s.member_id IS NOT NULL"
-            f" GROUP BY s.member_id ORDER BY {LEADERBOARD_ORDER[by_points]} LIMIT $3",
-            guild_id,
-            game,
-            limit,
-        )
-        return [LeaderboardRow(row[0], row[1], row[2], row[3]) for row in rows]
+        async with self._using():
+            rows = await self._p.fetch(
+                "SELECT s.member_id AS member_id,"
+                " count(*) FILTER (WHERE s.outcome = 'win') AS wins,"
+                " count(*) AS played, sum(s.score) AS points"
+                " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
+                " WHERE f.guild_id = $1 AND ($2::text IS NULL OR f.game = $2)"
+                " AND s.member_id IS NOT NULL"
+                f" GROUP BY s.member_id ORDER BY {LEADERBOARD_ORDER[by_points]} LIMIT $3",
+                guild_id,
+                game,
+                limit,
+            )
+            return [LeaderboardRow(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 def _count(status: str) -> int:

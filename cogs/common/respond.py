@@ -2,8 +2,9 @@
 
 :func:`guarded` is the one place where refusals become sentences: a
 :class:`~bot.sessions.SessionError` or :class:`~rules.engine.IllegalAction` is answered
-ephemerally in the member's language and changes nothing; anything else is logged with the
-channel and game (never a hand) and answered "Something went wrong; the game is unchanged".
+ephemerally in the member's language and changes nothing, as is a database that cannot be
+reached ("nothing changed, try again"); anything else is logged with the channel and game
+(never a hand) and answered "Something went wrong; the game is unchanged".
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import discord
 from bot.i18n import language, refusal, t
 from bot.sessions import Player, SessionError, SessionRegistry
 from bot.settings import Settings
+from bot.store import StoreUnavailable
 from bot.store.base import GameStore
 from rules.engine import IllegalAction
 
@@ -115,6 +117,10 @@ async def guarded(
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
         game = None if session is None else session.game
         await quietly(ephemeral(interaction, refusal(error, locale, game)))
+    except StoreUnavailable as error:
+        # A read (settings, stats) with the database down; writes come as SessionError.
+        log.warning("%s: the store is unavailable: %s", what, error)
+        await quietly(ephemeral(interaction, t("error.storage", locale)))
     except Exception:
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
         log.exception(

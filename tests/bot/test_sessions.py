@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.games import Control, GameCatalog, Option, Table
+from bot.i18n import t
 from bot.sessions import (
     DEAL_AGAIN_SECONDS,
     MAX_MESSAGE,
@@ -21,7 +22,9 @@ from bot.sessions import (
     SessionRegistry,
     compose,
 )
+from bot.sessions.core import STORE_RETRY_SECONDS
 from bot.settings import Settings
+from bot.store import StoreUnavailable
 from bot.store.base import ActiveGame, GuildSettings
 from bot.store.memory import MemoryStore
 from rules.engine import Action, Event, GameOver, IllegalAction, Outcome, Result
@@ -1149,3 +1152,89 @@ async def test_a_table_that_cannot_be_drawn_saves_nothing(table: Harness) -> Non
     session = table.registry.get(CHANNEL)
     assert session is not None and before is not None and session.version == before.version
     assert isinstance(session.state, CountState) and session.state.total == 0
+
+
+# -- the store unreachable -------------------------------------------------------------------
+
+
+class DownStore(MemoryStore):
+    """A memory store that can be made unreachable, as a database server that went away."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+        self.refused = 0
+
+    def _check(self) -> None:
+        if self.down:
+            self.refused += 1
+            raise StoreUnavailable("cannot use the test database: it is down")
+
+    async def load_active(self) -> list[ActiveGame]:
+        self._check()
+        return await super().load_active()
+
+    async def create(self, game: ActiveGame) -> None:
+        self._check()
+        await super().create(game)
+
+    async def save(self, game: ActiveGame, *, expected_version: int) -> None:
+        self._check()
+        await super().save(game, expected_version=expected_version)
+
+    async def finish(self, channel_id: int, **kwargs: Any) -> None:
+        self._check()
+        await super().finish(channel_id, **kwargs)
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        self._check()
+        return await super().guild_settings(guild_id)
+
+
+async def test_a_move_the_store_cannot_save_is_refused_and_changes_nothing() -> None:
+    store = DownStore()
+    table = Harness(store)
+    await start_two(table)
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.state is not None
+    before = (session.version, session.state.snapshot(), session.message_id)
+    stored = await table.stored()
+    store.down = True
+    with pytest.raises(SessionError) as refused:
+        await table.registry.act(CHANNEL, ALICE.id, Add(2))
+    assert refused.value.key == "error.storage"
+    assert t("error.storage", "ko") != "error.storage"  # said in both languages
+    now = table.registry.get(CHANNEL)
+    assert now is not None and now.state is not None
+    assert (now.version, now.state.snapshot(), now.message_id) == before  # rolled back
+    with pytest.raises(StoreUnavailable):  # nor a new table opened (its settings unread)
+        await table.registry.open_lobby(CHANNEL + 1, GUILD, "count", CAROL, players=2)
+    assert table.registry.get(CHANNEL + 1) is None
+    store.down = False
+    assert await table.stored() == stored
+    post = await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(2)))
+    assert post is not None and post.version == before[0] + 1  # the same move, now saved
+    await table.registry.close()
+
+
+async def test_a_timer_does_not_apply_a_move_it_cannot_save_and_tries_again_later() -> None:
+    store = DownStore()
+    table = Harness(store)
+    await start_two(table)
+    store.down = True
+    await table.clock.advance(60)  # Alice's time is up, but the timeout cannot be saved
+    assert table.poster.posts == [] and store.refused == 1
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.state is not None
+    assert session.state.view(None)[0] == 0 and session.seats[0].timeouts == 0
+    await table.clock.advance(STORE_RETRY_SECONDS - 0.5)
+    assert store.refused == 1  # no tight loop against a database that is down
+    await table.clock.advance(0.5)
+    assert store.refused == 2  # tried once more
+    store.down = False
+    await table.clock.advance(STORE_RETRY_SECONDS)
+    [post] = table.poster.posts  # applied once, when it could be saved
+    assert "Alice ran out of time" in post.content
+    stored = await table.stored()
+    assert stored is not None and stored.data["state"]["total"] == 1
+    await table.registry.close()

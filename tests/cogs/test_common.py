@@ -14,6 +14,7 @@ from bot.games import Control, GameCatalog, Menu, Option
 from bot.i18n import catalog, t
 from bot.sessions import Player, Post, SessionError, SessionRegistry
 from bot.settings import Settings
+from bot.store import StoreUnavailable
 from bot.store.memory import MemoryStore
 from cogs.common.buttons import GameButton, MoveMenu, build_view, mentions, menu_select
 from cogs.common.ids import (
@@ -180,6 +181,21 @@ async def test_an_engine_refusal_falls_back_to_its_reason() -> None:
 
     await guarded(clicked, work, what="test")
     assert clicked.response.sent == [("You don't have ♠7.", {"ephemeral": True})]
+
+
+async def test_a_database_out_of_reach_is_nothing_changed_try_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clicked = interaction(discord.Locale.korean)
+
+    async def work() -> None:
+        raise StoreUnavailable("cannot use SQLite database data/deckhand.db: database is locked")
+
+    with caplog.at_level(logging.WARNING):
+        await guarded(clicked, work, what="/stats")
+    assert clicked.response.sent == [(t("error.storage", "ko"), {"ephemeral": True})]
+    assert "/stats: the store is unavailable" in caplog.text
+    assert "Traceback" not in caplog.text  # expected while the database is down: no stack
 
 
 async def test_a_bug_is_logged_with_context_and_answered_politely(
