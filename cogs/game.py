@@ -7,6 +7,7 @@ cog it only parses, asks the session registry or the store, and answers.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from typing import Any
 
 import discord
@@ -15,12 +16,15 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.sessions import SessionError
+from bot.sessions import Session, SessionError
+from bot.text.tables import lines_for
 from cogs.common import answer, ephemeral, guarded, install, locale_of
-from cogs.common.buttons import NO_PINGS
+from cogs.common.buttons import NO_PINGS, GameButton
 from cogs.common.respond import deckhand, is_moderator
 
-__all__ = ["GAMES", "POINTS_GAMES", "GameCog", "parse_games", "setup"]
+__all__ = ["GAMES", "POINTS_GAMES", "GameCog", "parse_games", "setup", "table_list"]
+
+log = logging.getLogger(__name__)
 
 # Every game Deckhand knows, for /rules and /leaderboard (whether or not its cog is loaded).
 GAMES = ("blackjack", "onecard", "uno", "gostop", "rummikub")
@@ -46,6 +50,8 @@ RESET_CHOICES = [
     for name in (*RESETTABLE, "all")
 ]
 MIN_TURN, MAX_TURN = 10, 600
+MAX_LISTED = 25  # End buttons in one message: five rows of five
+MAX_LIST_TEXT = 1900  # the list's text, with room for its last line under Discord's 2,000
 
 
 def parse_games(text: str) -> tuple[str, ...] | None:
@@ -57,6 +63,32 @@ def parse_games(text: str) -> tuple[str, ...] | None:
     if unknown or not names:
         raise SessionError("error.unknown_games", names=", ".join(unknown) or text)
     return tuple(dict.fromkeys(names))
+
+
+def table_list(sessions: list[Session], now: float, locale: str) -> tuple[str, discord.ui.View]:
+    """The list's text (within Discord's 2,000 characters) and an End button per table it
+    shows (at most 25: five rows of five). Each button names its table's own channel."""
+    shown: list[str] = []
+    title = t("list.title", locale, n=len(sessions))
+    for line in lines_for(sessions[:MAX_LISTED], now, locale):
+        if len("\n".join([title, *shown, line])) > MAX_LIST_TEXT:
+            break
+        shown.append(line)
+    lines = [title, *shown]
+    if len(shown) < len(sessions):
+        lines.append(t("list.more", locale, n=len(sessions) - len(shown), shown=len(shown)))
+    view = discord.ui.View(timeout=None)
+    for number, session in enumerate(sessions[: len(shown)], 1):
+        view.add_item(
+            GameButton(
+                session.channel_id,
+                session.version,
+                "end_listed",
+                label=t("button.end_n", locale, n=number),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+    return "\n".join(lines), view
 
 
 def _channel(interaction: discord.Interaction[Any]) -> int:
@@ -116,6 +148,31 @@ class GameCog(commands.Cog):
         await guarded(interaction, work, what="/game status")
 
     @game.command(
+        name="list",
+        description=_(
+            "Every table in this server, with End buttons (moderators)", key="cmd.game.list"
+        ),
+    )
+    async def list_tables(self, interaction: discord.Interaction[Any]) -> None:
+        """Moderators: every lobby and game of this server, idle longest first, with End."""
+
+        async def work() -> None:
+            _channel(interaction)
+            if not await is_moderator(interaction):
+                raise SessionError("error.moderator_only")
+            registry = deckhand(interaction).sessions
+            locale = locale_of(interaction)
+            here = [s for s in registry.sessions() if s.guild_id == interaction.guild_id]
+            if not here:
+                await ephemeral(interaction, t("list.none", locale))
+                return
+            here.sort(key=lambda s: (s.touched or 0.0, s.channel_id))
+            text, view = table_list(here, registry.clock(), locale)
+            await ephemeral(interaction, text, view=view)
+
+        await guarded(interaction, work, what="/game list")
+
+    @game.command(
         name="end", description=_("End the game or lobby in this channel", key="cmd.game.end")
     )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
@@ -144,7 +201,9 @@ class GameCog(commands.Cog):
             channel_id = _channel(interaction)
             if not await is_moderator(interaction):
                 raise SessionError("error.moderator_only")
-            reply = await deckhand(interaction).sessions.kick(channel_id, member.id)
+            reply = await deckhand(interaction).sessions.kick(
+                channel_id, member.id, by=interaction.user.id
+            )
             await answer(interaction, reply)
 
         await guarded(interaction, work, what="/game kick")
@@ -204,6 +263,12 @@ class GameCog(commands.Cog):
             updated = dataclasses.replace(current, **changes)
             if changes:
                 await store.save_guild_settings(updated)
+                log.info(
+                    "guild %d: settings changed by member %d: %s",
+                    guild_id,
+                    interaction.user.id,
+                    ", ".join(f"{name}={value!r}" for name, value in changes.items()),
+                )
             locale = locale_of(interaction)
             default = t("settings.default", locale)
             await ephemeral(

@@ -169,6 +169,7 @@ class Tables:
 
         It replaces the channel's finished table, if one is kept for "Deal again".
         """
+        session.touched = self.clock()
         try:
             await self.finished.store_in_place_of(session)
         except VersionConflict:
@@ -195,6 +196,7 @@ class Tables:
         """
         previous = session.version
         session.version += 1
+        session.touched = self.clock()
         state = session.state
         over = state is not None and state.is_over
         mention = None

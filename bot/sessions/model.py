@@ -113,6 +113,7 @@ class Session:
     deadline: float | None = None
     pinged: bool = False
     finished_at: float | None = None  # a finished table kept for "Deal again"
+    touched: float | None = None  # when it last changed (clock time), for /game list
     deadline_seat: int | None = None  # whose turn ``deadline`` times (not stored: the current)
     published: asyncio.Event = field(default_factory=asyncio.Event)
     # The record last saved or loaded, as JSON (a copy nothing can mutate): what a failed
@@ -154,6 +155,7 @@ class Session:
             "seats": [seat.to_data() for seat in self.seats],
             "message_id": self.message_id,
             "deadline": self.deadline,
+            "touched": self.touched,
             "state": None if self.state is None else self.state.snapshot(),
         }
 
@@ -188,6 +190,7 @@ class Session:
             message_id=data["message_id"],
             deadline=data["deadline"],
             finished_at=data.get("finished_at"),
+            touched=data.get("touched"),
         )
         if data["state"] is not None:
             session.state = adapter.restore(data["state"])

@@ -8,6 +8,7 @@ through :meth:`~bot.sessions.core.Tables.commit`, which saves before anything is
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,6 +18,8 @@ from bot.sessions.model import Post, Reply, Seat, Session, SessionError, compose
 from rules.engine import Action, Event
 
 __all__ = ["PlayVerbs"]
+
+log = logging.getLogger(__name__)
 
 
 class PlayVerbs(Tables):
@@ -119,8 +122,8 @@ class PlayVerbs(Tables):
         session.seats[seat].computer = True
         return await self.commit(session, events, [])
 
-    async def kick(self, channel_id: int, member_id: int) -> Reply:
-        """A moderator hands ``member_id``'s seat to a computer player."""
+    async def kick(self, channel_id: int, member_id: int, *, by: int | None = None) -> Reply:
+        """A moderator (``by``) hands ``member_id``'s seat to a computer player."""
         async with self.lock(channel_id):
             session = self.require(channel_id)
             seat = session.seat_of(member_id)
@@ -131,9 +134,20 @@ class PlayVerbs(Tables):
                 if member_id == session.host_id:
                     raise SessionError("error.kick_host")
                 del session.seats[seat]
-                return await self.commit(session, [], [t("lobby.left", session.locale, name=name)])
-            events = self.to_computer(session, seat)
-            return await self.commit(session, events, [t("game.kicked", session.locale, name=name)])
+                reply = await self.commit(session, [], [t("lobby.left", session.locale, name=name)])
+            else:
+                events = self.to_computer(session, seat)
+                reply = await self.commit(
+                    session, events, [t("game.kicked", session.locale, name=name)]
+                )
+            log.info(
+                "channel %d (%s): member %d's seat kicked by member %s",
+                channel_id,
+                session.game,
+                member_id,
+                by,
+            )
+            return reply
 
     async def end(
         self, channel_id: int, member_id: int, *, moderator: bool, version: int | None = None
@@ -151,6 +165,7 @@ class PlayVerbs(Tables):
                 return await self.drop(session, t("lobby.cancelled", session.locale))
             if not moderator:
                 raise SessionError("error.moderator_only")
+            log.info("channel %d (%s): ended by member %d", channel_id, session.game, member_id)
             async with self.writing(channel_id):
                 await self.store.finish(
                     channel_id,

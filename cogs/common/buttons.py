@@ -97,6 +97,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
         await guarded(interaction, lambda: self._click(interaction), what=f"button {self.action}")
 
     async def _click(self, interaction: discord.Interaction[Any]) -> None:
+        if self.action == "end_listed":  # /game list: ends a table of another channel
+            await _end_listed(interaction, self.channel_id, self.version)
+            return
         if interaction.channel_id != self.channel_id:
             raise SessionError("error.wrong_channel")
         registry = deckhand(interaction).sessions
@@ -134,6 +137,23 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
                 locale=locale_of(interaction),
             )
         await answer(interaction, reply)
+
+
+async def _end_listed(interaction: discord.Interaction[Any], channel_id: int, version: int) -> None:
+    """A moderator ends a table from ``/game list``: a table of this server only, at the
+    version listed; its channel is told who ended it, the moderator is answered privately."""
+    registry = deckhand(interaction).sessions
+    session = registry.get(channel_id)
+    if session is None or session.guild_id != interaction.guild_id:
+        raise SessionError("error.stale_button")
+    if not await is_moderator(interaction):
+        raise SessionError("error.moderator_only")
+    reply = await registry.end(channel_id, interaction.user.id, moderator=True, version=version)
+    if reply.notice is not None:
+        await registry.poster.post(Post(channel_id, 0, reply.notice, (), session.locale))
+    locale = locale_of(interaction)
+    game = t(f"game.{session.game}", locale)
+    await ephemeral(interaction, t("list.ended", locale, game=game, channel=f"<#{channel_id}>"))
 
 
 class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):

@@ -9,8 +9,8 @@ import pytest
 from discord.ext import commands
 
 from bot.games import GameCatalog
-from bot.i18n import DeckhandTranslator, catalog
-from bot.sessions import SessionError, SessionRegistry
+from bot.i18n import DeckhandTranslator, catalog, t
+from bot.sessions import Seat, Session, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
 from cogs import game as game_cog
@@ -54,6 +54,7 @@ async def test_the_game_cog_loads_with_its_commands_and_installs_the_poster() ->
         "game",
         "game end",
         "game kick",
+        "game list",
         "game settings",
         "game status",
         "leaderboard",
@@ -82,3 +83,32 @@ def test_allowed_games_are_parsed_forgivingly_and_checked() -> None:
         game_cog.parse_games("blackjack, poker")
     assert refused.value.key == "error.unknown_games"
     assert refused.value.params == {"names": "poker"}
+
+
+def test_the_list_of_tables_stays_within_discords_limits() -> None:
+    sessions = [
+        Session(
+            channel_id=10**18 + n,
+            guild_id=1,
+            game="onecard",
+            host_id=1,
+            locale="en",
+            players=4,
+            bots=0,
+            seed=None,
+            options={},
+            turn_seconds=90,
+            seats=[Seat(n, "x" * 32) for n in range(4)],
+            version=10**6,
+            touched=0.0,
+        )
+        for n in range(40)
+    ]
+    text, view = game_cog.table_list(sessions, 7_300.0, "ko")
+    assert len(text) <= 2000
+    lines = text.splitlines()
+    shown = len(lines) - 2  # the title and the "more" line
+    assert len(view.children) == shown <= 25
+    assert lines[-1] == t("list.more", "ko", n=40 - shown, shown=shown)
+    assert t("list.hours", "ko", h=2, m=1) in lines[1]  # idle since the clock read 0
+    assert all(len(str(b.custom_id)) <= 100 for b in view.children)  # type: ignore[attr-defined]

@@ -182,6 +182,50 @@ async def test_stats_and_leaderboard_count_a_finished_game(
         assert other.text == t("leaderboard.none", "en")
 
 
+async def test_a_moderator_lists_every_table_and_ends_one_from_the_list(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    fake = fake_discord
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    mod = fake.add_member("mod", moderator=True, locale="ko")
+    other = fake.add_channel("other")
+    async with deckhand.run() as bot:
+        refused = await fake.slash(alice, fake.channel, "game list")
+        assert refused.ephemeral and refused.text == t("error.moderator_only", "en")
+        none = await fake.slash(mod, fake.channel, "game list")
+        assert none.text == t("list.none", "ko")
+        await open_table(fake, bot, alice, [bob])  # a Blackjack game in #games
+        lobby = await fake.slash(bob, other, "onecard start", players=3)  # a lobby in #other
+        assert not lobby.ephemeral
+        listed = await fake.slash(mod, other, "game list")
+        assert listed.ephemeral and listed.message is not None
+        lines = listed.text.splitlines()
+        assert lines[0] == t("list.title", "ko", n=2)
+        games_line = next(line for line in lines if f"<#{fake.channel.id}>" in line)
+        assert t("game.blackjack", "ko") in games_line and "alice, bob" in games_line
+        assert t("list.turn", "ko", name="alice") in games_line  # seat 1 plays first
+        other_line = next(line for line in lines if f"<#{other.id}>" in line)
+        assert t("list.lobby", "ko", seated=1, players=3) in other_line
+        assert listed.message.button_labels == [
+            t("button.end_n", "ko", n=1),
+            t("button.end_n", "ko", n=2),
+        ]
+        number = 1 if lines[1] == games_line else 2
+        # Only a moderator may press it, even holding the message.
+        ended = await fake.click(mod, listed.message, t("button.end_n", "ko", n=number))
+        assert ended.ephemeral and ended.text == t(
+            "list.ended", "ko", game=t("game.blackjack", "ko"), channel=f"<#{fake.channel.id}>"
+        )
+        assert bot.sessions.get(fake.channel.id) is None
+        assert bot.sessions.get(other.id) is not None  # the other table is untouched
+        told = await fake.wait_for_message(
+            fake.channel, lambda m: t("game.ended_by", "en", member=mod.mention) in m.text
+        )
+        assert not told.ephemeral
+        again = await fake.click(mod, listed.message, t("button.end_n", "ko", n=number))
+        assert again.ephemeral and again.text == t("error.stale_button", "ko")
+
+
 async def test_games_scored_in_points_show_their_points_and_rank_by_them(
     deckhand: Deckhand, fake_discord: FakeDiscord
 ) -> None:
