@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import string
+import unicodedata
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -29,6 +30,7 @@ __all__ = [
     "DeckhandTranslator",
     "catalog",
     "describe",
+    "echo",
     "language",
     "placeholders",
     "refusal",
@@ -93,11 +95,27 @@ def describe(key: str, locale: object, /, **params: Any) -> str | None:
     return t(key, locale, **params)
 
 
+ECHO_LIMIT = 60  # characters of what a member typed that an answer may repeat
+REASON_LIMIT = 300  # an engine's own sentence, when no catalog has its code
+# Bidirectional overrides and isolates: typed into a refusal they would reorder its text.
+_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
+def echo(typed: object, limit: int = ECHO_LIMIT) -> str:
+    """What a member typed, fit to be repeated in an answer: no control characters or
+    direction overrides, one line, at most ``limit`` characters (so no answer can outgrow
+    Discord's 2,000 whatever an option's length limit becomes)."""
+    text = str(typed).translate(_BIDI_CONTROLS)
+    text = "".join(" " if unicodedata.category(char) == "Cc" else char for char in text)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def refusal(error: IllegalAction, locale: object, game: str | None = None) -> str:
     """The engine's refusal in the member's language: ``illegal.<game>.<code>`` (engines
     share codes with different words: Blackjack's and Rummikub's ``unknown_action``), else
     ``illegal.<code>``, else the engine's English reason."""
-    params = {name: str(value) for name, value in error.params.items()}
+    params = {name: echo(value) for name, value in error.params.items()}
     keys = [f"illegal.{error.code}"]
     if game is not None:
         keys.insert(0, f"illegal.{game}.{error.code}")
@@ -108,7 +126,8 @@ def refusal(error: IllegalAction, locale: object, game: str | None = None) -> st
             translated = None  # the engine's params do not fit the catalog; say it in English
         if translated is not None:
             return translated
-    return error.reason
+    # The engine's English sentence may quote what was typed: fit it the same way.
+    return echo(error.reason, REASON_LIMIT)
 
 
 def placeholders(text: str) -> set[str]:

@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.i18n import language, refusal, t
+from bot.i18n import echo, language, refusal, t
 from bot.sessions import Player, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store import StoreUnavailable
@@ -109,9 +109,9 @@ async def guarded(
     try:
         await work()
     except SessionError as error:
-        params = dict(error.params)
-        if isinstance(params.get("game"), str):  # a game's name, in the member's language
-            params["game"] = t(f"game.{params['game']}", locale)
+        params = {name: echo(value) for name, value in error.params.items()}
+        if isinstance(error.params.get("game"), str):  # a game's name, in the member's language
+            params["game"] = t(f"game.{error.params['game']}", locale)
         await quietly(ephemeral(interaction, t(error.key, locale, **params)))
     except IllegalAction as error:
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)

@@ -9,9 +9,11 @@ import pytest
 from discord import app_commands
 
 from bot.i18n import (
+    ECHO_LIMIT,
     LANGUAGES,
     DeckhandTranslator,
     catalog,
+    echo,
     language,
     placeholders,
     refusal,
@@ -157,3 +159,17 @@ def test_name_keys_are_the_english_name_and_a_name_discord_accepts() -> None:
         korean = catalog("ko")[key]
         command = {"name": english, "description": "d", "name_localizations": {"ko": korean}}
         assert check_commands([command]) == [], key
+
+
+def test_what_a_member_typed_is_repeated_short_on_one_line_without_direction_tricks() -> None:
+    typed = "\u202egnp.exe" + "x" * 500 + "\n\t@everyone\x00"
+    shown = echo(typed)
+    assert len(shown) == ECHO_LIMIT and shown.endswith("…")
+    assert "\u202e" not in shown and "\n" not in shown and "\x00" not in shown
+    assert echo("  ♠7  ") == "♠7"
+    error = IllegalAction("Unknown card.", code="unknown_card", text=typed)
+    refused = refusal(error, "ko", "onecard")
+    assert shown in refused and "x" * ECHO_LIMIT not in refused
+    # An engine's own sentence (no catalog entry) quoting the typed text is cut too.
+    fallback = refusal(IllegalAction(f"Unknown '{typed}'.", code="nope"), "en")
+    assert len(fallback) <= 300 and "\u202e" not in fallback
