@@ -1,7 +1,8 @@
-"""The ``game`` cog: what works the same for every game (status, end, kick, settings, stats).
+"""The ``game`` cog: what works the same for every game (status, list, end, kick, settings).
 
-``/game status|end|kick|settings``, ``/stats``, ``/leaderboard`` and ``/rules``. Like every
-cog it only parses, asks the session registry or the store, and answers.
+``/game status|list|end|kick|settings`` and ``/rules`` (``/stats`` and ``/leaderboard`` are
+in :mod:`cogs.stats`). Like every cog it only parses, asks the session registry or the store,
+and answers.
 """
 
 from __future__ import annotations
@@ -19,19 +20,15 @@ from bot.i18n import t
 from bot.sessions import Session, SessionError
 from bot.text.tables import lines_for
 from cogs.common import answer, ephemeral, guarded, install, locale_of
-from cogs.common.buttons import NO_PINGS, GameButton
+from cogs.common.buttons import GameButton
 from cogs.common.respond import deckhand, is_moderator
 
-__all__ = ["GAMES", "POINTS_GAMES", "GameCog", "parse_games", "setup", "table_list"]
+__all__ = ["GAMES", "GAME_CHOICES", "GameCog", "channel_of", "parse_games", "setup", "table_list"]
 
 log = logging.getLogger(__name__)
 
 # Every game Deckhand knows, for /rules and /leaderboard (whether or not its cog is loaded).
 GAMES = ("blackjack", "onecard", "uno", "gostop", "rummikub")
-# Games whose scores are points (Uno: the cards left in the others' hands, Go-Stop: the score
-# sheet, Rummikub: the racks, negative for a loser); /stats and /leaderboard show their sums.
-# The other games' scores (a Blackjack total, One Card's cards left) do not add up to anything.
-POINTS_GAMES = frozenset({"uno", "gostop", "rummikub"})
 GAME_CHOICES = [
     app_commands.Choice(name=_(t(f"game.{game}"), key=f"game.{game}"), value=game) for game in GAMES
 ]
@@ -91,7 +88,7 @@ def table_list(sessions: list[Session], now: float, locale: str) -> tuple[str, d
     return "\n".join(lines), view
 
 
-def _channel(interaction: discord.Interaction[Any]) -> int:
+def channel_of(interaction: discord.Interaction[Any]) -> int:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise SessionError("error.guild_only")
     return interaction.channel_id
@@ -117,7 +114,7 @@ class GameCog(commands.Cog):
         """Who plays, whose turn, how long is left (ephemeral)."""
 
         async def work() -> None:
-            channel_id = _channel(interaction)
+            channel_id = channel_of(interaction)
             registry = deckhand(interaction).sessions
             locale = locale_of(interaction)
             session = registry.get(channel_id)
@@ -157,7 +154,7 @@ class GameCog(commands.Cog):
         """Moderators: every lobby and game of this server, idle longest first, with End."""
 
         async def work() -> None:
-            _channel(interaction)
+            channel_of(interaction)
             if not await is_moderator(interaction):
                 raise SessionError("error.moderator_only")
             registry = deckhand(interaction).sessions
@@ -179,7 +176,7 @@ class GameCog(commands.Cog):
         """The host closes a lobby; a moderator ends a running game (and is recorded)."""
 
         async def work() -> None:
-            channel_id = _channel(interaction)
+            channel_id = channel_of(interaction)
             moderator = await is_moderator(interaction)
             reply = await deckhand(interaction).sessions.end(
                 channel_id, interaction.user.id, moderator=moderator
@@ -198,7 +195,7 @@ class GameCog(commands.Cog):
         """Moderators only: the seat plays on as a computer."""
 
         async def work() -> None:
-            channel_id = _channel(interaction)
+            channel_id = channel_of(interaction)
             if not await is_moderator(interaction):
                 raise SessionError("error.moderator_only")
             reply = await deckhand(interaction).sessions.kick(
@@ -241,7 +238,7 @@ class GameCog(commands.Cog):
         """
 
         async def work() -> None:
-            _channel(interaction)
+            channel_of(interaction)
             guild_id = interaction.guild_id
             assert guild_id is not None
             if not interaction.permissions.manage_guild:
@@ -290,88 +287,6 @@ class GameCog(commands.Cog):
             )
 
         await guarded(interaction, work, what="/game settings")
-
-    @app_commands.command(
-        name="stats", description=_("A member's results in this server", key="cmd.stats")
-    )
-    @app_commands.describe(member=_("Whose results (you if empty)", key="param.stats_member"))
-    @app_commands.guild_only()
-    async def stats(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
-    ) -> None:
-        """Played/won/lost/drawn per game (ephemeral)."""
-
-        async def work() -> None:
-            _channel(interaction)
-            guild_id = interaction.guild_id
-            assert guild_id is not None
-            who = member or interaction.user
-            locale = locale_of(interaction)
-            record = await deckhand(interaction).store.member_stats(guild_id, who.id)
-            mention = f"<@{who.id}>"
-            if not record.games:
-                await ephemeral(interaction, t("stats.none", locale, member=mention))
-                return
-            lines = [t("stats.title", locale, member=mention)]
-            lines += [
-                t(
-                    "stats.row_points" if game in POINTS_GAMES else "stats.row",
-                    locale,
-                    game=t(f"game.{game}", locale),
-                    **counts,
-                )
-                for game, counts in record.games.items()
-            ]
-            await ephemeral(interaction, "\n".join(lines))
-
-        await guarded(interaction, work, what="/stats")
-
-    @app_commands.command(
-        name="leaderboard", description=_("Most wins in this server", key="cmd.leaderboard")
-    )
-    @app_commands.describe(game=_("Only this game", key="param.game"))
-    @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.guild_only()
-    async def leaderboard(
-        self,
-        interaction: discord.Interaction[Any],
-        game: app_commands.Choice[str] | None = None,
-    ) -> None:
-        """The top ten by wins, public, without pinging anyone."""
-
-        async def work() -> None:
-            _channel(interaction)
-            guild_id = interaction.guild_id
-            assert guild_id is not None
-            locale = locale_of(interaction)
-            name = None if game is None else game.value
-            by_points = name in POINTS_GAMES
-            rows = await deckhand(interaction).store.leaderboard(
-                guild_id, name, by_points=by_points
-            )
-            if not rows:
-                await ephemeral(interaction, t("leaderboard.none", locale))
-                return
-            title = (
-                t("leaderboard.title", locale)
-                if name is None
-                else t("leaderboard.title_game", locale, game=t(f"game.{name}", locale))
-            )
-            lines = [title] + [
-                t(
-                    "leaderboard.row_points" if by_points else "leaderboard.row",
-                    locale,
-                    rank=rank,
-                    member=f"<@{row.member_id}>",
-                    wins=row.wins,
-                    played=row.played,
-                    points=row.points,
-                )
-                for rank, row in enumerate(rows, 1)
-            ]
-            await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
-
-        await guarded(interaction, work, what="/leaderboard")
 
     @app_commands.command(name="rules", description=_("How a game is played", key="cmd.rules"))
     @app_commands.describe(game=_("Which game", key="param.rules_game"))

@@ -14,6 +14,7 @@ from bot.sessions import Seat, Session, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
 from cogs import game as game_cog
+from cogs import stats as stats_cog
 from cogs.common.poster import DiscordPoster
 
 
@@ -49,6 +50,7 @@ async def make_bot() -> commands.Bot:
 async def test_the_game_cog_loads_with_its_commands_and_installs_the_poster() -> None:
     bot = await make_bot()
     await game_cog.setup(bot)
+    await stats_cog.setup(bot)
     names = sorted(command.qualified_name for command in bot.tree.walk_commands())
     assert names == [
         "game",
