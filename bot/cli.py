@@ -26,6 +26,7 @@ PLAY_GAMES: dict[str, tuple[str, str]] = {
 TOOLS: dict[str, tuple[str, str]] = {
     "gostop": ("bot.tools.gostop", "Go-Stop tools (score sheets)"),
     "rummikub": ("bot.tools.rummikub", "Rummikub tools (check, solve)"),
+    "verify": ("bot.tools.verify", "check a fair deal: GAME SEED SALT, as the final table showed"),
 }
 
 

@@ -18,7 +18,10 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.sessions import Session, SessionError
+from bot.sessions.model import MAX_MESSAGE
+from bot.store._common import SEEDING
 from bot.text.tables import lines_for
+from bot.verify import VerifyError, parse_options, parse_seed, replay
 from cogs.common import answer, ephemeral, guarded, install, locale_of
 from cogs.common.buttons import GameButton
 from cogs.common.respond import deckhand, is_moderator
@@ -41,7 +44,12 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="한국어", value="ko"),
 ]
 # What ``reset`` can put back to its default: a GuildSettings field, or all of them.
-RESETTABLE = ("turn_seconds", "language", "moderator_role_id", "allowed_games")
+RESETTABLE = ("turn_seconds", "language", "moderator_role_id", "allowed_games", "seeding")
+# Who may deal a seeded (practice) game: bot.store._common.SEEDING.
+SEEDING_CHOICES = [
+    app_commands.Choice(name=_(t(f"choice.seeding.{who}"), key=f"choice.seeding.{who}"), value=who)
+    for who in SEEDING
+]
 RESET_CHOICES = [
     app_commands.Choice(name=_(t(f"choice.reset.{name}"), key=f"choice.reset.{name}"), value=name)
     for name in (*RESETTABLE, "all")
@@ -218,9 +226,10 @@ class GameCog(commands.Cog):
             "Members with this role may end games and kick", key="param.moderator_role"
         ),
         allowed_games=_("Games allowed here, comma-separated, or all", key="param.allowed_games"),
+        seeding=_(t("param.seeding"), key="param.seeding"),
         reset=_(t("param.reset"), key="param.reset"),
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, reset=RESET_CHOICES)
+    @app_commands.choices(language=LANGUAGE_CHOICES, seeding=SEEDING_CHOICES, reset=RESET_CHOICES)
     async def settings(  # noqa: PLR0917 - one parameter per Discord option
         self,
         interaction: discord.Interaction[Any],
@@ -228,6 +237,7 @@ class GameCog(commands.Cog):
         language: app_commands.Choice[str] | None = None,
         moderator_role: discord.Role | None = None,
         allowed_games: app_commands.Range[str, 1, 100] | None = None,
+        seeding: app_commands.Choice[str] | None = None,
         reset: app_commands.Choice[str] | None = None,
     ) -> None:
         """Manage Server only: change the guild's settings; shows them (ephemeral).
@@ -257,6 +267,8 @@ class GameCog(commands.Cog):
                 changes["moderator_role_id"] = moderator_role.id
             if allowed_games is not None:
                 changes["allowed_games"] = parse_games(allowed_games)
+            if seeding is not None:
+                changes["seeding"] = seeding.value
             updated = dataclasses.replace(current, **changes)
             if changes:
                 await store.save_guild_settings(updated)
@@ -283,10 +295,62 @@ class GameCog(commands.Cog):
                     games=t("settings.all_games", locale)
                     if updated.allowed_games is None
                     else ", ".join(t(f"game.{g}", locale) for g in updated.allowed_games),
+                    seeding=t(f"choice.seeding.{updated.seeding or 'anyone'}", locale),
                 ),
             )
 
         await guarded(interaction, work, what="/game settings")
+
+    @game.command(
+        name="verify",
+        description=_(
+            "Check a fair deal with what its final table revealed", key="cmd.game.verify"
+        ),
+    )
+    @app_commands.describe(
+        game=_("Which game", key="param.rules_game"),
+        seed=_("The seed the final table revealed", key="param.verify_seed"),
+        salt=_("The salt the final table revealed", key="param.verify_salt"),
+        players=_("How many seats were dealt", key="param.verify_players"),
+        options=_(
+            "The table's options, as the final table showed them", key="param.verify_options"
+        ),
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def verify(  # noqa: PLR0917 - one parameter per Discord option
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        seed: app_commands.Range[str, 1, 20],
+        salt: app_commands.Range[str, 1, 32],
+        players: app_commands.Range[int, 1, 10] | None = None,
+        options: app_commands.Range[str, 2, 100] | None = None,
+    ) -> None:
+        """The commitment of the revealed seed and salt, and the deal again (ephemeral)."""
+
+        async def work() -> None:
+            locale = locale_of(interaction)
+            try:
+                shown, lines = replay(
+                    game.value,
+                    parse_seed(seed),
+                    salt.strip(),
+                    players,
+                    options=parse_options(options),
+                    locale=locale,
+                )
+            except VerifyError as error:
+                reason = t(f"verify.{error.key}", locale, **error.params)
+                await ephemeral(interaction, t("verify.refused", locale, reason=reason))
+                return
+            head = t("verify.result", locale, commitment=shown)
+            block = "\n".join(lines).replace("`", "'")
+            room = MAX_MESSAGE - len(head) - len("\n```\n\n```") - 2
+            if len(block) > room:
+                block = block[: room - 1] + "…"
+            await ephemeral(interaction, f"{head}\n```\n{block}\n```")
+
+        await guarded(interaction, work, what="/game verify")
 
     @app_commands.command(name="rules", description=_("How a game is played", key="cmd.rules"))
     @app_commands.describe(game=_("Which game", key="param.rules_game"))

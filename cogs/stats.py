@@ -51,7 +51,7 @@ class StatsCog(commands.Cog):
             locale = locale_of(interaction)
             record = await deckhand(interaction).store.member_stats(guild_id, who.id)
             mention = f"<@{who.id}>"
-            if not record.games:
+            if not record.games and not record.practice:
                 await ephemeral(interaction, t("stats.none", locale, member=mention))
                 return
             lines = [t("stats.title", locale, member=mention)]
@@ -64,6 +64,12 @@ class StatsCog(commands.Cog):
                 )
                 for game, counts in record.games.items()
             ]
+            if record.practice:  # seeded deals: shown apart, never counted above
+                played = ", ".join(
+                    t("stats.practice_game", locale, game=t(f"game.{game}", locale), played=n)
+                    for game, n in record.practice.items()
+                )
+                lines.append(t("stats.practice", locale, games=played))
             await ephemeral(interaction, "\n".join(lines))
 
         await guarded(interaction, work, what="/stats")

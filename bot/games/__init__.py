@@ -125,8 +125,14 @@ class GameAdapter(Protocol[StateT]):
         seed: int | None,
         options: Mapping[str, Any],
         computers: Sequence[int],
+        *,
+        secret: bool = False,
     ) -> tuple[StateT, Sequence[Event]]:
         """Deal a new game for ``seats`` seats (``computers``: the seats a computer holds).
+
+        ``secret``: ``seed`` is the bot's own secret seed of a fair deal (``bot.fairness``),
+        not one a member chose; a game whose seeded deal is not a fair shuffle (Blackjack's
+        seed program) deals fairly from it.
 
         Returns the state and what dealing did (events an engine that plays its computer
         seats itself reports before the first decision; may include ``GameOver``).

@@ -13,7 +13,7 @@ from rules.blackjack import state as engine
 from rules.blackjack.events import Hit, Stand
 from rules.engine import Action, Event, IllegalAction
 
-__all__ = ["BlackjackAdapter"]
+__all__ = ["ADAPTER", "BlackjackAdapter"]
 
 _VERBS: dict[str, Action] = {"hit": Hit(), "stand": Stand()}
 
@@ -35,9 +35,19 @@ class BlackjackAdapter:
         seed: int | None,
         options: Mapping[str, Any],
         computers: Sequence[int],
+        *,
+        secret: bool = False,
     ) -> tuple[engine.State, Sequence[Event]]:
-        """Deal; the opening events include computer seats' play (and a House blackjack)."""
-        state = engine.new(seats, seed=seed, options={**options, "computers": list(computers)})
+        """Deal; the opening events include computer seats' play (and a House blackjack).
+
+        A member's seed deals the seed program's game (rule 11); the bot's secret seed a fair
+        one (rule 12)."""
+        state = engine.new(
+            seats,
+            seed=seed,
+            options={**options, "computers": list(computers)},
+            fair=True if secret else None,
+        )
         return state, state.opening_events
 
     def restore(self, snapshot: dict[str, Any]) -> engine.State:
@@ -90,3 +100,6 @@ class BlackjackAdapter:
     def suggest(self, view: Any, option: str, typed: str, locale: str) -> Sequence[Option]:
         """No command of Blackjack takes a card."""
         return ()
+
+
+ADAPTER = BlackjackAdapter()

@@ -91,9 +91,16 @@ class OneCardAdapter:
         return settings.default_turn_seconds
 
     def new(
-        self, seats: int, seed: int | None, options: Mapping[str, Any], computers: Sequence[int]
+        self,
+        seats: int,
+        seed: int | None,
+        options: Mapping[str, Any],
+        computers: Sequence[int],
+        *,
+        secret: bool = False,
     ) -> tuple[onecard.State, tuple[Event, ...]]:
-        """Deal 5 cards to each of ``seats`` players (rules 1-4); dealing itself says nothing."""
+        """Deal 5 cards to each of ``seats`` players (rules 1-4); dealing itself says nothing.
+        Every seed deals a fair shuffle, the bot's secret one too."""
         return onecard.new(seats, seed=seed, options=options or None), ()
 
     def restore(self, snapshot: dict[str, Any]) -> onecard.State:

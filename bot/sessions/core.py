@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
+from bot.fairness import commitment, new_secret
 from bot.games import AnyAdapter, GameCatalog
 from bot.i18n import t
 from bot.sessions.clock import TurnClock
@@ -199,6 +201,11 @@ class Tables:
         session.touched = self.clock()
         state = session.state
         over = state is not None and state.is_over
+        if session.dealt:
+            session.dealt = False
+            notices = [*notices, *self.fairness(session, end=False)]
+        if over:
+            notices = [*notices, *self.fairness(session, end=True)]
         mention = None
         if state is not None and not over and self.turns.new_turn(session):
             self.turns.set_deadline(session)
@@ -212,6 +219,7 @@ class Tables:
                     game=session.game,
                     guild_id=session.guild_id,
                     seats=self.results(session),
+                    seeded=session.seeded,
                 )
             else:
                 record = session.stored()
@@ -359,13 +367,43 @@ class Tables:
         return session.seats[seat].member_id
 
     def deal(self, session: Session, adapter: AnyAdapter) -> list[Event]:
-        """Seat the computers and deal the game; what dealing did."""
+        """Seat the computers and deal the game (from a secret seed unless a member chose
+        one, ``bot.fairness``); what dealing did. The first table says how it was dealt."""
         for number in range(len(session.seats) + 1, session.players + 1):
             session.seats.append(Seat(None, t("seat.computer", session.locale, n=number), True))
+        if session.seed is None:
+            session.secret = new_secret()
+            seed = session.secret.seed
+        else:
+            seed = session.seed
         session.state, events = adapter.new(
-            len(session.seats), session.seed, session.options, session.computer_seats
+            len(session.seats),
+            seed,
+            session.options,
+            session.computer_seats,
+            secret=not session.seeded,
         )
+        session.dealt = True
         return list(events)
+
+    @staticmethod
+    def fairness(session: Session, *, end: bool) -> list[str]:
+        """How the deal was made, for the first table (``end=False``) and the last: a
+        seeded practice deal, or a fair deal's commitment, then its revealed seed."""
+        locale = session.locale
+        if session.seed is not None:
+            return [t("fair.seeded", locale, seed=session.seed)]
+        secret = session.secret
+        if secret is None:  # dealt before fair deals existed
+            return []
+        if not end:
+            shown = commitment(session.game, secret.seed, secret.salt)
+            return [t("fair.commit", locale, commitment=shown)]
+        command = f"deckhand verify {session.game} {secret.seed} {secret.salt}"
+        command += f" --players {len(session.seats)}"
+        if session.options:
+            command += f" --options '{json.dumps(session.options, separators=(',', ':'))}'"
+        return [t("fair.reveal", locale, seed=secret.seed, salt=secret.salt, command=command)]
 
     def to_computer(self, session: Session, seat: int) -> list[Event]:
         """A computer plays ``seat`` from now on; what that changed at once."""

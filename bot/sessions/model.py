@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.fairness import Secret
 from bot.games import AnyAdapter, Control, Menu, Table
 from bot.settings import Settings
 from bot.store._common import decode, encode
@@ -114,11 +115,18 @@ class Session:
     pinged: bool = False
     finished_at: float | None = None  # a finished table kept for "Deal again"
     touched: float | None = None  # when it last changed (clock time), for /game list
+    secret: Secret | None = None  # the seed of a fair deal, revealed when the game ends
+    dealt: bool = False  # dealt by the change being committed: its table says how
     deadline_seat: int | None = None  # whose turn ``deadline`` times (not stored: the current)
     published: asyncio.Event = field(default_factory=asyncio.Event)
     # The record last saved or loaded, as JSON (a copy nothing can mutate): what a failed
     # save rolls the session back to without asking the store, which may be down.
     saved: tuple[int, str] | None = None  # (version, JSON of the record's data)
+
+    @property
+    def seeded(self) -> bool:
+        """Whether a member chose the seed: a practice deal, never counted."""
+        return self.seed is not None
 
     @property
     def is_lobby(self) -> bool:
@@ -156,6 +164,7 @@ class Session:
             "message_id": self.message_id,
             "deadline": self.deadline,
             "touched": self.touched,
+            "secret": None if self.secret is None else self.secret.to_data(),
             "state": None if self.state is None else self.state.snapshot(),
         }
 
@@ -191,6 +200,7 @@ class Session:
             deadline=data["deadline"],
             finished_at=data.get("finished_at"),
             touched=data.get("touched"),
+            secret=None if data.get("secret") is None else Secret.from_data(data["secret"]),
         )
         if data["state"] is not None:
             session.state = adapter.restore(data["state"])

@@ -174,9 +174,11 @@ class PlayVerbs(Tables):
                     guild_id=session.guild_id,
                     seats=[],
                     ended_by=member_id,
+                    seeded=session.seeded,
                 )
             self.forget(session)
-            return Reply(None, t("game.ended_by", session.locale, member=f"<@{member_id}>"))
+            ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
+            return Reply(None, "\n".join([ended, *self.fairness(session, end=True)]))
 
     async def deal_again(
         self, channel_id: int, member_id: int, *, version: int, table_id: int | None = None

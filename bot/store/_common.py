@@ -8,9 +8,12 @@ from typing import Any
 
 from bot.store.base import ActiveGame, MemberStats, SeatResult, VersionConflict
 
+SEEDING = ("anyone", "moderators", "off")
+
 __all__ = [
     "LEADERBOARD_ORDER",
     "OUTCOMES",
+    "SEEDING",
     "check_finish",
     "check_save",
     "decode",
@@ -54,16 +57,24 @@ def check_finish(seats: Sequence[SeatResult]) -> None:
             raise ValueError(f"seat {seat.seat}: unknown outcome {seat.outcome!r}")
 
 
-def fold_stats(member_id: int, rows: Iterable[tuple[str, str, int, int]]) -> MemberStats:
-    """``(game, outcome, count, points)`` rows into per-game played/win/lose/draw counts and
-    points."""
+def fold_stats(member_id: int, rows: Iterable[tuple[str, str, int, int, bool]]) -> MemberStats:
+    """``(game, outcome, count, points, seeded)`` rows into per-game played/win/lose/draw
+    counts and points; seeded rows only count as practice games played."""
     games: dict[str, dict[str, int]] = {}
-    for game, outcome, count, points in rows:
+    practice: dict[str, int] = {}
+    for game, outcome, count, points, seeded in rows:
+        if seeded:
+            practice[game] = practice.get(game, 0) + count
+            continue
         record = games.setdefault(game, {"played": 0, "win": 0, "lose": 0, "draw": 0, "points": 0})
         record[outcome] += count
         record["played"] += count
         record["points"] += points
-    return MemberStats(member_id=member_id, games=dict(sorted(games.items())))
+    return MemberStats(
+        member_id=member_id,
+        games=dict(sorted(games.items())),
+        practice=dict(sorted(practice.items())),
+    )
 
 
 def expect_one(rowcount: int, channel_id: int, expected_version: int) -> None:

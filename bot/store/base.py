@@ -57,6 +57,7 @@ class GuildSettings:
     language: str | None = None  # None: follow each member's locale
     moderator_role_id: int | None = None
     allowed_games: tuple[str, ...] | None = None  # None: all games
+    seeding: str | None = None  # who may seed a deal: anyone, moderators or off; None: anyone
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +65,10 @@ class MemberStats:
     """One member's record in one guild, per game."""
 
     member_id: int
-    # game -> played/win/lose/draw and points (the sum of the seat's scores)
+    # game -> played/win/lose/draw and points (the sum of the seat's scores); seeded games
+    # are not in it: they are practice, counted apart as games played in ``practice``.
     games: dict[str, dict[str, int]] = field(default_factory=dict)
+    practice: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +111,10 @@ class GameStore(Protocol):
         guild_id: int | None,
         seats: Sequence[SeatResult],
         ended_by: int | None = None,
+        seeded: bool = False,
     ) -> None:
-        """Atomically drop the active session and record its result (``ended_by``: a moderator)."""
+        """Atomically drop the active session and record its result (``ended_by``: a moderator;
+        ``seeded``: a practice deal, never counted)."""
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings (defaults when never set)."""

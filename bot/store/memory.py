@@ -34,6 +34,7 @@ class FinishedGame:
     game: str
     seats: tuple[SeatResult, ...]
     ended_by: int | None
+    seeded: bool = False
 
 
 class MemoryStore:
@@ -88,12 +89,15 @@ class MemoryStore:
         guild_id: int | None,
         seats: Sequence[SeatResult],
         ended_by: int | None = None,
+        seeded: bool = False,
     ) -> None:
         """Drop the session and record its result, both or neither."""
         check_finish(seats)
         self._expect(channel_id, expected_version)
         del self._active[channel_id]
-        self.finished.append(FinishedGame(channel_id, guild_id, game, tuple(seats), ended_by))
+        self.finished.append(
+            FinishedGame(channel_id, guild_id, game, tuple(seats), ended_by, seeded)
+        )
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""
@@ -106,16 +110,20 @@ class MemoryStore:
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
         """Played/won/lost/drawn and points per game for one member in one guild."""
-        counts: Counter[tuple[str, str]] = Counter()
-        points: Counter[tuple[str, str]] = Counter()
+        counts: Counter[tuple[str, str, bool]] = Counter()
+        points: Counter[tuple[str, str, bool]] = Counter()
         for finished in self.finished:
             if finished.guild_id != guild_id:
                 continue
             for seat in finished.seats:
                 if seat.member_id == member_id:
-                    counts[finished.game, seat.outcome] += 1
-                    points[finished.game, seat.outcome] += seat.score
-        return fold_stats(member_id, ((g, o, n, points[g, o]) for (g, o), n in counts.items()))
+                    key = (finished.game, seat.outcome, finished.seeded)
+                    counts[key] += 1
+                    points[key] += seat.score
+        return fold_stats(
+            member_id,
+            ((g, o, n, points[g, o, seeded], seeded) for (g, o, seeded), n in counts.items()),
+        )
 
     async def leaderboard(
         self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
@@ -127,6 +135,8 @@ class MemoryStore:
         points: Counter[int] = Counter()
         for finished in self.finished:
             if finished.guild_id != guild_id or game not in (None, finished.game):
+                continue
+            if finished.seeded:  # practice
                 continue
             for seat in finished.seats:
                 if seat.member_id is None:

@@ -195,6 +195,7 @@ class PostgresStore:
         guild_id: int | None,
         seats: Sequence[SeatResult],
         ended_by: int | None = None,
+        seeded: bool = False,
     ) -> None:
         """Drop the session and record its result in one transaction."""
         check_finish(seats)
@@ -206,12 +207,13 @@ class PostgresStore:
             )
             expect_one(_count(status), channel_id, expected_version)
             finished_id = await conn.fetchval(
-                "INSERT INTO finished_games (channel_id, guild_id, game, ended_by)"
-                " VALUES ($1, $2, $3, $4) RETURNING id",
+                "INSERT INTO finished_games (channel_id, guild_id, game, ended_by, seeded)"
+                " VALUES ($1, $2, $3, $4, $5) RETURNING id",
                 channel_id,
                 guild_id,
                 game,
                 ended_by,
+                seeded,
             )
             await conn.executemany(
                 "INSERT INTO seat_results (finished_id, seat, member_id, outcome, score, rank)"
@@ -223,14 +225,14 @@ class PostgresStore:
         """The guild's settings, or the defaults."""
         async with self._using():
             row = await self._p.fetchrow(
-                "SELECT turn_seconds, language, moderator_role_id, allowed_games"
+                "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding"
                 " FROM guild_settings WHERE guild_id = $1",
                 guild_id,
             )
             if row is None:
                 return GuildSettings(guild_id=guild_id)
             allowed = None if row[3] is None else tuple(row[3])
-            return GuildSettings(guild_id, row[0], row[1], row[2], allowed)
+            return GuildSettings(guild_id, row[0], row[1], row[2], allowed, row[4])
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         """Insert or replace the guild's settings."""
@@ -238,30 +240,31 @@ class PostgresStore:
             allowed = None if settings.allowed_games is None else list(settings.allowed_games)
             await self._p.execute(
                 "INSERT INTO guild_settings"
-                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games)"
-                " VALUES ($1, $2, $3, $4, $5)"
+                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding)"
+                " VALUES ($1, $2, $3, $4, $5, $6)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
                 " language = excluded.language, moderator_role_id = excluded.moderator_role_id,"
-                " allowed_games = excluded.allowed_games",
+                " allowed_games = excluded.allowed_games, seeding = excluded.seeding",
                 settings.guild_id,
                 settings.turn_seconds,
                 settings.language,
                 settings.moderator_role_id,
                 allowed,
+                settings.seeding,
             )
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
         """Played/won/lost/drawn and points per game for one member in one guild."""
         async with self._using():
             rows = await self._p.fetch(
-                "SELECT f.game, s.outcome, count(*), sum(s.score) FROM seat_results s"
+                "SELECT f.game, s.outcome, count(*), sum(s.score), f.seeded FROM seat_results s"
                 " JOIN finished_games f ON f.id = s.finished_id"
                 " WHERE f.guild_id = $1 AND s.member_id = $2"
-                " GROUP BY f.game, s.outcome",
+                " GROUP BY f.game, s.outcome, f.seeded",
                 guild_id,
                 member_id,
             )
-            return fold_stats(member_id, ((row[0], row[1], row[2], row[3]) for row in rows))
+            return fold_stats(member_id, ((row[0], row[1], row[2], row[3], row[4]) for row in rows))
 
     async def leaderboard(
         self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
@@ -275,7 +278,7 @@ class PostgresStore:
                 " count(*) AS played, sum(s.score) AS points"
                 " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
                 " WHERE f.guild_id = $1 AND ($2::text IS NULL OR f.game = $2)"
-                " AND s.member_id IS NOT NULL"
+                " AND s.member_id IS NOT NULL AND NOT f.seeded"
                 f" GROUP BY s.member_id ORDER BY {LEADERBOARD_ORDER[by_points]} LIMIT $3",
                 guild_id,
                 game,

@@ -263,6 +263,7 @@ class SQLiteStore:
         guild_id: int | None,
         seats: Sequence[SeatResult],
         ended_by: int | None = None,
+        seeded: bool = False,
     ) -> None:
         """Drop the session and record its result in one transaction."""
         check_finish(seats)
@@ -276,9 +277,9 @@ class SQLiteStore:
                 )
                 expect_one(cursor.rowcount, channel_id, expected_version)
                 cursor = await db.execute(
-                    "INSERT INTO finished_games (channel_id, guild_id, game, ended_by)"
-                    " VALUES (?, ?, ?, ?)",
-                    (channel_id, guild_id, game, ended_by),
+                    "INSERT INTO finished_games (channel_id, guild_id, game, ended_by, seeded)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (channel_id, guild_id, game, ended_by, int(seeded)),
                 )
                 finished_id = cursor.lastrowid
                 await db.executemany(
@@ -297,7 +298,7 @@ class SQLiteStore:
         async with (
             self._using(),
             self._conn.execute(
-                "SELECT turn_seconds, language, moderator_role_id, allowed_games"
+                "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding"
                 " FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             ) as cursor,
@@ -306,7 +307,7 @@ class SQLiteStore:
         if row is None:
             return GuildSettings(guild_id=guild_id)
         allowed = None if row[3] is None else tuple(json.loads(row[3]))
-        return GuildSettings(guild_id, row[0], row[1], row[2], allowed)
+        return GuildSettings(guild_id, row[0], row[1], row[2], allowed, row[4])
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         """Insert or replace the guild's settings."""
@@ -314,18 +315,19 @@ class SQLiteStore:
         async with self._using():
             await self._conn.execute(
                 "INSERT INTO guild_settings"
-                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games)"
-                " VALUES (?, ?, ?, ?, ?)"
+                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding)"
+                " VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
                 " language = excluded.language,"
                 " moderator_role_id = excluded.moderator_role_id,"
-                " allowed_games = excluded.allowed_games",
+                " allowed_games = excluded.allowed_games, seeding = excluded.seeding",
                 (
                     settings.guild_id,
                     settings.turn_seconds,
                     settings.language,
                     settings.moderator_role_id,
                     allowed,
+                    settings.seeding,
                 ),
             )
 
@@ -334,15 +336,17 @@ class SQLiteStore:
         async with (
             self._using(),
             self._conn.execute(
-                "SELECT f.game, s.outcome, count(*), sum(s.score) FROM seat_results s"
+                "SELECT f.game, s.outcome, count(*), sum(s.score), f.seeded FROM seat_results s"
                 " JOIN finished_games f ON f.id = s.finished_id"
                 " WHERE f.guild_id = ? AND s.member_id = ?"
-                " GROUP BY f.game, s.outcome",
+                " GROUP BY f.game, s.outcome, f.seeded",
                 (guild_id, member_id),
             ) as cursor,
         ):
             rows = await cursor.fetchall()
-        return fold_stats(member_id, ((row[0], row[1], row[2], row[3]) for row in rows))
+        return fold_stats(
+            member_id, ((row[0], row[1], row[2], row[3], bool(row[4])) for row in rows)
+        )
 
     async def leaderboard(
         self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
@@ -356,7 +360,7 @@ class SQLiteStore:
                 " count(*) AS played, sum(s.score) AS points"
                 " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
                 " WHERE f.guild_id = ? AND (? IS NULL OR f.game = ?)"
-                " AND s.member_id IS NOT NULL"
+                " AND s.member_id IS NOT NULL AND NOT f.seeded"
                 f" GROUP BY s.member_id ORDER BY {LEADERBOARD_ORDER[by_points]} LIMIT ?",
                 (guild_id, game, game, limit),
             ) as cursor,

@@ -16,7 +16,14 @@ from discord import app_commands
 from bot.games import MAX_OPTIONS
 from bot.sessions import Reply, SessionError, SessionRegistry
 from cogs.common.buttons import answer, send_hand
-from cogs.common.respond import deckhand, guarded, locale_of, member_of, public_locale
+from cogs.common.respond import (
+    deckhand,
+    guarded,
+    is_moderator,
+    locale_of,
+    member_of,
+    public_locale,
+)
 from rules.engine import Action
 
 __all__ = ["act", "hand", "join", "leave", "move", "start", "suggest"]
@@ -60,6 +67,8 @@ async def start(
     """``/<game> start``: open a lobby here with the member as host."""
 
     async def step(registry: SessionRegistry, channel_id: int) -> Reply:
+        if seed is not None:
+            await _may_seed(interaction)
         return await registry.open_lobby(
             channel_id,
             interaction.guild_id,
@@ -73,6 +82,18 @@ async def start(
         )
 
     await _run(interaction, game, "start", step)
+
+
+async def _may_seed(interaction: discord.Interaction[Any]) -> None:
+    """A seeded deal needs the server's leave (``/game settings seeding``): anyone, by
+    default; moderators only; or nobody."""
+    if interaction.guild_id is None:
+        return
+    allowed = (await deckhand(interaction).store.guild_settings(interaction.guild_id)).seeding
+    if allowed == "off":
+        raise SessionError("error.seeding_off")
+    if allowed == "moderators" and not await is_moderator(interaction):
+        raise SessionError("error.seeding_moderators")
 
 
 async def join(interaction: discord.Interaction[Any], game: str) -> None:

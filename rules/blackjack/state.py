@@ -461,11 +461,17 @@ def _options(options: Mapping[str, Any] | None, players: int) -> list[int]:
 
 
 def new(
-    players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+    players: int,
+    *,
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    fair: bool | None = None,
 ) -> State:
     """Deal a game for ``players`` (1–7) seats and the House.
 
     With ``seed`` the game is the seed program's (rule 11); without, a fair one (rule 12).
+    ``fair=True`` with a seed deals the fair game from that seed (the bot's own committed
+    seed, which must deal a fair shuffle, not the seed program's).
     ``options={"computers": [seat, ...]}`` names the seats a computer plays from the start.
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -474,7 +480,8 @@ def new(
             code="players",
             players=players,
         )
-    return _start(players, seed, faithful=seed is not None, computers=_options(options, players))
+    faithful = seed is not None if fair is None else not fair
+    return _start(players, seed, faithful=faithful, computers=_options(options, players))
 
 
 def _start(players: int, seed: int | None, *, faithful: bool, computers: Sequence[int]) -> State:

@@ -133,7 +133,13 @@ class CountAdapter:
         return settings.default_turn_seconds
 
     def new(
-        self, seats: int, seed: int | None, options: Mapping[str, Any], computers: Sequence[int]
+        self,
+        seats: int,
+        seed: int | None,
+        options: Mapping[str, Any],
+        computers: Sequence[int],
+        *,
+        secret: bool = False,
     ) -> tuple[CountState, Sequence[Event]]:
         state = CountState(seats, int(options.get("target", 10)))
         state.computers = list(computers)
@@ -596,8 +602,15 @@ async def test_a_moderator_ends_a_game_and_is_recorded(table: Harness) -> None:
     with pytest.raises(SessionError) as refused:
         await table.registry.end(CHANNEL, ALICE.id, moderator=False)
     assert refused.value.key == "error.moderator_only"
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.secret is not None
+    seed, salt = session.secret.seed, session.secret.salt
     reply = await table.registry.end(CHANNEL, 999, moderator=True)
-    assert reply.notice == "The game was ended by <@999>."
+    assert reply.notice is not None
+    ended, revealed = reply.notice.splitlines()
+    assert ended == "The game was ended by <@999>."
+    command = f"deckhand verify count {seed} {salt} --players 2"
+    assert revealed == t("fair.reveal", "en", seed=seed, salt=salt, command=command)
     [finished] = table.store.finished
     assert finished.ended_by == 999 and finished.seats == ()
     assert table.registry.get(CHANNEL) is None
@@ -1007,7 +1020,13 @@ class MisplayingComputer(CountAdapter):
         self.stuck = stuck
 
     def new(
-        self, seats: int, seed: int | None, options: Mapping[str, Any], computers: Sequence[int]
+        self,
+        seats: int,
+        seed: int | None,
+        options: Mapping[str, Any],
+        computers: Sequence[int],
+        *,
+        secret: bool = False,
     ) -> tuple[CountState, Sequence[Event]]:
         state, events = super().new(seats, seed, options, computers)
         if self.stuck:

@@ -59,6 +59,7 @@ async def test_the_game_cog_loads_with_its_commands_and_installs_the_poster() ->
         "game list",
         "game settings",
         "game status",
+        "game verify",
         "leaderboard",
         "rules",
         "stats",

@@ -83,14 +83,18 @@ async def open_table(
     *,
     bots: int = 0,
     seed: int | None = None,
+    fair: bool = False,
 ) -> FakeMessage:
     """``host`` opens a Blackjack table for ``others`` plus ``bots`` computers; all join.
 
-    Without a ``seed`` the first seed whose deal does not end the game at once is used.
+    Without a ``seed`` the first seed whose deal does not end the game at once is used;
+    ``fair``: no seed at all (the bot's own, a counted game; see fair_blackjack_deals).
     """
     players = 1 + len(others) + bots
     seed = blackjack_seed(players) if seed is None else seed
-    options: dict[str, Any] = {"players": players, "bots": bots, "seed": seed}
+    options: dict[str, Any] = {"players": players, "bots": bots}
+    if not fair:
+        options["seed"] = seed
     opened = await fake.slash(host, fake.channel, "blackjack start", **options)
     assert not opened.ephemeral, opened.text
     for i, member in enumerate(others):

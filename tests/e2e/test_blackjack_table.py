@@ -74,9 +74,13 @@ async def test_three_members_and_two_computers_play_to_results(
     assert len(results) == 5  # every seat, members and computers, against the House
     for member in members:
         assert sum(f"] {member.name}: " in line for line in results) == 1
-    for member in members:
+    assert t("fair.seeded", "en", seed=blackjack_seed(5)) in final.text  # practice, in public
+    for member in members:  # a seeded deal is practice: recorded, never counted
         stats = await bot.store.member_stats(fake_discord.guild.id, member.id)
-        assert stats.games["blackjack"]["played"] == 1
+        assert stats.games == {} and stats.practice == {"blackjack": 1}
+    shown = await fake_discord.slash(members[0], fake_discord.channel, "stats")
+    practice = t("stats.practice_game", "en", game=t("game.blackjack", "en"), played=1)
+    assert shown.text.splitlines()[1:] == [t("stats.practice", "en", games=practice)]
     again = await fake_discord.click(bob, final, "Deal again")
     assert not again.ephemeral, again.text
     assert again.message is not None and again.message.buttons

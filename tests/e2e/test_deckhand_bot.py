@@ -5,9 +5,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+import pytest
+
 from bot.i18n import t
 from bot.store.base import ActiveGame, GuildSettings, SeatResult
-from tests.e2e.deckhand_tables import blackjack_seed, open_table, play_to_the_end, settled
+from tests.e2e.deckhand_tables import (
+    blackjack_seed,
+    fair_blackjack_deals,
+    open_table,
+    play_to_the_end,
+    settled,
+)
 from tests.e2e.fakediscord import FakeDiscord, FakeMember
 from tests.e2e.fakediscord.model import MANAGE_GUILD
 
@@ -77,6 +85,7 @@ async def test_settings_turn_time_and_language_are_saved_and_used_by_the_next_ta
             language="ko",
             role=t("settings.default", "en"),
             games=t("settings.all_games", "en"),
+            seeding=t("choice.seeding.anyone", "en"),
         )
         seed = blackjack_seed(1)
         opened = await fake_discord.slash(
@@ -111,7 +120,7 @@ async def test_a_moderator_role_set_by_the_command_may_end_the_game(
         assert saved.ephemeral and croupier.mention in saved.text
         ended = await fake_discord.slash(carol, fake_discord.channel, "game end")
         assert not ended.ephemeral
-        assert ended.text == t("game.ended_by", "en", member=carol.mention)
+        assert ended.text.splitlines()[0] == t("game.ended_by", "en", member=carol.mention)
         assert bot.sessions.get(fake_discord.channel.id) is None
 
 
@@ -136,13 +145,14 @@ async def test_kick_is_refused_to_a_plain_member_and_done_by_a_moderator(
 
 
 async def test_stats_and_leaderboard_count_a_finished_game(
-    deckhand: Deckhand, fake_discord: FakeDiscord
+    deckhand: Deckhand, fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alice, bob, carol = (fake_discord.add_member(n) for n in ("alice", "bob", "carol"))
+    fair_blackjack_deals(monkeypatch, players=3)  # an unseeded deal (counted), fixed for the test
     async with deckhand.run() as bot:
         none = await fake_discord.slash(carol, fake_discord.channel, "leaderboard")
         assert none.ephemeral and none.text == t("leaderboard.none", "en")
-        await open_table(fake_discord, bot, alice, [bob], bots=1)
+        await open_table(fake_discord, bot, alice, [bob], bots=1, fair=True)
         final = await play_to_the_end(fake_discord, bot, [alice, bob])
         outcomes = {}
         for member in (alice, bob):
@@ -292,6 +302,37 @@ async def test_only_manage_server_changes_the_settings_not_the_moderator_role(
         assert (await bot.store.guild_settings(fake_discord.guild.id)).turn_seconds == 20
 
 
+async def test_who_may_deal_a_seeded_game_is_the_servers_choice(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    fake = fake_discord
+    owner = owner_of(fake)
+    alice = fake.add_member("alice", locale="ko")
+    mod = fake.add_member("mod", moderator=True)
+    seed = blackjack_seed(1)
+    async with deckhand.run() as bot:
+        for setting, member, allowed in (
+            ("off", alice, False),
+            ("off", mod, False),
+            ("moderators", alice, False),
+            ("moderators", mod, True),
+            ("anyone", alice, True),
+        ):
+            await fake.slash(owner, fake.channel, "game settings", seeding=setting)
+            seeded = await fake.slash(member, fake.channel, "blackjack start", seed=seed)
+            if not allowed:
+                key = "error.seeding_off" if setting == "off" else "error.seeding_moderators"
+                assert seeded.ephemeral and seeded.text == t(key, member.locale[:2])
+                assert bot.sessions.get(fake.channel.id) is None  # nothing was opened
+                fair = await fake.slash(member, fake.channel, "blackjack start")  # no seed: fine
+                assert not fair.ephemeral, fair.text
+            else:
+                assert not seeded.ephemeral, seeded.text
+                assert t("fair.seeded", "en", seed=seed) in seeded.text
+            await fake.slash(mod, fake.channel, "game end")
+            await fake.wait_for(lambda: bot.sessions.get(fake.channel.id) is None)
+
+
 async def test_a_setting_can_be_reset_to_its_default(
     deckhand: Deckhand, fake_discord: FakeDiscord
 ) -> None:
@@ -307,7 +348,9 @@ async def test_a_setting_can_be_reset_to_its_default(
             language="ko",
             moderator_role=croupier,
             allowed_games="blackjack",
+            seeding="off",
         )
+        assert (await bot.store.guild_settings(guild)).seeding == "off"
         reset = await fake_discord.slash(
             owner, fake_discord.channel, "game settings", reset="moderator_role_id"
         )
@@ -332,5 +375,6 @@ async def test_a_setting_can_be_reset_to_its_default(
             language=default,
             role=default,
             games=t("settings.all_games", "en"),
+            seeding=t("choice.seeding.anyone", "en"),
         )
         assert await bot.store.guild_settings(guild) == GuildSettings(guild)

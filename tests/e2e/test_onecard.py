@@ -231,7 +231,8 @@ async def test_three_members_and_a_computer_play_to_the_end_and_no_hand_is_ever_
     assert f"{render.player(winner, names)} wins!" in final.text
     assert not [m for m in fake.public_messages(fake.channel) if m.buttons]
     stats = await bot.store.member_stats(fake.guild.id, members[0].id)
-    assert stats.games["onecard"]["played"] == 1
+    assert stats.games == {} and stats.practice == {"onecard": 1}  # seeded: practice only
+    assert t("fair.seeded", "en", seed=SEED) in final.text
     assert moves > 30 and routes_used == {r.__name__ for r in ROUTES}
     assert sevens == {"menu", "command"}
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.games import GameCatalog
+from bot.i18n import t
 from bot.sessions import Player, Post, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
@@ -60,7 +61,9 @@ async def test_a_seeded_table_plays_to_a_recorded_result() -> None:
     seed = first_seed_without_house_blackjack(3)
     reply = await sessions.open_lobby(CHANNEL, 1, "blackjack", ALICE, players=3, bots=2, seed=seed)
     assert reply.post is not None
-    assert reply.post.content.startswith("The cards are dealt; the House shows ")
+    seeded, dealt = reply.post.content.splitlines()[:2]
+    assert seeded == t("fair.seeded", "en", seed=seed)  # practice, said in public
+    assert dealt.startswith("The cards are dealt; the House shows ")
     assert "House: HIDDEN, " in reply.post.content
     expected = engine.new(3, seed=seed, options={"computers": [1, 2]})
     session = sessions.get(CHANNEL)
@@ -75,6 +78,8 @@ async def test_a_seeded_table_plays_to_a_recorded_result() -> None:
     result = expected.result
     assert result is not None and expected_events[-1].result == result  # type: ignore[attr-defined]
     assert [s.outcome for s in finished.seats] == [o.value for o in result.outcomes]
+    assert finished.seeded  # recorded, never counted
+    assert t("fair.seeded", "en", seed=seed) in reply.post.content  # the final table says so
     assert [c.action for c in reply.post.controls] == ["again"]
     again = await sessions.deal_again(CHANNEL, ALICE.id, version=reply.post.version)
     assert again.post is not None

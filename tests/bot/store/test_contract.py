@@ -235,6 +235,29 @@ async def test_points_add_up_and_can_order_the_leaderboard(store: GameStore) -> 
     assert first.member_id == CAROL
 
 
+async def test_seeded_games_are_practice_never_counted(store: GameStore) -> None:
+    await _play(store, 1, "blackjack", GUILD, (ALICE, "win"), (BOB, "lose"))
+    for channel in (2, 3):  # the same seeded deal, replayed to win at will
+        await store.create(ActiveGame(channel, GUILD, "blackjack", 1, {}))
+        await store.finish(
+            channel,
+            expected_version=1,
+            game="blackjack",
+            guild_id=GUILD,
+            seats=seats((ALICE, "lose"), (BOB, "win")),
+            seeded=True,
+        )
+    bob = await store.member_stats(GUILD, BOB)
+    assert bob.games == {"blackjack": {"played": 1, "win": 0, "lose": 1, "draw": 0, "points": 10}}
+    assert bob.practice == {"blackjack": 2}
+    board = await store.leaderboard(GUILD)
+    assert [(r.member_id, r.wins, r.played) for r in board] == [(ALICE, 1, 1), (BOB, 0, 1)]
+    assert [(r.member_id, r.wins) for r in await store.leaderboard(GUILD, by_points=True)] == [
+        (BOB, 0),
+        (ALICE, 1),
+    ]  # by points Bob's 10 lead (seat 1 scores 10 here); still nothing seeded counted
+
+
 async def test_guild_settings_default_then_saved(store: GameStore) -> None:
     assert await store.guild_settings(GUILD) == GuildSettings(guild_id=GUILD)
     chosen = GuildSettings(
@@ -243,6 +266,7 @@ async def test_guild_settings_default_then_saved(store: GameStore) -> None:
         language="ko",
         moderator_role_id=555,
         allowed_games=("onecard", "uno"),
+        seeding="moderators",
     )
     await store.save_guild_settings(chosen)
     assert await store.guild_settings(GUILD) == chosen

@@ -331,3 +331,27 @@ def test_statements_split_where_sqlite_says() -> None:
     ]
     with pytest.raises(RuntimeError, match="inside a statement"):
         _statements("CREATE TABLE b (x INTEGER")
+
+
+async def test_a_database_of_the_first_schema_is_upgraded_with_its_results(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    first = migrations("sqlite")[0]
+    with sqlite3.connect(path) as db:  # the bot as it shipped before seeded deals
+        db.executescript(first.sql)
+        db.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at TEXT NOT NULL DEFAULT 'then')"
+        )
+        db.execute("INSERT INTO schema_migrations (version, name) VALUES (1, ?)", (first.name,))
+        db.execute("INSERT INTO finished_games (channel_id, guild_id, game) VALUES (1, 2, 'uno')")
+        db.execute("INSERT INTO seat_results VALUES (1, 0, 77, 'win', 30, 1)")
+        db.execute("INSERT INTO guild_settings (guild_id, turn_seconds) VALUES (2, 45)")
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        stats = await store.member_stats(2, 77)
+        assert stats.games["uno"]["win"] == 1 and stats.practice == {}  # counted, not practice
+        settings = await store.guild_settings(2)
+        assert settings.turn_seconds == 45 and settings.seeding is None
+    finally:
+        await store.close()

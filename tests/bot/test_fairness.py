@@ -1,0 +1,92 @@
+"""Fair deals: the commitment, the secret, and checking a revealed deal (bot/fairness.py,
+bot/verify.py, ``deckhand verify``)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+import rules.onecard as oc
+from bot.cli import USAGE_ERROR, main
+from bot.fairness import SHOWN, Secret, commitment, new_secret
+from bot.games.known import ADAPTERS
+from bot.verify import VerifyError, parse_options, parse_seed, replay
+from rules.blackjack import state as blackjack
+
+
+def test_the_commitment_is_the_sha256_of_game_seed_and_salt_shortened() -> None:
+    full = hashlib.sha256(b"deckhand:uno:42:abc").hexdigest()
+    assert commitment("uno", 42, "abc") == full[:SHOWN]
+    assert len({commitment(*args) for args in [
+        ("uno", 42, "abc"), ("uno", 43, "abc"), ("uno", 42, "abd"), ("onecard", 42, "abc"),
+    ]}) == 4  # fmt: skip
+
+
+def test_secrets_are_fresh_and_survive_the_store() -> None:
+    first, second = new_secret(), new_secret()
+    assert first != second and 0 <= first.seed < 2**63 and len(first.salt) == 16
+    assert Secret.from_data(first.to_data()) == first
+
+
+def test_a_secret_seed_deals_blackjack_fairly_a_members_seed_the_seed_programs_way() -> None:
+    fair = blackjack.new(2, seed=7, fair=True)
+    faithful = blackjack.new(2, seed=7)
+    assert fair.snapshot()["shuffle"] == "fair" and faithful.snapshot()["shuffle"] == "seed"
+    assert fair.view(None).hands != faithful.view(None).hands
+
+
+@pytest.mark.parametrize("game", sorted(ADAPTERS))
+def test_the_replay_deals_what_the_bot_dealt(game: str) -> None:
+    from bot.games.known import adapter
+
+    seats = adapter(game).min_seats
+    dealt, _ = adapter(game).new(seats, 123456789, {}, [], secret=True)
+    shown, lines = replay(game, 123456789, "salt", seats)
+    assert shown == commitment(game, 123456789, "salt")
+    hands = [adapter(game).hand(dealt.view(s), [f"Seat {n + 1}" for n in range(seats)], "en")
+             for s in range(seats)]  # fmt: skip
+    text = "\n".join(lines)
+    for hand in hands:
+        assert hand.body in text
+    assert replay(game, 123456790, "salt", seats)[1] != lines  # another seed, another deal
+
+
+def test_verify_prints_the_commitment_and_the_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "onecard", "123", "abc", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"commitment: {commitment('onecard', 123, 'abc')}\n")
+    state = oc.new(3, seed=123)
+    for seat in range(3):
+        assert state.view(seat).hand is not None
+        first = state.view(seat).hand[0]  # type: ignore[index]
+        assert f"1:[{first.suit.value} " in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["verify", "onecard", "-5", "abc"], "seed"),
+        (["verify", "onecard", "１２", "abc"], "seed"),  # fullwidth digits are no seed
+        (["verify", "onecard", str(2**63), "abc"], "seed"),
+        (["verify", "poker", "1", "abc"], "unknown game"),
+        (["verify", "onecard", "1", "abc", "--players", "9"], "2 to 4 seats"),
+        (["verify", "onecard", "1", "abc", "--options", "[1]"], "JSON object"),
+        (["verify", "onecard", "1", "abc", "--options", "{bad"], "JSON object"),
+    ],
+)
+def test_verify_refuses_what_names_no_deal_in_one_line(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == USAGE_ERROR
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and says in captured.err
+
+
+def test_parsing_seeds_and_options() -> None:
+    assert parse_seed(" 42 ") == 42
+    assert parse_options("'{\"stacking\":true}'") == {"stacking": True}
+    assert parse_options(None) == {}
+    with pytest.raises(VerifyError) as refused:
+        parse_seed("4x")
+    assert refused.value.key == "bad_seed"
