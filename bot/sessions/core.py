@@ -37,6 +37,7 @@ __all__ = ["ChannelLocks", "Tables", "is_finished"]
 log = logging.getLogger(__name__)
 
 STORE_RETRY_SECONDS = 5.0  # how long a timer waits to try again after the store refused a save
+VERSION_EPOCH = 1_700_000_000.0  # a new session's first version: tenths of a second since then
 
 
 def is_finished(stored: ActiveGame) -> bool:
@@ -96,6 +97,9 @@ class Tables:
         self.tasks = ChannelTasks()
         self.locks = ChannelLocks()
         self._sessions: dict[int, Session] = {}
+        # The last version of each channel's ended session, so the next one never reuses a
+        # version: a button or menu of the old game must not act in the new one.
+        self._retired: dict[int, int] = {}
         self.turns = TurnClock(self)
         self.finished = FinishedTables(self)
 
@@ -116,6 +120,16 @@ class Tables:
     def adapter(self, session: Session) -> AnyAdapter:
         """The game adapter of ``session``."""
         return self.games.get(session.game)
+
+    def first_version(self, channel_id: int) -> int:
+        """The version a new session in the channel starts at: above any the channel used.
+
+        After a restart the process no longer knows the old versions; a start taken from the
+        clock (tenths of a second) is above them all the same, since a session moves on by
+        one a move, far slower than ten a second.
+        """
+        from_clock = int((self.clock() - VERSION_EPOCH) * 10)
+        return max(1, from_clock, self._retired.get(channel_id, 0) + 1)
 
     def add(self, session: Session) -> None:
         """Hold ``session`` as its channel's live session (it is stored already)."""
@@ -172,6 +186,7 @@ class Tables:
         It replaces the channel's finished table, if one is kept for "Deal again".
         """
         session.touched = self.clock()
+        session.version = max(session.version, self.first_version(session.channel_id))
         try:
             await self.finished.store_in_place_of(session)
         except VersionConflict:
@@ -182,6 +197,7 @@ class Tables:
                 "channel %d: not opened, the store is unavailable: %s", session.channel_id, error
             )
             raise SessionError("error.storage") from None
+        self._retired.pop(session.channel_id, None)
         self._sessions[session.channel_id] = session
         if not self.lobby_full(session):
             return Reply(self.render(session, [], []))
@@ -300,6 +316,7 @@ class Tables:
         channel_id = session.channel_id
         self.tasks.cancel(channel_id)
         self._sessions.pop(channel_id, None)
+        self._retired[channel_id] = max(session.version, self._retired.get(channel_id, 0))
         if strip and session.message_id is not None:
             # After the caller has answered Discord: the channel's slot is free now.
             self.tasks.replace(

@@ -19,7 +19,8 @@ WAL (``PRAGMA journal_mode = WAL``) reads the header, then needs the write lock 
 it, so connections opening one new file together refuse each other. :meth:`SQLiteStore.open`
 therefore makes the whole opening (connect, switch, migrate; each safe to repeat) again on a
 new connection, after a short randomised back-off, until ``busy_timeout`` has passed, then
-fails with :class:`StoreUnavailable`. (Retrying on the refused connection itself was tried:
+fails with :class:`StoreUnavailable` (within about twice ``busy_timeout``: the last attempt
+may itself wait that long for the lock). (Retrying on the refused connection itself was tried:
 it turned 1 failure in 10 into many, the other openers then waiting out their whole
 timeout.) Every other statement cannot meet it: each write is one autocommit statement or
 starts with ``BEGIN IMMEDIATE`` (it takes the write lock before reading, so it waits),
@@ -133,7 +134,11 @@ class SQLiteStore:
         await self.close()
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         await self._db.execute(f"PRAGMA busy_timeout = {round(self.busy_timeout * 1000)}")
-        await self._db.execute("PRAGMA journal_mode = WAL")
+        async with self._db.execute("PRAGMA journal_mode = WAL") as cursor:
+            mode = await cursor.fetchone()
+        if self.path != ":memory:" and (mode is None or str(mode[0]).lower() != "wal"):
+            # Still safe (a rollback journal), but readers now wait for writers.
+            log.warning("SQLite database %s cannot use WAL mode here (%s)", self.path, mode)
         await self._db.execute(f"PRAGMA synchronous = {self.synchronous.upper()}")
         await self._db.execute("PRAGMA foreign_keys = ON")
         await self._migrate()
@@ -149,6 +154,7 @@ class SQLiteStore:
             except sqlite3.OperationalError as error:
                 if not _is_busy(error) or time.monotonic() + pause > deadline:
                     raise
+            await self.close()  # the refused attempt's connection, before waiting
             await asyncio.sleep(random.uniform(pause / 2, pause))
             pause = min(pause * 2, _RETRY_MOST)
 
@@ -167,11 +173,10 @@ class SQLiteStore:
         )
         # The write lock is taken before looking, so a second process starting at the same
         # moment waits, then sees the steps as done. (executescript would commit early.)
-        await db.execute("BEGIN IMMEDIATE")
-        try:
+        applied = []
+        async with self._transaction():
             async with db.execute("SELECT version FROM schema_migrations") as cursor:
                 done = {row[0] for row in await cursor.fetchall()}
-            applied = []
             for step in migrations("sqlite"):
                 if step.version in done:
                     continue
@@ -182,12 +187,23 @@ class SQLiteStore:
                     (step.version, step.name),
                 )
                 applied.append(step.name)
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        await db.execute("COMMIT")
         for name in applied:
             log.info("applied SQLite migration %s to %s", name, self.path)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, all or nothing. SQLite may answer a COMMIT with
+        busy, full or an I/O error and leave the transaction open; it is rolled back then
+        too, or the next autocommit write would silently join it and be lost."""
+        db = self._conn
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            await db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise
 
     @asynccontextmanager
     async def _using(self) -> AsyncIterator[None]:
@@ -196,7 +212,9 @@ class SQLiteStore:
         async with self._lock:
             try:
                 yield
-            except sqlite3.OperationalError as error:
+            except sqlite3.IntegrityError:
+                raise  # a broken rule of the schema: a bug, not the database out of reach
+            except sqlite3.DatabaseError as error:  # locked, gone, full, not a database
                 raise StoreUnavailable(
                     f"cannot use SQLite database {self.path}: {error}"
                 ) from error
@@ -268,30 +286,24 @@ class SQLiteStore:
         """Drop the session and record its result in one transaction."""
         check_finish(seats)
         db = self._conn
-        async with self._using():
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await db.execute(
-                    "DELETE FROM active_games WHERE channel_id = ? AND version = ?",
-                    (channel_id, expected_version),
-                )
-                expect_one(cursor.rowcount, channel_id, expected_version)
-                cursor = await db.execute(
-                    "INSERT INTO finished_games (channel_id, guild_id, game, ended_by, seeded)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (channel_id, guild_id, game, ended_by, int(seeded)),
-                )
-                finished_id = cursor.lastrowid
-                await db.executemany(
-                    "INSERT INTO seat_results"
-                    " (finished_id, seat, member_id, outcome, score, rank)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    [(finished_id, s.seat, s.member_id, s.outcome, s.score, s.rank) for s in seats],
-                )
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
-            await db.execute("COMMIT")
+        async with self._using(), self._transaction():
+            cursor = await db.execute(
+                "DELETE FROM active_games WHERE channel_id = ? AND version = ?",
+                (channel_id, expected_version),
+            )
+            expect_one(cursor.rowcount, channel_id, expected_version)
+            cursor = await db.execute(
+                "INSERT INTO finished_games (channel_id, guild_id, game, ended_by, seeded)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (channel_id, guild_id, game, ended_by, int(seeded)),
+            )
+            finished_id = cursor.lastrowid
+            await db.executemany(
+                "INSERT INTO seat_results"
+                " (finished_id, seat, member_id, outcome, score, rank)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(finished_id, s.seat, s.member_id, s.outcome, s.score, s.rank) for s in seats],
+            )
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""

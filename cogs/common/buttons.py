@@ -189,7 +189,12 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEM
             raise SessionError("error.wrong_channel")
         registry = deckhand(interaction).sessions
         session = registry.get(self.channel_id)
-        if session is None or session.version != self.version or session.state is None:
+        if (
+            session is None
+            or session.game != self.game
+            or session.version != self.version
+            or session.state is None
+        ):
             raise SessionError("error.stale_button")
         seat = session.seat_of(interaction.user.id)
         if seat is None:

@@ -22,7 +22,7 @@ from bot.sessions import (
     SessionRegistry,
     compose,
 )
-from bot.sessions.core import STORE_RETRY_SECONDS
+from bot.sessions.core import STORE_RETRY_SECONDS, VERSION_EPOCH
 from bot.settings import Settings
 from bot.store import StoreUnavailable
 from bot.store.base import ActiveGame, GuildSettings
@@ -595,6 +595,27 @@ async def test_a_finished_game_is_recorded_and_can_be_dealt_again(table: Harness
     session = registry.get(CHANNEL)
     assert session is not None and session.version > post.version
     assert [s.member_id for s in session.seats] == [ALICE.id, BOB.id]
+
+
+async def test_a_new_game_never_reuses_a_version_of_the_channels_last(table: Harness) -> None:
+    """A button or menu left on screen from an ended game carries its version: the next
+    game in the channel must never reach that version, or the old control would act in it."""
+    await start_two(table)
+    old = table.registry.get(CHANNEL)
+    assert old is not None
+    old_version = old.version
+    await table.registry.end(CHANNEL, 999, moderator=True)
+    await start_two(table)  # at once, in the same tenth of a second
+    new = table.registry.get(CHANNEL)
+    assert new is not None and new.version > old_version
+    with pytest.raises(SessionError) as refused:  # the old game's button
+        await table.registry.act(CHANNEL, ALICE.id, Add(1), version=old_version)
+    assert refused.value.key == "error.stale_button"
+    # After a restart the process knows no old version: the clock starts above them all.
+    again = Harness(table.store)
+    again.clock.now = VERSION_EPOCH + 1000.0
+    assert again.registry.first_version(CHANNEL) == 10_000
+    await table.registry.close()
 
 
 async def test_a_moderator_ends_a_game_and_is_recorded(table: Harness) -> None:

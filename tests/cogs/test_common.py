@@ -285,6 +285,19 @@ async def test_a_click_is_saved_before_discord_hears_back() -> None:
     await registry.close()
 
 
+async def test_a_menu_of_another_game_at_the_same_version_is_out_of_date() -> None:
+    registry, store = await count_table()
+    session = registry.get(CHANNEL)
+    assert session is not None
+    menu = MoveMenu(
+        menu_select(CHANNEL, session.version, "onecard", Menu("p", (Option("1", "1"),)))
+    )
+    click = clicker(registry, store, ALICE)
+    await menu.callback(click)
+    assert click.response.sent == [(t("error.stale_button", "en"), {"ephemeral": True})]
+    await registry.close()
+
+
 async def test_stale_wrong_channel_and_out_of_turn_clicks_change_nothing() -> None:
     registry, store = await count_table()
     session = registry.get(CHANNEL)

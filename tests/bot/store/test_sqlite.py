@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -355,3 +356,41 @@ async def test_a_database_of_the_first_schema_is_upgraded_with_its_results(tmp_p
         assert settings.turn_seconds == 45 and settings.seeding is None
     finally:
         await store.close()
+
+
+async def test_a_commit_sqlite_refuses_rolls_back_and_loses_no_later_save(tmp_path: Path) -> None:
+    """SQLite may answer COMMIT with busy, full or an I/O error and leave the transaction
+    open: then the next autocommit write joins it, is acknowledged, and is lost on close."""
+    path = tmp_path / "c.db"
+    store = SQLiteStore(path)
+    await store.open()
+    await store.create(ActiveGame(1, 2, "uno", 1, {}))
+    await store.create(ActiveGame(5, 2, "uno", 1, {}))
+    try:
+        db = store._conn
+        real = db.execute
+        failed: list[str] = []
+
+        def execute(sql: str, *args: Any) -> Any:
+            if sql == "COMMIT" and not failed:  # the answer SQLite may give, forced
+                failed.append(sql)
+                return real("SELECT raise(ABORT, 'the COMMIT refused')")
+            return real(sql, *args)
+
+        db.execute = execute  # type: ignore[method-assign]
+        with pytest.raises(StoreUnavailable, match="cannot use SQLite database"):
+            await store.finish(
+                1, expected_version=1, game="uno", guild_id=2, seats=[SeatResult(0, 7, "win", 1, 1)]
+            )
+        assert failed and not db.in_transaction
+        await store.save(ActiveGame(5, 2, "uno", 2, {"n": 2}), expected_version=1)
+    finally:
+        await store.close()
+    again = SQLiteStore(path)
+    await again.open()
+    try:
+        stored = {g.channel_id: g.version for g in await again.load_active()}
+        assert stored == {1: 1, 5: 2}  # the finish rolled back whole; the save kept
+        assert (await again.member_stats(2, 7)).games == {}
+    finally:
+        await again.close()
