@@ -67,6 +67,7 @@ __all__ = [
     "ChongtongChoice",
     "ChongtongWin",
     "Flipped",
+    "Forfeited",
     "Go",
     "GoCalled",
     "GostopState",
@@ -260,6 +261,13 @@ class ChongtongWin(Event):
     month: int
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeited(Event):
+    """``seat`` left the game; the other seat wins (:meth:`GostopState.forfeit`)."""
+
+    seat: int
+
+
 # ---------------------------------------------------------------------------------------------
 # Views
 
@@ -311,6 +319,10 @@ class GostopView:
     flip_choices: tuple[HwatuCard, ...]
     legal: tuple[Action, ...]
     result: Result | None
+    bonus_cards: int = 0  # the ``bonus_cards`` option this game was dealt with (rule 2)
+    redeals: int = 0  # nagari deals (rules 4, 5) dealt again before this one, in its carry
+    win_reason: str = ""  # once over: ``stop``, ``chongtong``, ``three-ppuk``, ``nagari``, ...
+    settlement: Settlement | None = None  # the winner's score sheet after a Stop or forfeit
 
 
 # What each phase accepts, and what to tell a player who sent something else.
@@ -430,12 +442,14 @@ class GostopState:
 
     @property
     def settlement(self) -> Settlement | None:
-        """The winner's score sheet after a Stop (None for nagari, chongtong, three ppuks)."""
+        """The winner's score sheet after a Stop or a forfeit (None for nagari, chongtong,
+        three ppuks)."""
         return self._settlement
 
     @property
     def win_reason(self) -> str:
-        """``stop``, ``chongtong``, ``three-ppuk`` or ``nagari`` once over; else empty."""
+        """``stop``, ``chongtong``, ``three-ppuk``, ``nagari`` or ``forfeit`` once over; else
+        empty."""
         return self._win_reason
 
     @property
@@ -508,6 +522,23 @@ class GostopState:
         if extra:
             actions.extend(extra)
         return actions
+
+    def forfeit(self, seat: int) -> list[Event]:
+        """``seat`` leaves the game (a member leaving the table): the other seat wins, paid
+        as if they had stopped now (their score sheet, rule 26), whatever the phase.
+
+        Refused with ``IllegalAction`` once the game is over, changing nothing.
+        """
+        if self._phase == Phase.OVER:
+            raise IllegalAction("The game is over.", code="game_over")
+        if seat not in (0, 1):
+            raise IllegalAction("Go-Stop has seats 0 and 1.", code="no_such_seat", seat=seat)
+        self._log.append(["forfeit", seat])
+        events: list[Event] = [Forfeited(seat)]
+        winner = 1 - seat
+        self._settlement = self._settle(winner)
+        self._win(winner, self._settlement.total, "forfeit", events)
+        return events
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Verify, then apply; refused actions raise :class:`IllegalAction` and change nothing."""
@@ -965,6 +996,10 @@ class GostopState:
             flip_choices=tuple(CARDS[c] for c in self._choices),
             legal=legal,
             result=self._result,
+            bonus_cards=self._options.get("bonus_cards", 0),
+            redeals=self._redeals,
+            win_reason=self._win_reason,
+            settlement=self._settlement,
         )
 
     # -- snapshots ------------------------------------------------------------------------
@@ -1072,7 +1107,7 @@ class GostopState:
                 )
             except (KeyError, TypeError, ValueError) as exc:
                 raise SnapshotError(f"damaged gostop snapshot: {exc}") from exc
-            if state._win_reason == "stop":
+            if state._win_reason in ("stop", "forfeit"):
                 state._settlement = state._settle(state._result.winners[0])
         return state
 
