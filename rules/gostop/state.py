@@ -325,12 +325,20 @@ class GostopView:
     settlement: Settlement | None = None  # the winner's score sheet after a Stop or forfeit
 
 
-# What each phase accepts, and what to tell a player who sent something else.
-_EXPECTED: dict[int, tuple[tuple[type[Action], ...], str]] = {
-    Phase.CHONGTONG: ((ChongtongChoice,), "Choose whether to end with your chongtong."),
-    Phase.PLAY: ((Play, Bomb), "Play a card from your hand."),
-    Phase.FLIP_CHOICE: ((TakeFlip,), "Choose which floor card the flipped card takes."),
-    Phase.GO_STOP: ((Go, Stop), "Choose Go or Stop."),
+# What each phase accepts, and what to tell a player who sent something else (code, reason).
+_EXPECTED: dict[int, tuple[tuple[type[Action], ...], str, str]] = {
+    Phase.CHONGTONG: (
+        (ChongtongChoice,),
+        "expects_chongtong",
+        "Choose whether to end with your chongtong.",
+    ),
+    Phase.PLAY: ((Play, Bomb), "expects_play", "Play a card from your hand."),
+    Phase.FLIP_CHOICE: (
+        (TakeFlip,),
+        "expects_flip_choice",
+        "Choose which floor card the flipped card takes.",
+    ),
+    Phase.GO_STOP: ((Go, Stop), "expects_go_stop", "Choose Go or Stop."),
 }
 
 # Shared plain plays: most legal actions are these, so listing them allocates nothing.
@@ -584,14 +592,19 @@ class GostopState:
         if seat != self._seat:
             raise IllegalAction("It is not your turn.", code="not_your_turn")
         phase = self._phase
-        kinds, reason = _EXPECTED[phase]
+        kinds, code, reason = _EXPECTED[phase]
         if not isinstance(action, kinds):
-            raise IllegalAction(reason, code="wrong_phase")
+            raise IllegalAction(reason, code=code)
         if isinstance(action, TakeFlip):
             if action.target.index not in self._choices:
-                options = " or ".join(CARDS[c].code for c in self._choices)
+                first, second = (CARDS[c].code for c in self._choices)
                 raise IllegalAction(
-                    f"The flipped card can take {options}.", code="bad_target", options=options
+                    f"The flipped card can take {first} or {second}.",
+                    code="bad_target",
+                    options=f"{first} or {second}",
+                    card=CARDS[self._flip].code,
+                    first=first,
+                    second=second,
                 )
         elif isinstance(action, Play):
             self._verify_play(seat, action)
@@ -617,15 +630,20 @@ class GostopState:
         target = action.target
         if len(same) == 2 and _KIND[same[0]] is not _KIND[same[1]]:
             if target is None or target.index not in same:
-                options = " or ".join(CARDS[f].code for f in same)
+                first, second = (CARDS[f].code for f in same)
                 raise IllegalAction(
-                    f"Choose which card {action.card.code} takes: {options}.",
+                    f"Choose which card {action.card.code} takes: {first} or {second}.",
                     code="choose_target",
-                    options=options,
+                    options=f"{first} or {second}",
+                    card=action.card.code,
+                    first=first,
+                    second=second,
                 )
         elif target is not None:
             raise IllegalAction(
-                f"{action.card.code} has no choice of floor card.", code="no_choice"
+                f"{action.card.code} has no choice of floor card.",
+                code="no_choice",
+                card=action.card.code,
             )
         if action.shake:
             held = sum(1 for h in self._hands[seat] if _MONTH[h] == m)
@@ -634,6 +652,7 @@ class GostopState:
                     "You may shake only when you hold three cards of that month and the floor "
                     "has none.",
                     code="no_shake",
+                    card=action.card.code,
                 )
 
     # -- the turn machine -----------------------------------------------------------------
