@@ -212,7 +212,8 @@ class GostopAdapter:
             assert view.flipped is not None
             flipped = render.card_name(view.flipped, locale)
             lines.append(t("gostop.hand.flip", locale, card=flipped))
-            floor = render.floor_lines(view, render.block_names(names), locale, view.flip_choices)
+            marks = render.in_floor_order(view.flip_choices)
+            floor = render.floor_lines(view, render.block_names(names), locale, marks)
             body = [t("gostop.table.floor", locale, pile=view.pile_size), *floor, "", *body]
             menu = self._flip_menu(view, locale)
         elif view.phase == Phase.GO_STOP:
@@ -254,7 +255,7 @@ class GostopAdapter:
             t("gostop.menu.flip", locale, card=render.card_name(view.flipped, locale)),
             tuple(
                 Option(f"[{n}] {render.card_name(card, locale)}", card.code)
-                for n, card in enumerate(view.flip_choices, 1)
+                for n, card in enumerate(render.in_floor_order(view.flip_choices), 1)
             ),
         )
 
@@ -293,7 +294,9 @@ class GostopAdapter:
         moves = _moves_of(view, card)
         name = render.card_name(card, locale)
         month = render.month_name(card.month, locale)
-        targets = [m.target for m in moves if isinstance(m, Play) and m.target is not None]
+        targets = render.in_floor_order(
+            m.target for m in moves if isinstance(m, Play) and m.target is not None
+        )
         if targets:
             return Menu(
                 t("gostop.menu.target", locale, card=name),

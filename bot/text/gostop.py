@@ -47,13 +47,18 @@ __all__ = [
     "block_names",
     "card_name",
     "cards_text",
+    "end_lines",
     "escape_log",
     "event_lines",
+    "floor_lines",
     "go_stop_lines",
     "hand_lines",
+    "in_floor_order",
+    "legal_cards",
     "month_name",
     "outcome_text",
     "pile_lines",
+    "result_lines",
     "sheet_lines",
     "table_body",
 ]
@@ -188,7 +193,7 @@ def table_body(view: GostopView, names: Sequence[str], locale: str = DEFAULT) ->
     shown = block_names(names)
     lines = _header(view, locale)
     lines.append(t("gostop.table.floor", locale, pile=view.pile_size))
-    lines += floor_lines(view, shown, locale, view.flip_choices)
+    lines += floor_lines(view, shown, locale, in_floor_order(view.flip_choices))
     if view.flipped is not None:
         lines += _say(t("gostop.table.flipped", locale, card=card_name(view.flipped, locale)))
     if view.in_play:
@@ -238,6 +243,11 @@ def floor_lines(
     if not groups:
         return [" " + t("gostop.table.empty_floor", locale)]
     return _pack(groups)
+
+
+def in_floor_order(cards: Iterable[HwatuCard]) -> tuple[HwatuCard, ...]:
+    """Cards in the order the floor shows them, so a choice's ``[1]`` comes before its ``[2]``."""
+    return tuple(sorted(cards, key=lambda card: card.index))
 
 
 def _marked(text: str, card: HwatuCard, marks: Sequence[HwatuCard]) -> str:
@@ -358,48 +368,52 @@ def _turn_line(view: GostopView, names: Sequence[str], locale: str) -> str:
 
 
 def end_lines(view: GostopView, names: Sequence[str], locale: str = DEFAULT) -> list[str]:
-    """How the game ended: the winner's score sheet, a chongtong or three ppuks, or the nagari
-    that doubles the next game."""
+    """How the game ended, said on the final table: the winner and their score sheet, a
+    chongtong or three ppuks, or the nagari that doubles the next game."""
     result = view.result
     assert result is not None
-    reason = view.win_reason
     if not result.winners:
         lines = _say(t("gostop.end.nagari", locale))
-        lines += _say(t("gostop.end.next_times", locale, times=2 << view.nagari_carry))
-        if any(view.instant):
-            kept = t(
-                "gostop.end.instant_both",
-                locale,
-                a=names[0],
-                b=names[1],
-                x=view.instant[0],
-                y=view.instant[1],
-            )
-            lines += _say(kept)
-        return lines
-    winner = result.winners[0]
-    if view.settlement is not None:
-        head = "gostop.end.forfeit" if reason == "forfeit" else "gostop.end.stop"
-        lines = _say(t(head, locale, name=names[winner], loser=names[1 - winner]))
-        lines += sheet_lines(
-            view.settlement,
-            locale,
-            goes=view.goes[winner],
-            shakes=view.shakes[winner],
-            bombs=view.bombs[winner],
-            nagari_carry=view.nagari_carry,
-            instant=view.instant[winner],
-            dans=_dans(view.piles[winner], locale),
-        )
     else:
-        lines = _say(t(f"gostop.end.{reason}", locale, name=names[winner]))
-        base = result.scores[winner] - view.instant[winner]
-        lines += _special_sheet(base, view.nagari_carry, view.instant[winner], locale)
-    loser = 1 - winner
-    if view.instant[loser]:
-        kept = t("gostop.end.loser_instant", locale, name=names[loser], points=view.instant[loser])
-        lines += _say(kept)
+        winner = result.winners[0]
+        reason = view.win_reason
+        head = "gostop.end.stop" if reason == "stop" else f"gostop.end.{reason}"
+        lines = _say(t(head, locale, name=names[winner], loser=names[1 - winner]))
+    lines += result_lines(view, locale)
+    # Instant points stay paid whatever happens later (rule 16): the winner's are on the
+    # sheet, anyone else's are said here.
+    kept = [
+        t("gostop.end.instant_entry", locale, name=names[seat], points=view.instant[seat])
+        for seat in (0, 1)
+        if view.instant[seat] and seat not in result.winners
+    ]
+    if kept:
+        joined = t("gostop.list_separator", locale).join(kept)
+        lines += _say(t("gostop.end.instant_kept", locale, points=joined))
     return lines
+
+
+def result_lines(view: GostopView, locale: str = DEFAULT) -> list[str]:
+    """The end in numbers: the winner's score sheet (after a Stop or a forfeit), a chongtong's
+    or three ppuks' points, or what a nagari makes the next game."""
+    result = view.result
+    assert result is not None
+    if not result.winners:
+        return _say(t("gostop.end.next_times", locale, times=2 << view.nagari_carry))
+    winner = result.winners[0]
+    if view.settlement is None:
+        base = result.scores[winner] - view.instant[winner]
+        return _special_sheet(base, view.nagari_carry, view.instant[winner], locale)
+    return sheet_lines(
+        view.settlement,
+        locale,
+        goes=view.goes[winner],
+        shakes=view.shakes[winner],
+        bombs=view.bombs[winner],
+        nagari_carry=view.nagari_carry,
+        instant=view.instant[winner],
+        dans=_dans(view.piles[winner], locale),
+    )
 
 
 def _row(label: str, value: str) -> str:
