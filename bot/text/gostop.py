@@ -403,7 +403,8 @@ def result_lines(view: GostopView, locale: str = DEFAULT) -> list[str]:
     winner = result.winners[0]
     if view.settlement is None:
         base = result.scores[winner] - view.instant[winner]
-        return _special_sheet(base, view.nagari_carry, view.instant[winner], locale)
+        label = t(f"gostop.sheet.{view.win_reason}", locale)
+        return _special_sheet(label, base, view.nagari_carry, view.instant[winner], locale)
     return sheet_lines(
         view.settlement,
         locale,
@@ -471,11 +472,14 @@ def sheet_lines(
     return lines
 
 
-def _special_sheet(base: int, nagari_carry: int, instant: int, locale: str) -> list[str]:
-    """A chongtong's 10 or three ppuks' 7: no in-game multiplier, a carried nagari doubles."""
+def _special_sheet(
+    label: str, base: int, nagari_carry: int, instant: int, locale: str
+) -> list[str]:
+    """A chongtong's 10 or three ppuks' 7 (``label``): no in-game multiplier, but a carried
+    nagari doubles them."""
     pts = "gostop.sheet.pts"
     points = base >> nagari_carry
-    lines = [_row(t("gostop.sheet.base", locale), t(pts, locale, n=points))]
+    lines = [_row(label, t(pts, locale, n=points))]
     if nagari_carry:
         label = t("gostop.sheet.nagari", locale, n=nagari_carry)
         lines.append(_row(label, f"×{1 << nagari_carry}"))

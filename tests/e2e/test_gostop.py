@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import rules.rng
-from bot.i18n import catalog, t
+from bot.i18n import t
 from bot.text import gostop as render
 from rules.engine import Action
-from rules.gostop import Bomb, ChongtongChoice, Go, GostopState, Phase, Play, Stop, TakeFlip, new
+from rules.gostop import Bomb, ChongtongChoice, Go, GostopState, Phase, Play, Stop, TakeFlip
 from rules.gostop import restore as restore_state
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, HwatuCard
-from rules.gostop.state import GoCalled, Shook, Stopped
+from rules.gostop.state import Shook
 from tests.e2e.deckhand_tables import version_of, whose_turn
 from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 from tests.language import foreign_lines, message_lines
@@ -56,19 +56,21 @@ async def settled(fake: FakeDiscord, bot: DeckhandBot, channel: FakeChannel) -> 
     def ready() -> FakeMessage | None:
         session = bot.sessions.get(channel.id)
         live = [m for m in fake.public_messages(channel) if m.buttons]
-        if len(live) != 1:
+        if not live:
             return None
+        # The newest table; after a restart the one before it may keep its (stale) buttons.
+        newest = live[-1]
         if session is not None:
-            if version_of(live[0]) != session.version or session.state is None:
+            if version_of(newest) != session.version or session.state is None:
                 return None
             seat = session.state.current_seat
             if seat is not None and session.seats[seat].computer:
                 return None  # the computer's move is on its way
         if session is None:
             finished = bot.sessions.finished.get(channel.id)
-            if finished is None or version_of(live[0]) != finished.version:
+            if finished is None or version_of(newest) != finished.version:
                 return None
-        return live[0]
+        return newest
 
     return await fake.wait_for(ready)
 
@@ -80,18 +82,32 @@ def game_state(bot: DeckhandBot, channel_id: int) -> GostopState:
 
 
 class Saved:
-    """Every position the bot saved, by version, and the names and language of its table."""
+    """Every position the bot saved, by version, with the cards public by then though still
+    in a hand (a shake shows three, rule 14), and the names and language of its table."""
 
-    def __init__(self, bot: DeckhandBot) -> None:
+    def __init__(self, bot: DeckhandBot, monkeypatch: pytest.MonkeyPatch) -> None:
         self.by_version: dict[int, dict[str, Any]] = {}
+        self.shown_at: dict[int, frozenset[HwatuCard]] = {}
         self.names: list[str] = []
         self.locale = "en"
+        self._bodies: dict[int, str] = {}
+        shown: set[HwatuCard] = set()
         store = bot.store
         save, finish = store.save, store.finish
+        adapter = bot.sessions.games.get("gostop")
+        table = adapter.table
+
+        def drawing(view: Any, events: Any, names: Any, locale: str) -> Any:
+            # Drawn before each save: the cards a shake showed are public from this version.
+            for event in events:
+                if isinstance(event, Shook):
+                    shown.update(event.cards)
+            return table(view, events, names, locale)
 
         async def saving(game: Any, *, expected_version: int) -> Any:
             if game.data.get("state"):
                 self.by_version[game.version] = game.data["state"]
+                self.shown_at[game.version] = frozenset(shown)
                 self.names = [seat["name"] for seat in game.data["seats"]]
                 self.locale = game.data["locale"]
             return await save(game, expected_version=expected_version)
@@ -100,40 +116,57 @@ class Saved:
             session = bot.sessions.get(channel_id)
             if session is not None and isinstance(session.state, GostopState):
                 self.by_version[session.version] = session.state.snapshot()
+                self.shown_at[session.version] = frozenset(shown)
             return await finish(channel_id, **kwargs)
 
-        store.save = saving  # type: ignore[method-assign]
-        store.finish = finishing  # type: ignore[method-assign]
+        monkeypatch.setattr(adapter, "table", drawing)
+        monkeypatch.setattr(store, "save", saving)
+        monkeypatch.setattr(store, "finish", finishing)
 
     def hidden(self, version: int) -> set[HwatuCard]:
-        """The cards in either hand or in the pile at ``version``."""
+        """The cards in either hand or in the pile at ``version`` and not shown by a shake."""
         snapshot = self.by_version[version]
         indices = [*snapshot["hands"][0], *snapshot["hands"][1], *snapshot["pile"]]
-        return {CARDS[i] for i in indices}
+        return {CARDS[i] for i in indices} - self.shown_at[version]
+
+    def version_of(self, message: FakeMessage) -> int | None:
+        """The saved position a public table shows: the newest whose spectator's view, drawn
+        anew, is the table's code block (tables lose their buttons, so not from those)."""
+        body = body_of(message)
+        for version in sorted(self.by_version, reverse=True):
+            if version not in self._bodies:
+                view = restore_state(self.by_version[version]).view(None)
+                self._bodies[version] = render.table_body(view, self.names, self.locale)
+            if self._bodies[version] == body:
+                return version
+        return None
 
     def leaks(self, message: FakeMessage) -> list[str]:
-        """What a public message shows that it must not: a table other than the spectator's
-        view drawn anew, or the name of a card hidden when it was posted (a name two cards
-        share, like ``5피``, only when both are hidden). Cards a shake showed are public."""
-        version = version_of(message)
-        assert version is not None, message.text
-        snapshot = self.by_version[version]
+        """What a public table shows that it must not: a table that is no saved position's
+        spectator view, or the name of a card hidden when it was posted (a name two cards
+        share, like ``5피``, only when both are hidden)."""
+        version = self.version_of(message)
+        if version is None:
+            return ["a table that is not the spectator's view of a saved position"]
+        hidden = self.hidden(version)
         found = []
-        view = restore_state(snapshot).view(None)
-        if body_of(message) != render.table_body(view, self.names, self.locale):
-            found.append("the table is not the spectator's view")
-        hidden = self.hidden(version) - self.shown
-        text = message.text
         for lang in ("en", "ko"):
             by_name: dict[str, list[HwatuCard]] = {}
             for card in CARDS:
                 by_name.setdefault(render.card_name(card, lang), []).append(card)
             for name, cards in by_name.items():
-                if name in text and all(card in hidden for card in cards):
+                named = re.search(rf"(?<![0-9]){re.escape(name)}", message.text)  # not 11광
+                if named and all(card in hidden for card in cards):
                     found.append(name)
         return found
 
-    shown: set[HwatuCard] = set()
+    def scan(self, fake: FakeDiscord) -> int:
+        """Check every public table of the channel (lobby messages hold no code block); how
+        many were checked."""
+        tables = [m for m in fake.public_messages(fake.channel) if "```" in m.content]
+        for message in tables:
+            assert self.leaks(message) == [], message.text
+        return len(tables)
 
 
 # -- acting like a member -------------------------------------------------------------------
@@ -335,11 +368,14 @@ def members(fake_discord: FakeDiscord) -> list[FakeMember]:
 
 
 async def test_a_member_against_the_computer_plays_to_the_end_and_no_hidden_card_is_public(
-    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+    fake_discord: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = fake_discord
     alice = members[0]
-    saved = Saved(bot)
+    saved = Saved(bot, monkeypatch)
     opened = await fake.slash(alice, fake.channel, "gostop start", bots=1, seed=SEED)
     assert not opened.ephemeral, opened.text
     played = await play_through(fake, bot, [alice], ai)
@@ -350,11 +386,7 @@ async def test_a_member_against_the_computer_plays_to_the_end_and_no_hidden_card
     assert finished is not None and isinstance(finished.state, GostopState)
     result = finished.state.result
     assert result is not None
-    public = fake.public_messages(fake.channel)
-    for message in public:
-        if version_of(message) is None or version_of(message) not in saved.by_version:
-            continue
-        assert saved.leaks(message) == [], message.text
+    assert saved.scan(fake) > played.moves // 2
     stats = await bot.store.member_stats(fake.guild.id, alice.id)
     assert stats.games["gostop"]["played"] == 1
 
@@ -393,7 +425,7 @@ async def test_two_members_a_nagari_then_deal_again_with_every_choice_and_a_go_t
     fake = fake_discord
     fake.guild.locale = "ko"  # the tables in Korean; alice's own answers stay English
     alice, minjun = members
-    saved = Saved(bot)
+    saved = Saved(bot, monkeypatch)
     opened = await fake.slash(alice, fake.channel, "gostop start", seed=NAGARI_SEED)
     assert not opened.ephemeral and "1번 자리: alice" in opened.text, opened.text
     joined = await fake.click(minjun, opened.message or opened.messages[0], "참가")
@@ -426,16 +458,243 @@ async def test_two_members_a_nagari_then_deal_again_with_every_choice_and_a_go_t
     assert played.routes == {r.__name__ for r in ROUTES} and played.followups > 0
     final = await settled(fake, bot, fake.channel)
     log = final.text
-    assert re.search(r"님 1고! \(\d+점\)", fake_text(fake)) and re.search(r"님 스톱! \(\d+점\)", log)
+    assert re.search(r"님 1고! \(\d+점\)", fake_text(fake))
+    assert re.search(r"님 스톱! \(\d+점\)", log)
     sheet = body_of(final)
     assert "점수표:" in sheet and "나가리 1번" in sheet and "고 보너스 (1고)" in sheet
 
-    for message in fake.public_messages(fake.channel):
-        version = version_of(message)
-        if version in saved.by_version:
-            assert saved.leaks(message) == [], message.text
+    assert saved.scan(fake) > 40
 
 
 def fake_text(fake: FakeDiscord) -> str:
     """Every public message of the channel, oldest first."""
     return "\n".join(m.text for m in fake.public_messages(fake.channel))
+
+
+CHONGTONG_SEED = 72  # the host, dealing first, holds all four of a month (rule 5)
+TARGET_SEED = 1  # the host moves first and holds a card with two floor cards to choose from
+RESTART_SEED = 15  # a member is asked Go or Stop on the 14th move
+
+
+async def open_two(
+    fake: FakeDiscord, bot: DeckhandBot, members: list[FakeMember], seed: int
+) -> FakeMessage:
+    """alice opens a table, 민준 joins by command; the first table."""
+    opened = await fake.slash(members[0], fake.channel, "gostop start", seed=seed)
+    assert not opened.ephemeral, opened.text
+    joined = await fake.slash(members[1], fake.channel, "gostop join")
+    assert not joined.ephemeral, joined.text
+    return await settled(fake, bot, fake.channel)
+
+
+def the_scan_sees_a_leak(saved: Saved, table: FakeMessage) -> None:
+    """A hidden card's name added to a table, or a table drawn from a seat's view, is found."""
+    version = saved.version_of(table)
+    assert version is not None
+    hidden = sorted(saved.hidden(version), key=lambda card: card.index)
+    one = next(c for c in hidden if sum(render.card_name(o, "ko") == render.card_name(c, "ko")
+                                        for o in CARDS) == 1)  # fmt: skip
+    leaked = dataclasses.replace(table, content=f"{render.card_name(one, 'en')}\n{table.content}")
+    assert saved.leaks(leaked) == [render.card_name(one, "en")]
+    seat_view = restore_state(saved.by_version[version]).view(0)
+    drawn = render.table_body(seat_view, saved.names, saved.locale)
+    assert drawn == body_of(table)  # a seat's view draws the same table: its hand is not in it
+    swapped = dataclasses.replace(table, content=table.content.replace("```\n", "```\nX", 1))
+    assert saved.leaks(swapped) == ["a table that is not the spectator's view of a saved position"]
+
+
+async def test_refusals_are_ephemeral_specific_in_the_members_language_and_change_nothing(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    table = await open_two(fake, bot, members, TARGET_SEED)
+    state = game_state(bot, fake.channel.id)
+    session = bot.sessions.get(fake.channel.id)
+    assert session is not None and state.current_seat == 0
+    before = (session.version, state.snapshot(), len(fake.public_messages(fake.channel)))
+
+    def unchanged() -> None:
+        now = (session.version, state.snapshot(), len(fake.public_messages(fake.channel)))
+        assert now == before
+
+    async def refused(member: FakeMember, command: str, text: str, **options: Any) -> None:
+        answer = await fake.slash(member, fake.channel, command, **options)
+        assert answer.ephemeral and answer.text == text, answer.text
+        unchanged()
+
+    hand = state.view(0).hand
+    assert hand is not None
+    two = next(a for a in state.legal_actions(0) if isinstance(a, Play) and a.target)
+    first, second = render.in_floor_order(
+        a.target for a in state.legal_actions(0) if isinstance(a, Play) and a.card is two.card
+    )
+    card = render.card_name(two.card, "en")
+    other = next(c for c in CARDS[:48] if c not in hand and c.month != two.card.month)
+    await refused(minjun, "gostop play", t("error.not_your_turn", "ko"), card=two.card.code)
+    await refused(alice, "gostop play", "Unknown card 'purple 99': type one like 1광, 5피a "
+                  "or jan-bright.", card="purple 99")  # fmt: skip
+    await refused(alice, "gostop play", f"You don't have {render.card_name(other, 'en')}.",
+                  card=other.code)  # fmt: skip
+    await refused(
+        alice,
+        "gostop play",
+        f"Choose which card {card} takes: {render.card_name(first, 'en')} or "
+        f"{render.card_name(second, 'en')}.",
+        card=two.card.code,
+    )
+    await refused(alice, "gostop go", "Play a card from your hand.")
+    await refused(alice, "gostop choose", "Play a card from your hand.", card=first.code)
+    await refused(alice, "gostop chongtong", "Play a card from your hand.", choice="end")
+    clicked = await fake.click(minjun, table, "Hand")  # his hand: no menu, not his turn
+    assert clicked.ephemeral and clicked.message is not None
+    assert not [c for c in clicked.message.items() if c.get("type") == 3]
+    assert "alice 님 차례예요." in clicked.text
+    unchanged()
+    assert await fake.autocomplete(minjun, fake.channel, "gostop play", "card", "") == []
+
+    # A menu of an older table is out of date once a move is made.
+    stale = await fake.click(alice, table, "Hand")
+    assert stale.message is not None
+    await fake.slash(alice, fake.channel, "gostop play", card=f"{two.card.code}>{first.code}")
+    answer = await fake.select(
+        alice, stale.message, menu_of(stale.message)["custom_id"], [hand[0].code]
+    )
+    assert answer.ephemeral and answer.text == t("error.stale_button", "en")
+
+
+async def test_the_hand_and_its_menus_speak_the_members_language(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    await open_two(fake, bot, members, TARGET_SEED)
+    state = game_state(bot, fake.channel.id)
+    table = await settled(fake, bot, fake.channel)
+    assert not foreign_lines(message_lines(table), "en")  # the server speaks English
+    hand = await fake.click(alice, table, "Hand")
+    assert hand.ephemeral and hand.message is not None
+    lines = message_lines(hand.message)
+    assert not foreign_lines(lines, "en"), lines
+    assert "Your turn: pick a card to play." in lines and "Play a card" in lines
+    assert f"{len(state.view(0).hand or ())} cards" in hand.text
+    two = next(a for a in state.legal_actions(0) if isinstance(a, Play) and a.target)
+    second = await fake.select(
+        alice, hand.message, menu_of(hand.message)["custom_id"], [two.card.code]
+    )
+    assert second.ephemeral and second.message is not None
+    assert second.text == f"Which floor card does {render.card_name(two.card, 'en')} take?"
+    assert len(menu_of(second.message)["options"]) == 2
+    offered = await fake.autocomplete(alice, fake.channel, "gostop play", "card", "")
+    assert f"{two.card.code}>{two.target.code}" in [c["value"] for c in offered]  # type: ignore[union-attr]
+    for korean in (
+        await fake.click(minjun, table, "Hand"),
+        await fake.slash(minjun, fake.channel, "gostop hand"),
+    ):
+        assert korean.ephemeral and korean.message is not None
+        lines = message_lines(korean.message)
+        assert "내 패" in lines and "alice 님 차례예요." in lines
+        assert not foreign_lines(lines, "ko"), lines
+        assert re.search(r"손패 10장", korean.text)
+
+
+async def test_a_chongtong_is_offered_to_its_holder_alone_and_wins_ten_points(
+    fake_discord: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    saved = Saved(bot, monkeypatch)
+    table = await open_two(fake, bot, members, CHONGTONG_SEED)
+    state = game_state(bot, fake.channel.id)
+    assert state.phase == Phase.CHONGTONG and state.current_seat == 0
+    assert "alice to play" in body_of(table)  # to the table an ordinary turn: nothing shows
+    refused = await fake.slash(alice, fake.channel, "gostop play", card="1광")
+    assert refused.ephemeral and "win now with your chongtong, or play on" in refused.text
+    theirs = await fake.click(minjun, table, "Hand")
+    assert "총통" not in theirs.text
+    hand = await fake.click(alice, table, "Hand")
+    assert hand.message is not None and "Chongtong: you hold all four" in hand.text
+    options = [o["value"] for o in menu_of(hand.message)["options"]]
+    assert options == ["end", "play"]
+    won = await fake.select(alice, hand.message, menu_of(hand.message)["custom_id"], ["end"])
+    assert not won.ephemeral and "Chongtong! alice holds all four" in won.text
+    assert "alice wins with a chongtong" in body_of(won.message)  # type: ignore[arg-type]
+    final = body_of(won.message)  # type: ignore[arg-type]
+    assert re.search(r"^ chongtong +10$", final, re.M) and re.search(r"^ total +10$", final, re.M)
+    record = await bot.store.member_stats(fake.guild.id, alice.id)
+    assert record.games["gostop"]["win"] == 1
+    assert saved.scan(fake) == 2
+
+
+async def test_leaving_forfeits_and_the_other_member_wins(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    await open_two(fake, bot, members, TARGET_SEED)
+    left = await fake.slash(minjun, fake.channel, "gostop leave")
+    assert not left.ephemeral, left.text
+    assert "민준 left the game" in left.text and "민준 left: alice wins" in left.text
+    assert left.message is not None and left.message.button_labels == ["Deal again"]
+    for member, outcome in ((alice, "win"), (minjun, "lose")):
+        record = await bot.store.member_stats(fake.guild.id, member.id)
+        assert record.games["gostop"][outcome] == 1
+    again = await fake.slash(minjun, fake.channel, "gostop hand")
+    assert again.ephemeral and again.text == t("error.no_game", "ko")
+
+
+async def test_out_of_time_the_safe_move_is_made(
+    deckhand: Deckhand, fake_discord: FakeDiscord, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    async with deckhand.run(default_turn_seconds=0.4) as running:
+        await open_two(fake, running, members, TARGET_SEED)
+        state = game_state(running, fake.channel.id)
+        safe = state.legal_actions(0)[0]  # the first card (and its first target), no shake
+        assert isinstance(safe, Play) and safe.card is (state.view(0).hand or ())[0]
+        timed_out = await fake.wait_for_message(fake.channel, lambda m: "ran out of time" in m.text)
+        assert f"alice plays {render.card_name(safe.card, 'en')}" in timed_out.text
+        target = -1 if safe.target is None else safe.target.index
+        assert state.snapshot()["log"][0] == ["play", safe.card.index, target, False]
+
+
+async def test_a_restart_keeps_the_game_its_menus_and_its_go_stop_buttons(
+    deckhand: Deckhand, fake_discord: FakeDiscord, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    async with deckhand.run() as first:
+        await open_two(fake, first, members, RESTART_SEED)
+        policy = go_once()
+        # Play until a member must answer Go or Stop.
+        for _ in range(60):
+            state = game_state(first, fake.channel.id)
+            if state.phase == Phase.GO_STOP:
+                break
+            table = await settled(fake, first, fake.channel)
+            seat = state.current_seat
+            assert seat is not None
+            member = members[seat]
+            await via_command(fake, member, table, policy(state, seat), state)
+        else:
+            raise AssertionError("nobody reached Go or Stop")
+        table = await settled(fake, first, fake.channel)
+        member = members[seat]
+        hand = await fake.click(member, table, "Hand")
+        assert hand.message is not None
+        session = first.sessions.get(fake.channel.id)
+        assert session is not None
+        version = session.version
+    async with deckhand.run() as second:
+        restored = game_state(second, fake.channel.id)
+        assert restored.phase == Phase.GO_STOP and restored.current_seat == seat
+        # The hand's Go button, posted before the restart, still works.
+        go = await fake.click(member, hand.message, t("button.go", _locale(member)))
+        assert not go.ephemeral and "Go 1" in go.text, go.text
+        session = second.sessions.get(fake.channel.id)
+        assert session is not None and session.version == version + 1
+        played = await play_through(fake, second, members, policy)
+        assert played.moves > 0
+        assert second.sessions.get(fake.channel.id) is None
