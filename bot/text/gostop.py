@@ -196,9 +196,10 @@ def table_body(view: GostopView, names: Sequence[str], locale: str = DEFAULT) ->
     lines += floor_lines(view, shown, locale, in_floor_order(view.flip_choices))
     if view.flipped is not None:
         lines += _say(t("gostop.table.flipped", locale, card=card_name(view.flipped, locale)))
-    if view.in_play:
-        taken = cards_text(_taken_now(view), locale)
-        lines += _say(t("gostop.table.in_play", locale, cards=taken))
+        lines += _say(t("gostop.table.flip_choice", locale))
+    taken = _taken_now(view)
+    if taken:
+        lines += _say(t("gostop.table.in_play", locale, cards=cards_text(taken, locale)))
     for seat in _seat_order(view):
         lines.append("")
         lines += _player_lines(view, seat, shown, locale)

@@ -312,7 +312,7 @@ async def play_through(
         member = by_id[member_id]
         seat = state.current_seat
         assert seat is not None
-        action = policy(state, seat)
+        action = as_offered(policy(state, seat), state, seat)
         played.actions.append(action)
         version = bot.sessions.get(fake.channel.id).version  # type: ignore[union-attr]
         if followup is not None:
@@ -345,6 +345,16 @@ async def answer_followup(
         label = t("button.go" if isinstance(action, Go) else "button.stop", _locale(member))
         return await fake.click(member, message, label)
     return await pick_in_menus(fake, member, message, menu_values(action, state))
+
+
+def as_offered(action: Action, state: GostopState, seat: int) -> Action:
+    """The move as the menus and the autocomplete offer it: of two junk of a month, which
+    play alike, only the first is listed."""
+    if not isinstance(action, Play) or action.card.kind is not Kind.JUNK:
+        return action
+    hand = state.view(seat).hand or ()
+    first = next(c for c in hand if c.month == action.card.month and c.kind is Kind.JUNK)
+    return dataclasses.replace(action, card=first)
 
 
 def ai(state: GostopState, seat: int) -> Action:
@@ -679,7 +689,8 @@ async def test_a_restart_keeps_the_game_its_menus_and_its_go_stop_buttons(
             seat = state.current_seat
             assert seat is not None
             member = members[seat]
-            await via_command(fake, member, table, policy(state, seat), state)
+            action = as_offered(policy(state, seat), state, seat)
+            await via_command(fake, member, table, action, state)
         else:
             raise AssertionError("nobody reached Go or Stop")
         table = await settled(fake, first, fake.channel)
