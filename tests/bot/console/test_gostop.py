@@ -19,6 +19,7 @@ import pytest
 
 from bot.console import gostop as console
 from rules.gostop import Phase, Play, new
+from tests.bot.console.test_onecard import EchoInput
 from tests.rules.gostop.helpers import arrange
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -26,19 +27,6 @@ ROOT = Path(__file__).resolve().parents[3]
 SEED = 64
 CHONGTONG_SEED = 0  # South, dealing, holds all four of a month
 BOMB_SEED = 13  # South may bomb when answering 1 to everything
-
-
-class EchoInput(io.StringIO):
-    """Standard input that echoes each answer, as a terminal would."""
-
-    def __init__(self, text: str, out: io.StringIO) -> None:
-        super().__init__(text)
-        self.out = out
-
-    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
-        line = super().readline()
-        self.out.write(line)
-        return line
 
 
 def run(text: str, **options: object) -> tuple[int, str]:
@@ -173,10 +161,10 @@ def test_a_shake_can_be_declined() -> None:
     assert code == 0 and state.view(None).shakes == (0, 0)
 
 
-def test_the_command_line_plays_and_refuses_a_bad_opponent() -> None:
-    answers = (GOLDEN / "gostop_seed_64.in").read_text()
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "play", "gostop", "--seed", str(SEED)],
+def deckhand(*args: str, answers: str = "") -> subprocess.CompletedProcess[str]:
+    """``deckhand`` run as a program, ``answers`` on its standard input."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
         input=answers,
         capture_output=True,
         text=True,
@@ -184,15 +172,32 @@ def test_the_command_line_plays_and_refuses_a_bad_opponent() -> None:
         timeout=60,
         check=False,
     )
+
+
+def test_the_command_line_plays_and_refuses_a_bad_opponent() -> None:
+    answers = (GOLDEN / "gostop_seed_64.in").read_text()
+    done = deckhand("play", "gostop", "--seed", str(SEED), answers=answers)
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.endswith(console.GAME_OVER + "\n")
-    bad = subprocess.run(
-        [sys.executable, "-m", "bot", "play", "gostop", "--opponent", "robot"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    bad = deckhand("play", "gostop", "--opponent", "robot")
     assert bad.returncode == 2 and bad.stdout == ""
     assert len(bad.stderr.splitlines()) == 1 and "robot" in bad.stderr
+
+
+def test_a_reader_closing_the_pipe_ends_it_quietly() -> None:
+    with subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", "gostop", "--seed", str(SEED)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    ) as program:
+        assert program.stdin is not None and program.stdout is not None
+        # The program waits for its first answer: nothing more is written until it comes.
+        assert program.stdout.readline() == console.RULE + "\n"
+        program.stdout.close()  # as `| head -1` does
+        program.stdin.write("1\n" * 20)
+        program.stdin.close()
+        assert program.wait(timeout=60) == 1
+        assert program.stderr is not None and program.stderr.read() == ""
