@@ -513,7 +513,8 @@ def outcome_text(
     if len(same) == 2 and same[0].kind is not same[1].kind:
         return t("gostop.hand.choose", locale, first=name(same[0]), second=name(same[1]))
     if len(same) == 3:
-        return t("gostop.hand.stack", locale, cards=" ".join(name(c) for c in same))
+        names = t("gostop.list_separator", locale).join(name(c) for c in same)
+        return t("gostop.hand.stack", locale, cards=names)
     return t("gostop.hand.takes", locale, card=name(same[0]))
 
 

@@ -703,7 +703,12 @@ async def test_a_restart_keeps_the_game_its_menus_and_its_go_stop_buttons(
     async with deckhand.run() as second:
         restored = game_state(second, fake.channel.id)
         assert restored.phase == Phase.GO_STOP and restored.current_seat == seat
-        # The hand's Go button, posted before the restart, still works.
+        # Go and Stop are the choosing member's alone; their hand's Go button, posted
+        # before the restart, still works.
+        table = await settled(fake, second, fake.channel, restarted=True)
+        other = members[1 - seat]
+        refused = await fake.click(other, table, "Go")
+        assert refused.ephemeral and refused.text == t("error.not_your_turn", _locale(other))
         go = await fake.click(member, hand.message, t("button.go", _locale(member)))
         assert not go.ephemeral and "Go 1" in go.text, go.text
         session = second.sessions.get(fake.channel.id)

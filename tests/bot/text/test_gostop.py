@@ -410,8 +410,8 @@ def test_a_hand_says_a_stack_a_bomb_and_a_bonus_card() -> None:
         "5 cards",
         "May: 1) animal 2) ribbon 3) junk ->",
         "    takes the junk (may bomb)",
-        "Sep: 4) junk -> takes all three (animal",
-        "    ribbon junk)",
+        "Sep: 4) junk -> takes all three (animal,",
+        "    ribbon, junk)",
         "bonus: 5) bonus triple junk -> taken at",
         "    once, steals 1 junk, then play again",
     ]
