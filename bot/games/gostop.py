@@ -24,7 +24,7 @@ from bot.i18n import t
 from bot.settings import Settings
 from bot.text import gostop as render
 from rules import gostop
-from rules.engine import Action, Event, IllegalAction
+from rules.engine import Action, Event, GameOver, IllegalAction
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import HwatuCard, HwatuParseError, Kind, parse_hwatu
 from rules.gostop.state import (
@@ -187,8 +187,11 @@ class GostopAdapter:
             controls = (Control("hand", "button.hand", "primary"),)
             if view.phase == Phase.GO_STOP:
                 controls += _GO_STOP
+        log = render.event_lines(events, names, locale)
+        if any(isinstance(event, GameOver) for event in events):
+            log += render.bak_lines(view, names, locale)
         return Table(
-            log=tuple(render.escape_log(render.event_lines(events, names, locale))),
+            log=tuple(render.escape_log(log)),
             body=render.table_body(view, names, locale),
             controls=controls,
         )

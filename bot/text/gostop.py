@@ -44,6 +44,7 @@ from rules.gostop.state import (
 __all__ = [
     "GROUP_SEPARATOR",
     "TABLE_NAME_COLUMNS",
+    "bak_lines",
     "block_names",
     "card_name",
     "cards_text",
@@ -180,6 +181,18 @@ def _event_line(event: Event, names: Sequence[str], locale: str) -> str:
             winner = result.winners[0]
             return t("gostop.log.wins", locale, name=names[winner], points=result.scores[winner])
     return ""
+
+
+def bak_lines(view: GostopView, names: Sequence[str], locale: str = DEFAULT) -> list[str]:
+    """Once a game is won on a score sheet, the baks that double what the loser pays (rule
+    24: 피박, 광박, 멍따, 고박), said in the log; none otherwise."""
+    sheet, result = view.settlement, view.result
+    if sheet is None or result is None or not sheet.baks or not result.winners:
+        return []
+    named = t("gostop.list_separator", locale).join(
+        t(f"gostop.bak.{b}", locale) for b in sheet.baks
+    )
+    return [t("gostop.log.baks", locale, name=names[1 - result.winners[0]], baks=named)]
 
 
 # -- the public table -------------------------------------------------------------------------

@@ -198,7 +198,7 @@ def test_the_tables_buttons_follow_the_game() -> None:
     assert [c.action for c in ADAPTER.table(state.view(None), [], NAMES, "en").controls] == ["hand"]
     go_stop = arrange(
         (("1피b", "10열", "10띠"), ("11광",)), ["1피a"], ["12광", "3광", "10피a", "10피b"],
-        captured=([*FIVE_POINTS, "2띠", "1띠"], ()),
+        captured=([*FIVE_POINTS, "2띠", "1띠"], ["11피b"]),
     )  # fmt: skip
     events = go_stop.apply(0, Play(C("1피b")))
     table = ADAPTER.table(go_stop.view(None), events, ["*Alice*", "Bob"], "en")
@@ -208,9 +208,10 @@ def test_the_tables_buttons_follow_the_game() -> None:
         ("stop", "button.stop", "danger"),
     ]
     assert table.log[0] == r"\*Alice\* plays Jan junk" and table.lang == ""
-    go_stop.apply(0, Stop())
-    over = ADAPTER.table(go_stop.view(None), [], NAMES, "ko")
+    events = go_stop.apply(0, Stop())
+    over = ADAPTER.table(go_stop.view(None), events, NAMES, "ko")
     assert [c.action for c in over.controls] == ["again"] and "점수표" in over.body
+    assert over.log[-1] == "Bob 님 피박! 두 배씩 물어요"
 
 
 # -- the hand and its menus --------------------------------------------------------------------
