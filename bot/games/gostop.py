@@ -235,7 +235,9 @@ class GostopAdapter:
         else:
             lines.append(t("gostop.hand.your_turn", locale))
             menu = self._play_menu(view, locale)
-        return Table(log=tuple(lines), body="\n".join(body), controls=controls, menu=menu)
+        return Table(
+            log=tuple(render.escape_log(lines)), body="\n".join(body), controls=controls, menu=menu
+        )
 
     def _play_menu(self, view: GostopView, locale: str) -> Menu:
         """Each playable card once (at most 10 and a bonus card's draws: far below 25), with

@@ -237,6 +237,8 @@ def test_the_hand_menu_lists_each_playable_card_once_with_what_it_takes() -> Non
     assert hand.controls == () and len(hand.menu.options) <= MAX_OPTIONS
     waiting = ADAPTER.hand(choices().view(1), NAMES, "ko")
     assert waiting.menu is None and waiting.log == ("내 패", "Alice 님 차례예요.")
+    marked = ADAPTER.hand(choices().view(1), ["*Al_ice*", "Bob"], "en")
+    assert marked.log[-1] == r"\*Al\_ice\* is to play."  # a name's markdown stays text
     for option in hand.menu.options:  # every menu fits a custom id with its step
         assert menu_id(2**64 - 1, 10**12 - 1, "gostop", option.value)
 
