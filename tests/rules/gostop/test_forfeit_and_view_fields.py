@@ -84,3 +84,38 @@ def test_the_view_names_the_bonus_option_the_redeals_and_after_a_stop_the_sheet(
     view = state.view(None)
     assert view.win_reason == "stop" and view.settlement == state.settlement
     assert view.settlement is not None and view.settlement.base == 7
+
+
+def test_each_phase_refuses_other_moves_with_a_code_naming_what_it_waits_for() -> None:
+    from rules.gostop import ChongtongChoice, Go, TakeFlip
+
+    play = arrange((("8피b", "10열", "10띠"), FILL1), ["12열", "12띠"], ["12쌍피", "5피a"])
+    for action in (Go(), TakeFlip(C("12열")), ChongtongChoice(end=True)):
+        with pytest.raises(IllegalAction) as refused:
+            play.apply(0, action)
+        assert refused.value.code == "expects_play"
+    play.apply(0, Play(C("8피b")))
+    assert play.phase == Phase.FLIP_CHOICE
+    with pytest.raises(IllegalAction) as refused:
+        play.apply(0, Play(C("10열")))
+    assert refused.value.code == "expects_flip_choice"
+    with pytest.raises(IllegalAction) as refused:
+        play.apply(0, TakeFlip(C("1광")))
+    assert refused.value.code == "bad_target"
+    assert (refused.value.params["first"], refused.value.params["second"]) == ("12열", "12띠")
+    assert refused.value.params["card"] == "12쌍피"
+    go_stop = arrange(
+        (("1피b", "10열"), FILL1), ["1피a", "8광"], ["12광", "3광", "10피a"],
+        captured=([*FIVE_POINTS, "2피a", "2피b"], ()),
+    )  # fmt: skip
+    go_stop.apply(0, Play(C("1피b")))
+    assert go_stop.phase == Phase.GO_STOP
+    with pytest.raises(IllegalAction) as refused:
+        go_stop.apply(0, Play(C("10열")))
+    assert refused.value.code == "expects_go_stop"
+    chongtong = next(s for s in (new(2, seed=n) for n in range(3000)) if s.phase == Phase.CHONGTONG)
+    seat = chongtong.current_seat
+    assert seat is not None
+    with pytest.raises(IllegalAction) as refused:
+        chongtong.apply(seat, Go())
+    assert refused.value.code == "expects_chongtong"
