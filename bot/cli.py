@@ -22,6 +22,7 @@ PLAY_GAMES: dict[str, tuple[str, str]] = {
     "blackjack": ("bot.console.blackjack", "the Blackjack seed program: SEED PLAYERS"),
     "onecard": ("bot.console.onecard", "the One Card seed program"),
     "uno": ("bot.console.uno", "the Uno judge protocol: PLAYERS"),
+    "gostop": ("bot.console.gostop", "the Go-Stop (Matgo) seed program, South against North"),
 }
 TOOLS: dict[str, tuple[str, str]] = {
     "gostop": ("bot.tools.gostop", "Go-Stop tools (score sheets)"),

@@ -114,11 +114,17 @@ def echo(typed: object, limit: int = ECHO_LIMIT) -> str:
 def refusal(error: IllegalAction, locale: object, game: str | None = None) -> str:
     """The engine's refusal in the member's language: ``illegal.<game>.<code>`` (engines
     share codes with different words: Blackjack's and Rummikub's ``unknown_action``), else
-    ``illegal.<code>``, else the engine's English reason."""
+    ``illegal.<code>``, else the engine's English reason.
+
+    A parameter naming one of the game's cards by its code is said the way the game's catalog
+    names that card (``<game>.card.<code>``: Go-Stop's ``5피a`` is ``May junk`` in English).
+    What a member typed is repeated short, on one line (:func:`echo`)."""
     params = {name: echo(value) for name, value in error.params.items()}
     keys = [f"illegal.{error.code}"]
     if game is not None:
         keys.insert(0, f"illegal.{game}.{error.code}")
+        for name, value in params.items():
+            params[name] = describe(f"{game}.card.{value}", locale) or value
     for key in keys:
         try:
             translated = describe(key, locale, **params)

@@ -141,6 +141,11 @@ class GameAdapter(Protocol[StateT]):
     def restore(self, snapshot: dict[str, Any]) -> StateT:
         """Continue a game from :meth:`GameState.snapshot`."""
 
+    def next_options(self, state: StateT, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options the next deal at this table starts with ("Deal again"), once ``state``
+        is over: what a finished game carries into the next (Go-Stop: the winner deals, a
+        nagari doubles the stakes). ``options`` are this game's; most games keep them."""
+
     def hand_to_computer(self, state: StateT, seat: int) -> Sequence[Event]:
         """A computer holds ``seat`` from now on; what that changed at once, as events.
 

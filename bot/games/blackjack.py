@@ -54,6 +54,10 @@ class BlackjackAdapter:
         """Continue a stored game."""
         return engine.restore(snapshot)
 
+    def next_options(self, state: engine.State, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The next deal keeps this one's options: nothing carries over."""
+        return dict(options)
+
     def hand_to_computer(self, state: Any, seat: int) -> Sequence[Event]:
         """The engine takes the seat over (and plays it at once if it is its turn)."""
         return list(state.hand_to_computer(seat))

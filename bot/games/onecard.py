@@ -107,6 +107,10 @@ class OneCardAdapter:
         """Continue a saved game."""
         return onecard.restore(snapshot)
 
+    def next_options(self, state: onecard.State, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The next deal keeps this one's options: nothing carries over."""
+        return dict(options)
+
     def hand_to_computer(self, state: onecard.State, seat: int) -> tuple[Event, ...]:
         """Nothing changes at once: the session plays the seat with :meth:`computer_action`."""
         return ()

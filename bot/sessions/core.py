@@ -226,9 +226,14 @@ class Tables:
         if state is not None and not over and self.turns.new_turn(session):
             self.turns.set_deadline(session)
             mention = self._member_to_move(session)
+        carried = session.options
         async with self.writing(session.channel_id):
             post = self.render(session, events, notices, mention)
             if over:
+                # What the game carries into the next deal ("Deal again"), kept with the
+                # finished table's seats; worked out before anything is written.
+                assert state is not None
+                carried = self.adapter(session).next_options(state, session.options)
                 await self.store.finish(
                     session.channel_id,
                     expected_version=previous,
@@ -244,6 +249,7 @@ class Tables:
         session.published = asyncio.Event()
         if over:
             self.forget(session, strip=False)  # the final table strips it when posted
+            session.options = carried
             await self.finished.keep(session)
         else:
             self.turns.arm(session, keep_deadline=True)

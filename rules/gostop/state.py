@@ -67,6 +67,7 @@ __all__ = [
     "ChongtongChoice",
     "ChongtongWin",
     "Flipped",
+    "Forfeited",
     "Go",
     "GoCalled",
     "GostopState",
@@ -260,6 +261,13 @@ class ChongtongWin(Event):
     month: int
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeited(Event):
+    """``seat`` left the game; the other seat wins (:meth:`GostopState.forfeit`)."""
+
+    seat: int
+
+
 # ---------------------------------------------------------------------------------------------
 # Views
 
@@ -311,14 +319,26 @@ class GostopView:
     flip_choices: tuple[HwatuCard, ...]
     legal: tuple[Action, ...]
     result: Result | None
+    bonus_cards: int = 0  # the ``bonus_cards`` option this game was dealt with (rule 2)
+    redeals: int = 0  # nagari deals (rules 4, 5) dealt again before this one, in its carry
+    win_reason: str = ""  # once over: ``stop``, ``chongtong``, ``three-ppuk``, ``nagari``, ...
+    settlement: Settlement | None = None  # the winner's score sheet after a Stop or forfeit
 
 
-# What each phase accepts, and what to tell a player who sent something else.
-_EXPECTED: dict[int, tuple[tuple[type[Action], ...], str]] = {
-    Phase.CHONGTONG: ((ChongtongChoice,), "Choose whether to end with your chongtong."),
-    Phase.PLAY: ((Play, Bomb), "Play a card from your hand."),
-    Phase.FLIP_CHOICE: ((TakeFlip,), "Choose which floor card the flipped card takes."),
-    Phase.GO_STOP: ((Go, Stop), "Choose Go or Stop."),
+# What each phase accepts, and what to tell a player who sent something else (code, reason).
+_EXPECTED: dict[int, tuple[tuple[type[Action], ...], str, str]] = {
+    Phase.CHONGTONG: (
+        (ChongtongChoice,),
+        "expects_chongtong",
+        "Choose whether to end with your chongtong.",
+    ),
+    Phase.PLAY: ((Play, Bomb), "expects_play", "Play a card from your hand."),
+    Phase.FLIP_CHOICE: (
+        (TakeFlip,),
+        "expects_flip_choice",
+        "Choose which floor card the flipped card takes.",
+    ),
+    Phase.GO_STOP: ((Go, Stop), "expects_go_stop", "Choose Go or Stop."),
 }
 
 # Shared plain plays: most legal actions are these, so listing them allocates nothing.
@@ -430,12 +450,14 @@ class GostopState:
 
     @property
     def settlement(self) -> Settlement | None:
-        """The winner's score sheet after a Stop (None for nagari, chongtong, three ppuks)."""
+        """The winner's score sheet after a Stop or a forfeit (None for nagari, chongtong,
+        three ppuks)."""
         return self._settlement
 
     @property
     def win_reason(self) -> str:
-        """``stop``, ``chongtong``, ``three-ppuk`` or ``nagari`` once over; else empty."""
+        """``stop``, ``chongtong``, ``three-ppuk``, ``nagari`` or ``forfeit`` once over; else
+        empty."""
         return self._win_reason
 
     @property
@@ -509,6 +531,23 @@ class GostopState:
             actions.extend(extra)
         return actions
 
+    def forfeit(self, seat: int) -> list[Event]:
+        """``seat`` leaves the game (a member leaving the table): the other seat wins, paid
+        as if they had stopped now (their score sheet, rule 26), whatever the phase.
+
+        Refused with ``IllegalAction`` once the game is over, changing nothing.
+        """
+        if self._phase == Phase.OVER:
+            raise IllegalAction("The game is over.", code="game_over")
+        if seat not in (0, 1):
+            raise IllegalAction("Go-Stop has seats 0 and 1.", code="no_such_seat", seat=seat)
+        self._log.append(["forfeit", seat])
+        events: list[Event] = [Forfeited(seat)]
+        winner = 1 - seat
+        self._settlement = self._settle(winner)
+        self._win(winner, self._settlement.total, "forfeit", events)
+        return events
+
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Verify, then apply; refused actions raise :class:`IllegalAction` and change nothing."""
         self._verify(seat, action)
@@ -553,14 +592,19 @@ class GostopState:
         if seat != self._seat:
             raise IllegalAction("It is not your turn.", code="not_your_turn")
         phase = self._phase
-        kinds, reason = _EXPECTED[phase]
+        kinds, code, reason = _EXPECTED[phase]
         if not isinstance(action, kinds):
-            raise IllegalAction(reason, code="wrong_phase")
+            raise IllegalAction(reason, code=code)
         if isinstance(action, TakeFlip):
             if action.target.index not in self._choices:
-                options = " or ".join(CARDS[c].code for c in self._choices)
+                first, second = (CARDS[c].code for c in self._choices)
                 raise IllegalAction(
-                    f"The flipped card can take {options}.", code="bad_target", options=options
+                    f"The flipped card can take {first} or {second}.",
+                    code="bad_target",
+                    options=f"{first} or {second}",
+                    card=CARDS[self._flip].code,
+                    first=first,
+                    second=second,
                 )
         elif isinstance(action, Play):
             self._verify_play(seat, action)
@@ -586,15 +630,20 @@ class GostopState:
         target = action.target
         if len(same) == 2 and _KIND[same[0]] is not _KIND[same[1]]:
             if target is None or target.index not in same:
-                options = " or ".join(CARDS[f].code for f in same)
+                first, second = (CARDS[f].code for f in same)
                 raise IllegalAction(
-                    f"Choose which card {action.card.code} takes: {options}.",
+                    f"Choose which card {action.card.code} takes: {first} or {second}.",
                     code="choose_target",
-                    options=options,
+                    options=f"{first} or {second}",
+                    card=action.card.code,
+                    first=first,
+                    second=second,
                 )
         elif target is not None:
             raise IllegalAction(
-                f"{action.card.code} has no choice of floor card.", code="no_choice"
+                f"{action.card.code} has no choice of floor card.",
+                code="no_choice",
+                card=action.card.code,
             )
         if action.shake:
             held = sum(1 for h in self._hands[seat] if _MONTH[h] == m)
@@ -603,6 +652,7 @@ class GostopState:
                     "You may shake only when you hold three cards of that month and the floor "
                     "has none.",
                     code="no_shake",
+                    card=action.card.code,
                 )
 
     # -- the turn machine -----------------------------------------------------------------
@@ -965,6 +1015,10 @@ class GostopState:
             flip_choices=tuple(CARDS[c] for c in self._choices),
             legal=legal,
             result=self._result,
+            bonus_cards=self._options.get("bonus_cards", 0),
+            redeals=self._redeals,
+            win_reason=self._win_reason,
+            settlement=self._settlement,
         )
 
     # -- snapshots ------------------------------------------------------------------------
@@ -1072,7 +1126,7 @@ class GostopState:
                 )
             except (KeyError, TypeError, ValueError) as exc:
                 raise SnapshotError(f"damaged gostop snapshot: {exc}") from exc
-            if state._win_reason == "stop":
+            if state._win_reason in ("stop", "forfeit"):
                 state._settlement = state._settle(state._result.winners[0])
         return state
 

@@ -92,6 +92,16 @@ def test_a_refusal_looks_for_its_games_words_first() -> None:
     assert refusal(shared, "ko", "uno") == catalog("ko")["illegal.game_over"]
 
 
+def test_a_refusal_names_a_card_the_way_its_games_catalog_does() -> None:
+    # Go-Stop's catalog names its cards (gostop.card.<code>); a code in a parameter is said so.
+    missing = IllegalAction("You don't have 5피a.", code="not_in_hand", card="5피a")
+    assert refusal(missing, "en", "gostop") == "You don't have May junk."
+    assert refusal(missing, "ko", "gostop") == "5피 패가 손에 없어요."
+    # A game whose catalog names no cards keeps the parameter as the engine gave it.
+    onecard = IllegalAction("You don't have ♠7.", code="not_in_hand", card="♠7")
+    assert refusal(onecard, "en", "onecard") == "You don't have ♠7."
+
+
 def test_each_language_is_one_file_per_part_with_the_same_parts() -> None:
     from importlib import resources
 

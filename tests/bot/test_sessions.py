@@ -163,6 +163,10 @@ class CountAdapter:
         state.computers.append(seat)
         return ()
 
+    def next_options(self, state: CountState, options: Mapping[str, Any]) -> dict[str, Any]:
+        # Like Go-Stop's "the winner deals": the next game remembers who won this one.
+        return {**options, "last_winner": state.winner}
+
     forfeits = False
 
     def forfeit(self, state: CountState, seat: int) -> Sequence[Event]:
@@ -1278,3 +1282,40 @@ async def test_a_timer_does_not_apply_a_move_it_cannot_save_and_tries_again_late
     stored = await table.stored()
     assert stored is not None and stored.data["state"]["total"] == 1
     await table.registry.close()
+
+
+async def test_what_a_game_carries_into_the_next_deal_survives_a_restart(table: Harness) -> None:
+    final = await finish_two(table)  # Bob (seat 1) wins
+    await table.registry.close()
+    stored = await table.stored()
+    assert stored is not None and stored.data["options"] == {"target": 3, "last_winner": 1}
+    again = Harness(table.store)
+    await again.registry.restore_all()
+    reply = await again.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
+    assert reply.post is not None
+    session = again.registry.get(CHANNEL)
+    assert session is not None and session.options == {"target": 3, "last_winner": 1}
+    stored = await again.stored()
+    assert stored is not None and stored.data["options"] == session.options
+    await again.registry.close()
+
+
+class BrokenNextOptions(CountAdapter):
+    """Working out the next deal's options fails (a bug in a game's adapter)."""
+
+    def next_options(self, state: CountState, options: Mapping[str, Any]) -> dict[str, Any]:
+        raise KeyError("adapter bug")
+
+
+async def test_a_game_whose_next_options_fail_records_nothing(table: Harness) -> None:
+    # next_options runs before the game's end is written, like the table's drawing.
+    table.games.register(BrokenNextOptions())
+    await start_two(table, target=3)
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(2)))
+    before = await table.stored()
+    with pytest.raises(KeyError):
+        await table.registry.act(CHANNEL, BOB.id, Add(1))
+    assert await table.stored() == before and table.store.finished == []
+    session = table.registry.get(CHANNEL)
+    assert session is not None and isinstance(session.state, CountState)
+    assert session.state.total == 2 and not session.state.is_over

@@ -83,6 +83,9 @@ async def test_a_seeded_table_plays_to_a_recorded_result() -> None:
     assert [c.action for c in reply.post.controls] == ["again"]
     again = await sessions.deal_again(CHANNEL, ALICE.id, version=reply.post.version)
     assert again.post is not None
+    # Nothing of a finished Blackjack game carries into the next deal.
+    dealt = sessions.get(CHANNEL)
+    assert dealt is not None and dealt.options == session.options == {}
     await sessions.close()
 
 

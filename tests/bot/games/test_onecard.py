@@ -107,6 +107,13 @@ def test_seats_and_turn_time() -> None:
     assert ADAPTER.turn_seconds(settings) == 77.0
 
 
+def test_the_next_deal_keeps_the_options() -> None:
+    state = oc.new(2, seed=3)
+    options = {"house": "x"}
+    carried = ADAPTER.next_options(state, options)
+    assert carried == options and carried is not options
+
+
 def test_new_and_restore_continue_the_same_game() -> None:
     state = ADAPTER.new(3, 42, {}, [])[0]
     again = ADAPTER.restore(state.snapshot())

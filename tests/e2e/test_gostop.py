@@ -1,0 +1,736 @@
+"""Go-Stop end to end: the real bot and cogs, driven by members through the fake Discord.
+
+Members use everything a member can: ``/gostop start`` against the computer or a member,
+Join, the table's **Hand** button and its menus (a card, then which of two floor cards, a
+shake or a bomb), the menu sent after a move that leaves a choice (what the flip takes, Go or
+Stop), the **Go** and **Stop** buttons, ``/gostop play`` with its autocomplete, ``/gostop
+choose``, ``go``, ``stop`` and ``leave``, and **Deal again**. Besides the games reaching their
+end, the tests check what nobody may see: every public table is the spectator's view drawn
+anew (never a seat's), and no public message names a card that was in a hand or the pile at
+the moment it was posted (taken from the engine snapshots the bot saved).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+import rules.rng
+from bot.i18n import t
+from bot.text import gostop as render
+from rules.engine import Action
+from rules.gostop import Bomb, ChongtongChoice, Go, GostopState, Phase, Play, Stop, TakeFlip
+from rules.gostop import restore as restore_state
+from rules.gostop.ai import choose_action
+from rules.gostop.cards import CARDS, HwatuCard, Kind
+from rules.gostop.state import Shook
+from tests.e2e.deckhand_tables import version_of, whose_turn
+from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+from tests.language import foreign_lines, message_lines
+
+if TYPE_CHECKING:
+    from bot.client import DeckhandBot
+    from tests.e2e.conftest import Deckhand
+
+BLOCK = re.compile(r"```[a-z]*\n(.*?)\n```", re.DOTALL)
+
+
+# -- reading the channel --------------------------------------------------------------------
+
+
+def body_of(message: FakeMessage) -> str:
+    """The table's code block."""
+    found = BLOCK.findall(message.content)
+    assert found, message.content
+    return str(found[-1])
+
+
+async def settled(
+    fake: FakeDiscord, bot: DeckhandBot, channel: FakeChannel, *, restarted: bool = False
+) -> FakeMessage:
+    """The table of the session's current version once posted and a member is to move (the
+    computer has played), or the final table once the game is over; older tables have lost
+    their buttons by then. ``restarted``: the last table before a restart keeps its buttons
+    (the store knows the id of the table before it only), so only the newest is looked at."""
+
+    def ready() -> FakeMessage | None:
+        session = bot.sessions.get(channel.id)
+        live = [m for m in fake.public_messages(channel) if m.buttons]
+        if not live or (len(live) > 1 and not restarted):
+            return None
+        newest = live[-1]
+        if session is not None:
+            if version_of(newest) != session.version or session.state is None:
+                return None
+            seat = session.state.current_seat
+            if seat is not None and session.seats[seat].computer:
+                return None  # the computer's move is on its way
+        if session is None:
+            finished = bot.sessions.finished.get(channel.id)
+            if finished is None or version_of(newest) != finished.version:
+                return None
+        return newest
+
+    return await fake.wait_for(ready)
+
+
+def game_state(bot: DeckhandBot, channel_id: int) -> GostopState:
+    session = bot.sessions.get(channel_id)
+    assert session is not None and isinstance(session.state, GostopState)
+    return session.state
+
+
+class Saved:
+    """Every position the bot saved, by version, with the cards public by then though still
+    in a hand (a shake shows three, rule 14), and the names and language of its table."""
+
+    def __init__(self, bot: DeckhandBot, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.by_version: dict[int, dict[str, Any]] = {}
+        self.shown_at: dict[int, frozenset[HwatuCard]] = {}
+        self.names: list[str] = []
+        self.locale = "en"
+        self._bodies: dict[int, str] = {}
+        shown: set[HwatuCard] = set()
+        store = bot.store
+        save, finish = store.save, store.finish
+        adapter = bot.sessions.games.get("gostop")
+        table = adapter.table
+
+        def drawing(view: Any, events: Any, names: Any, locale: str) -> Any:
+            # Drawn before each save: the cards a shake showed are public from this version.
+            for event in events:
+                if isinstance(event, Shook):
+                    shown.update(event.cards)
+            return table(view, events, names, locale)
+
+        async def saving(game: Any, *, expected_version: int) -> Any:
+            if game.data.get("state"):
+                self.by_version[game.version] = game.data["state"]
+                self.shown_at[game.version] = frozenset(shown)
+                self.names = [seat["name"] for seat in game.data["seats"]]
+                self.locale = game.data["locale"]
+            return await save(game, expected_version=expected_version)
+
+        async def finishing(channel_id: int, **kwargs: Any) -> Any:
+            session = bot.sessions.get(channel_id)
+            if session is not None and isinstance(session.state, GostopState):
+                self.by_version[session.version] = session.state.snapshot()
+                self.shown_at[session.version] = frozenset(shown)
+            return await finish(channel_id, **kwargs)
+
+        monkeypatch.setattr(adapter, "table", drawing)
+        monkeypatch.setattr(store, "save", saving)
+        monkeypatch.setattr(store, "finish", finishing)
+
+    def hidden(self, version: int) -> set[HwatuCard]:
+        """The cards in either hand or in the pile at ``version`` and not shown by a shake."""
+        snapshot = self.by_version[version]
+        indices = [*snapshot["hands"][0], *snapshot["hands"][1], *snapshot["pile"]]
+        return {CARDS[i] for i in indices} - self.shown_at[version]
+
+    def version_of(self, message: FakeMessage) -> int | None:
+        """The saved position a public table shows: the newest whose spectator's view, drawn
+        anew, is the table's code block (tables lose their buttons, so not from those)."""
+        body = body_of(message)
+        for version in sorted(self.by_version, reverse=True):
+            if version not in self._bodies:
+                view = restore_state(self.by_version[version]).view(None)
+                self._bodies[version] = render.table_body(view, self.names, self.locale)
+            if self._bodies[version] == body:
+                return version
+        return None
+
+    def leaks(self, message: FakeMessage) -> list[str]:
+        """What a public table shows that it must not: a table that is no saved position's
+        spectator view, or the name of a card hidden when it was posted (a name two cards
+        share, like ``5피``, only when both are hidden)."""
+        version = self.version_of(message)
+        if version is None:
+            return ["a table that is not the spectator's view of a saved position"]
+        hidden = self.hidden(version)
+        found = []
+        for lang in ("en", "ko"):
+            by_name: dict[str, list[HwatuCard]] = {}
+            for card in CARDS:
+                by_name.setdefault(render.card_name(card, lang), []).append(card)
+            for name, cards in by_name.items():
+                named = re.search(rf"(?<![0-9]){re.escape(name)}", message.text)  # not 11광
+                if named and all(card in hidden for card in cards):
+                    found.append(name)
+        return found
+
+    def scan(self, fake: FakeDiscord) -> int:
+        """Check every public table of the channel (lobby messages hold no code block); how
+        many were checked."""
+        tables = [m for m in fake.public_messages(fake.channel) if "```" in m.content]
+        for message in tables:
+            assert self.leaks(message) == [], message.text
+        return len(tables)
+
+
+# -- acting like a member -------------------------------------------------------------------
+
+
+def menu_of(message: FakeMessage) -> dict[str, Any]:
+    menus = [c for c in message.items() if c.get("type") == 3]
+    assert len(menus) == 1, message.items()
+    return menus[0]
+
+
+def move_text(action: Action) -> tuple[str, str | None]:
+    """The ``/gostop`` command and its value for an action, as the autocomplete offers it."""
+    if isinstance(action, Play):
+        if action.target is not None:
+            return "gostop play", f"{action.card.code}>{action.target.code}"
+        return "gostop play", action.card.code + (" shake" if action.shake else "")
+    if isinstance(action, Bomb):
+        return "gostop play", f"bomb {action.month}"
+    if isinstance(action, TakeFlip):
+        return "gostop choose", action.target.code
+    if isinstance(action, ChongtongChoice):
+        return "gostop chongtong", "end" if action.end else "play"
+    return ("gostop go" if isinstance(action, Go) else "gostop stop"), None
+
+
+def menu_values(action: Action, state: GostopState) -> list[str]:
+    """What a member picks in the hand's menus for an action: the card, then its second step
+    (a bomb is picked as one of its three cards)."""
+    if isinstance(action, Play):
+        if action.target is not None:
+            return [action.card.code, action.target.code]
+        return [action.card.code, "shake"] if action.shake else [action.card.code]
+    if isinstance(action, Bomb):
+        seat = state.current_seat
+        assert seat is not None
+        held = state.view(seat).hand or ()
+        return [next(c.code for c in held if c.month == action.month), "bomb"]
+    if isinstance(action, TakeFlip):
+        return [action.target.code]
+    assert isinstance(action, ChongtongChoice)
+    return ["end" if action.end else "play"]
+
+
+async def via_hand(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: Action, state: GostopState
+) -> Any:
+    """The table's Hand button, then its menu (and the second menu a card may ask), or the
+    hand's Go / Stop buttons."""
+    hand = await fake.click(member, table, t("button.hand", fake_locale(fake)))
+    assert hand.ephemeral and hand.message is not None, hand.text
+    if isinstance(action, Go | Stop):
+        label = t("button.go" if isinstance(action, Go) else "button.stop", _locale(member))
+        return await fake.click(member, hand.message, label)
+    return await pick_in_menus(fake, member, hand.message, menu_values(action, state))
+
+
+async def pick_in_menus(
+    fake: FakeDiscord, member: FakeMember, message: FakeMessage, values: list[str]
+) -> Any:
+    """Pick ``values`` in a menu and the menus that follow it; the last pick's result."""
+    picked: Any = None
+    for value in values:
+        picked = await fake.select(member, message, menu_of(message)["custom_id"], [value])
+        if value != values[-1]:
+            assert picked.ephemeral and picked.message is not None, picked.text
+            message = picked.message
+    return picked
+
+
+async def via_command(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: Action, state: GostopState
+) -> Any:
+    """The ``/gostop`` command, its value taken from what the autocomplete offers."""
+    command, value = move_text(action)
+    if value is None:
+        return await fake.slash(member, fake.channel, command)
+    if command == "gostop chongtong":
+        return await fake.slash(member, fake.channel, command, choice=value)
+    offered = await fake.autocomplete(member, fake.channel, command, "card", "")
+    assert value in [choice["value"] for choice in offered], (value, offered)
+    return await fake.slash(member, fake.channel, command, card=value)
+
+
+async def via_table_buttons(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: Action, state: GostopState
+) -> Any:
+    """Go and Stop on the public table; anything else through the Hand."""
+    if isinstance(action, Go | Stop):
+        label = t("button.go" if isinstance(action, Go) else "button.stop", fake_locale(fake))
+        return await fake.click(member, table, label)
+    return await via_hand(fake, member, table, action, state)
+
+
+def fake_locale(fake: FakeDiscord) -> str:
+    return "ko" if str(fake.guild.locale).startswith("ko") else "en"
+
+
+def _locale(member: FakeMember) -> str:
+    return "ko" if str(member.locale).startswith("ko") else "en"
+
+
+Route = Callable[..., Any]
+ROUTES: list[Route] = [via_hand, via_command, via_table_buttons]
+
+
+@dataclasses.dataclass
+class Played:
+    """What a game played through Discord went through."""
+
+    moves: int = 0
+    routes: set[str] = dataclasses.field(default_factory=set)
+    followups: int = 0  # choices answered in the menu sent after the member's own move
+    actions: list[Action] = dataclasses.field(default_factory=list)
+
+
+async def play_through(
+    fake: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    policy: Callable[[GostopState, int], Action],
+    *,
+    routes: list[Route] = ROUTES,
+    limit: int = 200,
+    restarted: bool = False,
+) -> Played:
+    """Play the channel's game to its end: each member's move by ``policy``, through the
+    routes in turn; a choice the move leaves the same member (the flip's target, Go or Stop)
+    is answered in the ephemeral menu that follows it when there is one."""
+    by_id = {m.id: m for m in members}
+    played = Played()
+    state = game_state(bot, fake.channel.id)
+    followup: Any = None
+    for _ in range(limit):
+        table = await settled(fake, bot, fake.channel, restarted=restarted)
+        if bot.sessions.get(fake.channel.id) is None:
+            return played
+        member_id = whose_turn(bot, fake.channel)
+        assert member_id is not None
+        member = by_id[member_id]
+        seat = state.current_seat
+        assert seat is not None
+        action = as_offered(policy(state, seat), state, seat)
+        played.actions.append(action)
+        version = bot.sessions.get(fake.channel.id).version  # type: ignore[union-attr]
+        if followup is not None:
+            result = await answer_followup(fake, member, followup, action, state)
+            played.followups += 1
+        else:
+            route = routes[played.moves % len(routes)]
+            played.routes.add(route.__name__)
+            result = await route(fake, member, table, action, state)
+        assert result is not None and not result.ephemeral, result.text
+        session = bot.sessions.get(fake.channel.id)
+        assert session is None or session.version > version
+        played.moves += 1
+        # A move that leaves the member a choice (the flip's target, Go or Stop, another card
+        # after a bonus card) is followed by that choice, for them alone.
+        followup = None
+        if not state.is_over and state.current_seat == seat:
+            [message] = await result.wait_followup(1)
+            assert message.ephemeral and message.visible_to == member.id
+            followup = message
+    raise AssertionError("the game did not end")
+
+
+async def answer_followup(
+    fake: FakeDiscord, member: FakeMember, message: FakeMessage, action: Action, state: GostopState
+) -> Any:
+    """Answer the choice sent after a move: its menu (the flip's target, a card after a bonus
+    card) or its Go / Stop buttons."""
+    if isinstance(action, Go | Stop):
+        label = t("button.go" if isinstance(action, Go) else "button.stop", _locale(member))
+        return await fake.click(member, message, label)
+    return await pick_in_menus(fake, member, message, menu_values(action, state))
+
+
+def as_offered(action: Action, state: GostopState, seat: int) -> Action:
+    """The move as the menus and the autocomplete offer it: of two junk of a month, which
+    play alike, only the first is listed."""
+    if not isinstance(action, Play) or action.card.kind is not Kind.JUNK:
+        return action
+    hand = state.view(seat).hand or ()
+    first = next(c for c in hand if c.month == action.card.month and c.kind is Kind.JUNK)
+    return dataclasses.replace(action, card=first)
+
+
+def ai(state: GostopState, seat: int) -> Action:
+    return choose_action(state.view(seat))
+
+
+# -- fixtures ---------------------------------------------------------------------------------
+
+
+# Each test deals a known game without a member's seed (a seeded game is practice and never
+# counts): the seed the operating system would give for the bot's fair deal is fixed here.
+NEXT_DEAL: list[int] = []
+
+
+@pytest.fixture(autouse=True)
+def fixed_fair_deals(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setattr(rules.rng, "new_seed", lambda: NEXT_DEAL[-1])
+    yield
+    NEXT_DEAL.clear()
+
+
+def fair_start(seed: int) -> dict[str, Any]:
+    """The table's next fair deal is the one ``seed`` deals; no ``seed`` option is given."""
+    NEXT_DEAL.append(seed)
+    return {}
+
+
+@pytest.fixture
+async def bot(deckhand: Deckhand) -> Any:
+    async with deckhand.run() as running:
+        yield running
+
+
+@pytest.fixture
+def members(fake_discord: FakeDiscord) -> list[FakeMember]:
+    return [
+        fake_discord.add_member("alice"),
+        fake_discord.add_member("민준", locale="ko"),
+    ]
+
+
+# -- the tests --------------------------------------------------------------------------------
+
+
+async def test_a_member_against_the_computer_plays_to_the_end_and_no_hidden_card_is_public(
+    fake_discord: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    alice = members[0]
+    saved = Saved(bot, monkeypatch)
+    opened = await fake.slash(alice, fake.channel, "gostop start", bots=1, **fair_start(SEED))
+    assert not opened.ephemeral, opened.text
+    played = await play_through(fake, bot, [alice], ai)
+    assert played.moves > 5
+    final = await settled(fake, bot, fake.channel)
+    assert final.button_labels == ["Deal again"]
+    finished = bot.sessions.finished.get(fake.channel.id)
+    assert finished is not None and isinstance(finished.state, GostopState)
+    result = finished.state.result
+    assert result is not None
+    assert saved.scan(fake) > played.moves // 2
+    the_scan_sees_a_leak(saved, fake.public_messages(fake.channel)[0])
+    assert [m for m in fake.public_messages(fake.channel) if m.buttons] == [final]
+    stats = await bot.store.member_stats(fake.guild.id, alice.id)
+    assert stats.games["gostop"]["played"] == 1
+
+
+SEED = 11
+NAGARI_SEED = 149  # both members calling Go whenever asked: nobody stops, a nagari
+CHOICES_SEED = 9  # the deal after it: a two-target card, a flip's choice, a shake, a bomb
+
+
+def always_go(state: GostopState, seat: int) -> Action:
+    """The computer's move, but Go whenever Go or Stop is asked."""
+    action = ai(state, seat)
+    return Go() if isinstance(action, Stop) else action
+
+
+def go_once() -> Callable[[GostopState, int], Action]:
+    """The computer's move, but each seat's first Go / Stop is Go and the next Stop."""
+    goes = [0, 0]
+
+    def policy(state: GostopState, seat: int) -> Action:
+        action = ai(state, seat)
+        if isinstance(action, Go | Stop):
+            action = Go() if not goes[seat] else Stop()
+            goes[seat] += isinstance(action, Go)
+        return action
+
+    return policy
+
+
+async def test_two_members_a_nagari_then_deal_again_with_every_choice_and_a_go_then_stop(
+    fake_discord: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    fake.guild.locale = "ko"  # the tables in Korean; alice's own answers stay English
+    alice, minjun = members
+    saved = Saved(bot, monkeypatch)
+    opened = await fake.slash(alice, fake.channel, "gostop start", **fair_start(NAGARI_SEED))
+    assert not opened.ephemeral and "1번 자리: alice" in opened.text, opened.text
+    joined = await fake.click(minjun, opened.message or opened.messages[0], "참가")
+    assert not joined.ephemeral, joined.text
+    first = game_state(bot, fake.channel.id)
+    dealer = first.dealer
+    played = await play_through(fake, bot, members, always_go)
+    assert any(isinstance(a, Go) for a in played.actions)
+    nagari = await settled(fake, bot, fake.channel)
+    assert "나가리! 아무도 스톱하지 못했어요." in nagari.text
+    assert "다음 판은 ×2예요." in body_of(nagari)
+    assert nagari.button_labels == ["다시 하기"]
+    for member in members:
+        record = await bot.store.member_stats(fake.guild.id, member.id)
+        assert record.games["gostop"]["draw"] == 1
+
+    # Deal again: the dealer stays and the stakes double (rules 3, 25). The deal is nobody's
+    # seed, so the test fixes the one the operating system would give.
+    monkeypatch.setattr(rules.rng, "new_seed", lambda: CHOICES_SEED)
+    again = await fake.click(minjun, nagari, "다시 하기")
+    assert not again.ephemeral, again.text
+    second = game_state(bot, fake.channel.id)
+    assert (second.dealer, second.nagari_carry) == (dealer, 1)
+    assert "판돈 ×2: 나가리 1번" in body_of(await settled(fake, bot, fake.channel))
+    played = await play_through(fake, bot, members, go_once())
+    kinds = {type(a).__name__ for a in played.actions}
+    assert {"Bomb", "TakeFlip", "Go", "Stop"} <= kinds
+    assert any(isinstance(a, Play) and a.target is not None for a in played.actions)
+    assert any(isinstance(a, Play) and a.shake for a in played.actions)
+    assert played.routes == {r.__name__ for r in ROUTES} and played.followups > 0
+    final = await settled(fake, bot, fake.channel)
+    log = final.text
+    assert re.search(r"님 1고! \(\d+점\)", fake_text(fake))
+    assert re.search(r"님 스톱! \(\d+점\)", log)
+    sheet = body_of(final)
+    assert "점수표:" in sheet and "나가리 1번" in sheet and "고 보너스 (1고)" in sheet
+
+    assert saved.scan(fake) > 40
+
+
+def fake_text(fake: FakeDiscord) -> str:
+    """Every public message of the channel, oldest first."""
+    return "\n".join(m.text for m in fake.public_messages(fake.channel))
+
+
+CHONGTONG_SEED = 72  # the host, dealing first, holds all four of a month (rule 5)
+TARGET_SEED = 1  # the host moves first and holds a card with two floor cards to choose from
+RESTART_SEED = 15  # a member is asked Go or Stop on the 14th move
+
+
+async def open_two(
+    fake: FakeDiscord, bot: DeckhandBot, members: list[FakeMember], seed: int
+) -> FakeMessage:
+    """alice opens a table, 민준 joins by command; the first table."""
+    opened = await fake.slash(members[0], fake.channel, "gostop start", **fair_start(seed))
+    assert not opened.ephemeral, opened.text
+    joined = await fake.slash(members[1], fake.channel, "gostop join")
+    assert not joined.ephemeral, joined.text
+    return await settled(fake, bot, fake.channel)
+
+
+def the_scan_sees_a_leak(saved: Saved, table: FakeMessage) -> None:
+    """The scan is no formality: a hidden card named in a table, or a table that is no
+    saved position's spectator view, is found."""
+    version = saved.version_of(table)
+    assert version is not None
+    one = next(c for c in saved.hidden(version) if c.kind in (Kind.BRIGHT, Kind.ANIMAL))
+    named = dataclasses.replace(table, content=f"{render.card_name(one, 'en')}\n{table.content}")
+    assert saved.leaks(named) == [render.card_name(one, "en")]
+    other = dataclasses.replace(table, content=table.content.replace("```\n", "```\nX", 1))
+    assert saved.leaks(other) == ["a table that is not the spectator's view of a saved position"]
+
+
+async def test_refusals_are_ephemeral_specific_in_the_members_language_and_change_nothing(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    table = await open_two(fake, bot, members, TARGET_SEED)
+    state = game_state(bot, fake.channel.id)
+    session = bot.sessions.get(fake.channel.id)
+    assert session is not None and state.current_seat == 0
+    before = (session.version, state.snapshot(), len(fake.public_messages(fake.channel)))
+
+    def unchanged() -> None:
+        now = (session.version, state.snapshot(), len(fake.public_messages(fake.channel)))
+        assert now == before
+
+    async def refused(member: FakeMember, command: str, text: str, **options: Any) -> None:
+        answer = await fake.slash(member, fake.channel, command, **options)
+        assert answer.ephemeral and answer.text == text, answer.text
+        unchanged()
+
+    hand = state.view(0).hand
+    assert hand is not None
+    two = next(a for a in state.legal_actions(0) if isinstance(a, Play) and a.target)
+    first, second = render.in_floor_order(
+        a.target for a in state.legal_actions(0) if isinstance(a, Play) and a.card is two.card
+    )
+    card = render.card_name(two.card, "en")
+    other = next(c for c in CARDS[:48] if c not in hand and c.month != two.card.month)
+    await refused(minjun, "gostop play", t("error.not_your_turn", "ko"), card=two.card.code)
+    await refused(alice, "gostop play", "Unknown card 'purple 99': type one like 1광, 5피a "
+                  "or jan-bright.", card="purple 99")  # fmt: skip
+    await refused(alice, "gostop play", f"You don't have {render.card_name(other, 'en')}.",
+                  card=other.code)  # fmt: skip
+    await refused(
+        alice,
+        "gostop play",
+        f"Choose which card {card} takes: {render.card_name(first, 'en')} or "
+        f"{render.card_name(second, 'en')}.",
+        card=two.card.code,
+    )
+    await refused(alice, "gostop go", "Play a card from your hand.")
+    await refused(alice, "gostop choose", "Play a card from your hand.", card=first.code)
+    await refused(alice, "gostop chongtong", "Play a card from your hand.", choice="end")
+    clicked = await fake.click(minjun, table, "Hand")  # his hand: no menu, not his turn
+    assert clicked.ephemeral and clicked.message is not None
+    assert not [c for c in clicked.message.items() if c.get("type") == 3]
+    assert "alice 님 차례예요." in clicked.text
+    unchanged()
+    assert await fake.autocomplete(minjun, fake.channel, "gostop play", "card", "") == []
+
+    # A menu of an older table is out of date once a move is made.
+    stale = await fake.click(alice, table, "Hand")
+    assert stale.message is not None
+    await fake.slash(alice, fake.channel, "gostop play", card=f"{two.card.code}>{first.code}")
+    answer = await fake.select(
+        alice, stale.message, menu_of(stale.message)["custom_id"], [hand[0].code]
+    )
+    assert answer.ephemeral and answer.text == t("error.stale_button", "en")
+
+
+async def test_the_hand_and_its_menus_speak_the_members_language(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    await open_two(fake, bot, members, TARGET_SEED)
+    state = game_state(bot, fake.channel.id)
+    table = await settled(fake, bot, fake.channel)
+    assert not foreign_lines(message_lines(table), "en")  # the server speaks English
+    hand = await fake.click(alice, table, "Hand")
+    assert hand.ephemeral and hand.message is not None
+    lines = message_lines(hand.message)
+    assert not foreign_lines(lines, "en"), lines
+    assert "Your turn: pick a card to play." in lines and "Play a card" in lines
+    assert f"{len(state.view(0).hand or ())} cards" in hand.text
+    two = next(a for a in state.legal_actions(0) if isinstance(a, Play) and a.target)
+    second = await fake.select(
+        alice, hand.message, menu_of(hand.message)["custom_id"], [two.card.code]
+    )
+    assert second.ephemeral and second.message is not None
+    assert second.text == f"Which floor card does {render.card_name(two.card, 'en')} take?"
+    assert len(menu_of(second.message)["options"]) == 2
+    offered = await fake.autocomplete(alice, fake.channel, "gostop play", "card", "")
+    assert f"{two.card.code}>{two.target.code}" in [c["value"] for c in offered]  # type: ignore[union-attr]
+    for korean in (
+        await fake.click(minjun, table, "Hand"),
+        await fake.slash(minjun, fake.channel, "gostop hand"),
+    ):
+        assert korean.ephemeral and korean.message is not None
+        lines = message_lines(korean.message)
+        assert "내 패" in lines and "alice 님 차례예요." in lines
+        assert not foreign_lines(lines, "ko"), lines
+        assert re.search(r"손패 10장", korean.text)
+
+
+async def test_a_chongtong_is_offered_to_its_holder_alone_and_wins_ten_points(
+    fake_discord: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    saved = Saved(bot, monkeypatch)
+    table = await open_two(fake, bot, members, CHONGTONG_SEED)
+    state = game_state(bot, fake.channel.id)
+    assert state.phase == Phase.CHONGTONG and state.current_seat == 0
+    assert "alice to play" in body_of(table)  # to the table an ordinary turn: nothing shows
+    refused = await fake.slash(alice, fake.channel, "gostop play", card="1광")
+    assert refused.ephemeral and "win now with your chongtong, or play on" in refused.text
+    theirs = await fake.click(minjun, table, "Hand")
+    assert "총통" not in theirs.text
+    hand = await fake.click(alice, table, "Hand")
+    assert hand.message is not None and "Chongtong: you hold all four" in hand.text
+    options = [o["value"] for o in menu_of(hand.message)["options"]]
+    assert options == ["end", "play"]
+    won = await fake.select(alice, hand.message, menu_of(hand.message)["custom_id"], ["end"])
+    assert not won.ephemeral and "Chongtong! alice holds all four" in won.text
+    assert "alice wins with a chongtong" in body_of(won.message)  # type: ignore[arg-type]
+    final = body_of(won.message)  # type: ignore[arg-type]
+    assert re.search(r"^ chongtong +10$", final, re.M) and re.search(r"^ total +10$", final, re.M)
+    record = await bot.store.member_stats(fake.guild.id, alice.id)
+    assert record.games["gostop"]["win"] == 1
+    assert saved.scan(fake) == 2
+
+
+async def test_leaving_forfeits_and_the_other_member_wins(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    await open_two(fake, bot, members, TARGET_SEED)
+    left = await fake.slash(minjun, fake.channel, "gostop leave")
+    assert not left.ephemeral, left.text
+    assert "민준 left the game" in left.text and "민준 left: alice wins" in left.text
+    assert left.message is not None and left.message.button_labels == ["Deal again"]
+    for member, outcome in ((alice, "win"), (minjun, "lose")):
+        record = await bot.store.member_stats(fake.guild.id, member.id)
+        assert record.games["gostop"][outcome] == 1
+    again = await fake.slash(minjun, fake.channel, "gostop hand")
+    assert again.ephemeral and again.text == t("error.no_game", "ko")
+
+
+async def test_out_of_time_the_safe_move_is_made(
+    deckhand: Deckhand, fake_discord: FakeDiscord, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    async with deckhand.run(default_turn_seconds=0.4) as running:
+        await open_two(fake, running, members, TARGET_SEED)
+        state = game_state(running, fake.channel.id)
+        safe = state.legal_actions(0)[0]  # the first card (and its first target), no shake
+        assert isinstance(safe, Play) and safe.card is (state.view(0).hand or ())[0]
+        timed_out = await fake.wait_for_message(fake.channel, lambda m: "ran out of time" in m.text)
+        assert f"alice plays {render.card_name(safe.card, 'en')}" in timed_out.text
+        target = -1 if safe.target is None else safe.target.index
+        assert state.snapshot()["log"][0] == ["play", safe.card.index, target, False]
+
+
+async def test_a_restart_keeps_the_game_its_menus_and_its_go_stop_buttons(
+    deckhand: Deckhand, fake_discord: FakeDiscord, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    async with deckhand.run() as first:
+        await open_two(fake, first, members, RESTART_SEED)
+        policy = go_once()
+        # Play until a member must answer Go or Stop.
+        for _ in range(60):
+            state = game_state(first, fake.channel.id)
+            if state.phase == Phase.GO_STOP:
+                break
+            table = await settled(fake, first, fake.channel)
+            seat = state.current_seat
+            assert seat is not None
+            member = members[seat]
+            action = as_offered(policy(state, seat), state, seat)
+            await via_command(fake, member, table, action, state)
+        else:
+            raise AssertionError("nobody reached Go or Stop")
+        table = await settled(fake, first, fake.channel)
+        member = members[seat]
+        hand = await fake.click(member, table, "Hand")
+        assert hand.message is not None
+        session = first.sessions.get(fake.channel.id)
+        assert session is not None
+        version = session.version
+    async with deckhand.run() as second:
+        restored = game_state(second, fake.channel.id)
+        assert restored.phase == Phase.GO_STOP and restored.current_seat == seat
+        # Go and Stop are the choosing member's alone; their hand's Go button, posted
+        # before the restart, still works.
+        table = await settled(fake, second, fake.channel, restarted=True)
+        other = members[1 - seat]
+        refused = await fake.click(other, table, "Go")
+        assert refused.ephemeral and refused.text == t("error.not_your_turn", _locale(other))
+        go = await fake.click(member, hand.message, t("button.go", _locale(member)))
+        assert not go.ephemeral and "Go 1" in go.text, go.text
+        session = second.sessions.get(fake.channel.id)
+        assert session is not None and session.version == version + 1
+        played = await play_through(fake, second, members, policy, restarted=True)
+        assert played.moves > 0
+        assert second.sessions.get(fake.channel.id) is None
