@@ -1,7 +1,7 @@
 """Checking that a message speaks one language only (DESIGN.md §4: answers in the member's
 language). A line "of the other language" holds a phrase from the other language's message
-catalog that this language's catalog does not have: card codes, names and the seeds' own
-words (One Card's ``Total 5 cards``) belong to no language and are never flagged.
+catalog that this language's catalog does not have: card codes and names belong to no
+language and are never flagged.
 """
 
 from __future__ import annotations

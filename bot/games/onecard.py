@@ -175,7 +175,7 @@ class OneCardAdapter:
         """One seat's hand, numbered as in the seed, under the open card; on their turn the
         menu of exactly their legal cards and Take (the menu holds Take, so no button)."""
         seat = view.seat
-        status = render.status_lines(view, render.table_names(names))
+        status = render.status_lines(view, render.table_names(names), locale)
         if seat is not None and not view.playing[seat]:  # bankrupt (rule 22): nothing to show
             body = "\n".join([render.open_line(view), *status])
             return Table(log=(t("onecard.out", locale),), body=body)
@@ -190,7 +190,7 @@ class OneCardAdapter:
                 render.open_line(view),
                 *status,
                 "",
-                render.hand_text(view, take, per_line=HAND_CARDS_PER_LINE),
+                render.hand_text(view, take, per_line=HAND_CARDS_PER_LINE, locale=locale),
             ]
         )
         return Table(log=tuple(lines), body=body, menu=menu)

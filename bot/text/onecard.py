@@ -2,8 +2,9 @@
 
 The seed's wording and card format (``[♠ 2]``, ten as ``[♠ 0]``, ``[JK B]``) are used both by
 the Discord cog and by the seed-faithful console (``bot/console/onecard.py``), so the two
-never drift apart. The move log's sentences live in the message catalogs (``onecard.log.*``):
-English is the seed's, and a Korean table reads them in Korean. Nothing here talks to Discord,
+never drift apart. The move log's sentences and the table's and hand's words live in the
+message catalogs (``onecard.log.*``, ``onecard.table.*``): English is the seed's, and a
+Korean table reads them in Korean. Nothing here talks to Discord,
 and nothing here ever shows a hand except :func:`hand_text`, which is meant for that hand's
 owner only.
 """
@@ -36,7 +37,6 @@ from rules.onecard import (
 )
 
 __all__ = [
-    "MESSAGE_LIMIT",
     "arrow",
     "card_text",
     "escape_log",
@@ -50,10 +50,8 @@ __all__ = [
     "status_lines",
     "table_body",
     "table_names",
-    "table_text",
 ]
 
-MESSAGE_LIMIT = 2000  # Discord's limit for a message's content
 CARDS_PER_LINE = 6  # as in the seed's hand listing
 TABLE_NAME_COLUMNS = 12  # a name's room in a table line, so a line fits a phone
 _MARKDOWN = re.compile(r"([\\`*_~|>])")
@@ -169,17 +167,22 @@ def status_line(view: OneCardView, names: Sequence[str] | None = None) -> str:
     )
 
 
-def hand_text(view: OneCardView, take: str = "Take", per_line: int = CARDS_PER_LINE) -> str:
+def hand_text(
+    view: OneCardView,
+    take: str = "Take",
+    per_line: int = CARDS_PER_LINE,
+    locale: str = DEFAULT,
+) -> str:
     """The seat's own hand, numbered as in the seed, with ``take`` as the last number. Private.
 
     The seed prints plain ``Take`` even under attack, six to a line; Discord passes its
-    own label and fewer to a line, for a phone.
+    own label, fewer to a line for a phone, and the member's ``locale``.
     """
     hand = view.hand or ()
     items = [f"{i}:{card_text(card)}" for i, card in enumerate(hand, 1)]
     items.append(f"{len(hand) + 1}: {take}")
     rows = [" ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
-    return "\n".join([f"Total {len(hand)} cards", *rows])
+    return "\n".join([t("onecard.hand.total", locale, n=len(hand)), *rows])
 
 
 def _block_safe(text: str) -> str:
@@ -194,7 +197,11 @@ def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: st
     line is wider than 40 columns. Who is out and who won are said in ``locale``'s language.
     """
     block_names = table_names(names)
-    lines = [f"Phase {view.phase}", f"Table<{view.table}>", ""]
+    lines = [
+        t("onecard.table.phase", locale, n=view.phase),
+        t("onecard.table.deck", locale, n=view.table),
+        "",
+    ]
     current = view.current
     if current is not None:
         for seat in view.order[1:]:
@@ -218,20 +225,22 @@ def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: st
     ]
     if gone:
         lines += ["", *wrap(t("onecard.table.out", locale, seats=", ".join(gone)))]
-    lines += ["", *status_lines(view, block_names)]
+    lines += ["", *status_lines(view, block_names, locale)]
     if view.result is not None and view.result.winners:
         lines.append(t("onecard.log.wins", locale, name=_name(view.result.winners[0], block_names)))
     return "\n".join(lines)
 
 
-def status_lines(view: OneCardView, names: Sequence[str] | None = None) -> list[str]:
-    """:func:`status_line` on three lines, for a phone."""
+def status_lines(
+    view: OneCardView, names: Sequence[str] | None = None, locale: str = DEFAULT
+) -> list[str]:
+    """:func:`status_line` on three lines for a phone, in ``locale``'s language."""
     current = "-" if view.current is None else _short(view.current, names)
     following = "-" if view.next_seat is None else _short(view.next_seat, names)
     return [
-        f"current: {current}",
-        f"next: {following}  direction: {arrow(view.direction)}",
-        f"offense point: {view.offense}",
+        t("onecard.table.current", locale, name=current),
+        t("onecard.table.next", locale, name=following, arrow=arrow(view.direction)),
+        t("onecard.table.offense", locale, n=view.offense),
     ]
 
 
@@ -253,21 +262,3 @@ def _phone_seat_label(seat: int, count: int, names: Sequence[str] | None) -> str
 def escape_log(lines: Iterable[str]) -> list[str]:
     """Move-log lines with Discord markdown escaped (display names may hold ``*`` or ``_``)."""
     return [_MARKDOWN.sub(r"\\\1", line) for line in lines]
-
-
-def table_text(
-    view: OneCardView,
-    names: Sequence[str] | None = None,
-    log: Sequence[str] = (),
-    locale: str = DEFAULT,
-) -> str:
-    """The public table: the move log, then the table as a code block (rule 26). No hand.
-
-    The oldest log lines give way first when the message would pass Discord's 2000 characters.
-    """
-    block = "```\n" + table_body(view, names, locale) + "\n```"
-    safe_log = escape_log(log)
-    while safe_log and len("\n".join([*safe_log, block])) > MESSAGE_LIMIT:
-        safe_log = ["…", *safe_log[2:]] if len(safe_log) > 1 else []
-    text = "\n".join([*safe_log, block])
-    return text[: MESSAGE_LIMIT - 4] + "\n```" if len(text) > MESSAGE_LIMIT else text

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bot.i18n import t
+from bot.i18n import language, t
 from bot.text import onecard as render
 from rules.cards import FULL_DECK, Card, Rank, parse_card
 from rules.onecard import PlayCard, State, Take, position
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 SEED = 43  # 52 member moves: 7s with a suit, attacks, two bankruptcies
 VERSION = re.compile(r"^dh:\d+:(\d+):")
 PHASE = re.compile(r"^Phase (\d+)$", re.MULTILINE)
+HAND_LISTING = re.compile(r"^(Total \d+ cards|내 카드 \d+장)$", re.MULTILINE)  # en, ko
 PLAYED = re.compile(r"put the card \[[^\]]+\]")
 MENU = "Play a card or take"
 CARD_TEXTS = {render.card_text(card): card for card in FULL_DECK}
@@ -118,7 +119,7 @@ async def via_hand_menu(
     """Hand button → the select of legal cards (→ the suit after a 7)."""
     hand = await fake.click(member, table, "Hand")
     assert hand.ephemeral and hand.message is not None, hand.text
-    assert "Total " in hand.text
+    assert HAND_LISTING.search(hand.text), hand.text
     menu = menu_of(hand.message)
     value = "take" if isinstance(action, Take) else action.card.code
     picked = await fake.select(member, hand.message, menu["custom_id"], [value])
@@ -241,7 +242,7 @@ async def test_three_members_and_a_computer_play_to_the_end_and_no_hand_is_ever_
     assert len(tables) > moves // 2
     for message in public:
         assert log.leaks(message) == [], message.text
-        assert "Total " not in message.text  # the hand listing is only ever ephemeral
+        assert not HAND_LISTING.search(message.text)  # the hand listing is only ever ephemeral
     # The scan does see a leak: the first table with a card of a hand added to it.
     first = tables[0]
     phase = int(PHASE.findall(first.text)[-1])
@@ -266,7 +267,7 @@ async def test_the_hand_menu_holds_exactly_the_legal_cards_and_autocomplete_only
     hand = await fake.click(member, table, "Hand")
     assert hand.ephemeral and hand.message is not None
     held = state.hand(seat)
-    assert f"Total {len(held)} cards" in hand.text
+    assert t("onecard.hand.total", language(member.locale), n=len(held)) in hand.text
     for card in held:
         assert render.card_text(card) in hand.text
     options = [o["value"] for o in menu_of(hand.message)["options"]]
@@ -280,7 +281,8 @@ async def test_the_hand_menu_holds_exactly_the_legal_cards_and_autocomplete_only
         assert waiting.ephemeral and waiting.message is not None
         assert not [c for c in waiting.message.items() if c.get("type") == 3]
         other_seat = session.seat_of(other.id)
-        assert f"Total {len(state.hand(other_seat))} cards" in waiting.text
+        total = t("onecard.hand.total", language(other.locale), n=len(state.hand(other_seat)))
+        assert total in waiting.text
         for card in state.hand(other_seat):
             assert render.card_text(card) in waiting.text
 

@@ -23,6 +23,8 @@ from cogs.common.buttons import GameButton, MoveMenu
 from cogs.onecard import cog
 from rules.cards import FULL_DECK, Card, Suit, parse_card
 from rules.engine import GameOver, IllegalAction
+from tests.language import foreign_lines
+from tests.phone import assert_fits_phone
 
 NAMES = ["Alice", "Bob", "Carol"]
 CHANNEL, GUILD = 555, 777
@@ -182,9 +184,7 @@ def test_table_has_the_seed_layout_under_the_move_log_and_the_take_label() -> No
         ("take", "Take 2"),
     ]
     assert ADAPTER.table(state.view(None), [], NAMES, "ko").controls[1].label == "2장 가져오기"
-    assert render.table_text(state.view(None), NAMES, list(table.log)) == "\n".join(
-        [*table.log, f"```\n{table.body}\n```"]
-    )
+    assert_fits_phone(table.body)
 
 
 def test_a_korean_table_has_its_move_log_and_notes_in_korean() -> None:
@@ -195,8 +195,11 @@ def test_a_korean_table_has_its_move_log_and_notes_in_korean() -> None:
         "A (Alice) 님이 [♣ 2] 카드를 냈어요",
         "B (Bob) 님을 공격해요! 공격 포인트 0+2!!",
     )
-    # The seed's table layout stays as it is in every language.
-    assert table.body == ADAPTER.table(state.view(None), events, NAMES, "en").body
+    # The seed's table layout stays as it is in every language; its words are Korean.
+    lines = table.body.splitlines()
+    assert lines[:2] == ["2번째 차례", "덱 48장"]
+    assert lines[-3:] == ["지금: B Bob", "다음: C Carol  방향: --->", "공격 포인트: 2"]
+    assert not foreign_lines(lines, "ko")
     state.forfeit(1)
     events = state.forfeit(2)
     over = ADAPTER.table(state.view(None), events, NAMES, "ko")

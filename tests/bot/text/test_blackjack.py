@@ -46,6 +46,7 @@ def playing_view() -> BlackjackView:
 
 
 def test_golden_table_while_playing() -> None:
+    assert_fits_phone(render.table_body(playing_view(), NAMES, "en"))
     assert render.table_body(playing_view(), NAMES, "en") == (
         "House: HIDDEN, ♥9\n"
         "  Alice: ♦9, ♦6, ♠5 (20) - Stand\n"

@@ -9,9 +9,10 @@ import pytest
 import rules.onecard as oc
 from bot.games.onecard import ADAPTER
 from bot.i18n import catalog, refusal
+from bot.sessions.model import MAX_MESSAGE, compose
 from bot.text import onecard as render
 from rules.cards import FULL_DECK, Card, Suit, parse_card
-from rules.engine import GameOver, IllegalAction, Outcome, Result
+from rules.engine import Event, GameOver, IllegalAction, Outcome, Result
 from tests.phone import assert_fits_phone
 
 NAMES = ["Alice", "Bob", "Carol"]
@@ -21,12 +22,21 @@ def cards(text: str) -> list[Card]:
     return [parse_card(t) for t in text.split()]
 
 
-def attacked() -> tuple[oc.State, list[str]]:
+def attacked() -> tuple[oc.State, list[Event]]:
     state = oc.position(
         [cards("♣2 ♦4 ♦5"), cards("♠2 ♥6"), cards("♥2 ♦8")], parse_card("♣3"), phase=13
     )
-    events = state.apply(0, oc.PlayCard(parse_card("♣2")))
-    return state, render.event_lines(events, NAMES)
+    return state, list(state.apply(0, oc.PlayCard(parse_card("♣2"))))
+
+
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def public(
+    view: oc.OneCardView, names: list[str] | None, events: list[Event], locale: str = "en"
+) -> str:
+    """The public table message as the bot posts it, colour codes left out."""
+    return _COLOUR.sub("", compose(ADAPTER.table(view, events, names or [], locale)))
 
 
 @pytest.mark.parametrize(
@@ -39,12 +49,12 @@ def test_card_format_is_the_seeds(card: str, text: str) -> None:
 
 
 def test_public_table_golden() -> None:
-    state, log = attacked()
-    assert_fits_phone(render.table_text(state.view(None), NAMES, log))
-    assert render.table_text(state.view(None), NAMES, log) == (
+    state, events = attacked()
+    assert_fits_phone(public(state.view(None), NAMES, events))
+    assert public(state.view(None), NAMES, events) == (
         "Player A (Alice) put the card [♣ 2]\n"
         "Attack Player B (Bob) with offense point 0+2!!\n"
-        "```\n"
+        "```ansi\n"
         "Phase 14\n"
         "Table<48>\n"
         "\n"
@@ -76,10 +86,35 @@ def test_a_long_hand_long_names_and_the_out_line_fit_a_phone(locale: str) -> Non
     assert_fits_phone(adapter_table.body)  # the colours add no columns
 
 
+def test_korean_public_table_golden() -> None:
+    state, events = attacked()
+    text = public(state.view(None), NAMES, events, "ko")
+    assert_fits_phone(text)
+    assert text == (
+        "A (Alice) 님이 [♣ 2] 카드를 냈어요\n"
+        "B (Bob) 님을 공격해요! 공격 포인트 0+2!!\n"
+        "```ansi\n"
+        "14번째 차례\n"
+        "덱 48장\n"
+        "\n"
+        "C Carol(2) - // //\n"
+        "A Alice(2) - // //\n"
+        "\n"
+        "[♣ 2] ♣\n"
+        "\n"
+        "B Bob(2) - // //\n"
+        "\n"
+        "지금: B Bob\n"
+        "다음: C Carol  방향: --->\n"
+        "공격 포인트: 2\n"
+        "```"
+    )
+
+
 def test_public_table_never_shows_a_hand() -> None:
-    state, log = attacked()
+    state, events = attacked()
     for seat in (None, 0, 1, 2):
-        text = render.table_text(state.view(seat), NAMES, log)
+        text = public(state.view(seat), NAMES, events)
         for owner in range(3):
             for card in state.hand(owner):
                 assert render.card_text(card) not in text
@@ -242,24 +277,23 @@ def test_the_console_names_cards_in_the_seeds_form() -> None:
 def test_names_and_markdown_are_escaped_in_the_log() -> None:
     state, _ = attacked()
     names = ["*Al*", "B`ob", "Carol"]
-    log = render.event_lines([oc.CardsTaken(0, 1)], names)
-    assert log == ["Player A (*Al*) takes a card"]
-    text = render.table_text(state.view(None), names, log)
+    assert render.event_lines([oc.CardsTaken(0, 1)], names) == ["Player A (*Al*) takes a card"]
+    text = public(state.view(None), names, [oc.CardsTaken(0, 1)])
     assert text.startswith("Player A (\\*Al\\*) takes a card\n```")
     assert "B`ob" not in text and "B'ob" in text
 
 
 def test_long_logs_are_trimmed_to_discords_limit() -> None:
     state, _ = attacked()
-    log = [f"Player A takes a card ({i})" for i in range(200)]
-    text = render.table_text(state.view(None), ["x" * 30] * 3, log)
-    assert len(text) <= render.MESSAGE_LIMIT
-    assert text.startswith("…\n") and "(199)" in text and text.endswith("```")
+    events: list[Event] = [oc.CardsTaken(seat % 3, 1) for seat in range(200)]
+    text = public(state.view(None), ["x" * 30] * 3, events)
+    assert len(text) <= MAX_MESSAGE < 200 * len("Player A (xxx…) takes a card")
+    assert text.endswith("```") and "offense point: 2" in text
 
 
 def test_game_over_table_names_the_winner() -> None:
     state = oc.position([cards("♠3"), cards("♥4 ♥5")], parse_card("♠9"))
     events = state.apply(0, oc.PlayCard(parse_card("♠3")))
-    text = render.table_text(state.view(None), None, render.event_lines(events))
+    text = public(state.view(None), None, list(events))
     assert text.startswith("Player A put the card [♠ 3]\nPlayer A wins!\n```")
     assert "current: -\nnext: -" in text
