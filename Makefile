@@ -28,11 +28,13 @@ test: lint unit
 # The whole suite RUNS times in a row, as CI runs it: a test that fails once in N runs is a
 # bug to find (a race, a port, an order, an unseeded deal), never one to retry. Each failed
 # run's log stays in flaky-logs/.
+# A run that hangs is a failure too: each run has RUN_TIMEOUT seconds.
 RUNS ?= 20
+RUN_TIMEOUT ?= 900
 flaky: $(STAMP)
 	@mkdir -p flaky-logs; failed=0; \
 	for run in $$(seq 1 $(RUNS)); do \
-	  if $(PY) -m pytest -n 2 -q -p no:cacheprovider > flaky-logs/run-$$run.log 2>&1; then \
+	  if timeout $(RUN_TIMEOUT) $(PY) -m pytest -n 2 -q -p no:cacheprovider > flaky-logs/run-$$run.log 2>&1; then \
 	    echo "run $$run: $$(tail -1 flaky-logs/run-$$run.log)"; rm flaky-logs/run-$$run.log; \
 	  else \
 	    failed=$$((failed + 1)); echo "run $$run: FAILED, flaky-logs/run-$$run.log:"; \

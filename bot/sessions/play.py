@@ -95,25 +95,6 @@ class PlayVerbs(Tables):
             events = self.to_computer(session, seat)
             return await self.commit(session, events, [t("game.left", session.locale, name=name)])
 
-    async def forfeit(
-        self,
-        channel_id: int,
-        member_id: int,
-        leave: Callable[[Any, int], Sequence[Event]],
-    ) -> Reply:
-        """Leave a running game by the game's own rule instead of handing the seat to a computer.
-
-        ``leave(state, seat)`` changes the state and returns what happened (One Card: the
-        cards go back to the main deck), or raises ``IllegalAction`` having changed nothing.
-        Saved like a move; the member no longer holds the seat.
-        """
-        async with self.lock(channel_id):
-            session = self.game(channel_id)
-            seat = session.seat_of(member_id)
-            if seat is None:
-                raise SessionError("error.not_seated")
-            return await self._forfeit(session, seat, leave)
-
     async def _forfeit(
         self, session: Session, seat: int, leave: Callable[[Any, int], Sequence[Event]]
     ) -> Reply:

@@ -402,7 +402,7 @@ async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
         assert session is not None and isinstance(session.state, oc.State)
         before = session.state.view(None)
         version = session.version
-        reply = await registry.forfeit(CHANNEL, BOB.id, ADAPTER.forfeit)
+        reply = await registry.leave(CHANNEL, BOB.id)
         assert reply.post is not None
         left = "Player B (Bob) left the game; 5 cards go back to the main deck"
         assert left in reply.post.content
@@ -414,12 +414,12 @@ async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
         assert stored.version == session.version
         assert stored.data["state"]["forfeited"] == [False, True, False]
         with pytest.raises(SessionError) as caught:
-            await registry.forfeit(CHANNEL, BOB.id, ADAPTER.forfeit)
+            await registry.leave(CHANNEL, BOB.id)
         assert caught.value.key == "error.not_seated"
         with pytest.raises(SessionError):
             await registry.hand(CHANNEL, BOB.id)
         # The last but one leaving ends the game; the one who stays wins.
-        reply = await registry.forfeit(CHANNEL, CAROL.id, ADAPTER.forfeit)
+        reply = await registry.leave(CHANNEL, CAROL.id)
         await asyncio.sleep(0)
         assert registry.get(CHANNEL) is None
         assert reply.post is not None and "Player A (Alice) wins!" in reply.post.content
@@ -433,7 +433,7 @@ async def test_a_bankrupt_member_leaving_is_told_so_and_nothing_changes() -> Non
         session.state = oc.position([cards("♠3 ♠4"), [], cards("♥5")], parse_card("♠9"), out=[1])
         before, version = session.state.snapshot(), session.version
         with pytest.raises(IllegalAction) as caught:
-            await registry.forfeit(CHANNEL, BOB.id, ADAPTER.forfeit)
+            await registry.leave(CHANNEL, BOB.id)
         assert caught.value.code == "already_bankrupt"
         assert refusal(caught.value, "en", "onecard") == (
             "You went bankrupt: you are already out of this game."
