@@ -166,8 +166,11 @@ class TurnClock:
         if session is None:
             return
         # Let the table of the move before this burst be posted first, so posts stay in order.
+        # Not ``asyncio.wait_for``: on Python 3.11 it swallows a cancel that arrives just as
+        # the event is set, and the burst then played on after ``close()`` had cancelled it.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(session.published.wait(), PUBLISH_WAIT)
+            async with asyncio.timeout(PUBLISH_WAIT):
+                await session.published.wait()
         await self.tables.sleep(self.tables.settings.computer_delay_seconds)
         async with self.tables.lock(channel_id):
             session = self.tables.get(channel_id)

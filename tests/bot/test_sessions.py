@@ -731,6 +731,41 @@ async def test_computer_moves_are_paced_and_coalesced(table: Harness) -> None:
     assert await table.saved_total_back_at_seat_0() == 7
 
 
+async def test_nobody_is_pinged_when_the_turn_passes_to_a_computer(table: Harness) -> None:
+    await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=1)
+    )
+    post = await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    assert post is not None and post.mention is None and "<@" not in post.content
+
+
+@pytest.mark.parametrize("steps", range(8))
+async def test_close_stops_a_computer_burst_wherever_it_waits(steps: int) -> None:
+    # The burst first waits for the table before it to be posted; a cancel arriving just as
+    # that wait ends must still stop it (asyncio.wait_for on Python 3.11 lost such a cancel,
+    # and the burst played on after close). ``steps`` loop turns put the cancel at each point.
+    table = Harness()
+    await start_two(table)
+    await table.answered(table.registry.kick(CHANNEL, BOB.id, by=ALICE.id))
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    posted = len(table.poster.posts)
+    for _ in range(steps):
+        await asyncio.sleep(0)
+    async with asyncio.timeout(2):  # a lost cancel waits on the fake clock for ever
+        await table.registry.close()
+    await table.clock.advance(10)
+    assert len(table.poster.posts) == posted
+
+
+async def test_nobody_is_pinged_when_the_turn_reaches_a_kicked_members_seat(
+    table: Harness,
+) -> None:
+    await start_two(table)
+    await table.answered(table.registry.kick(CHANNEL, BOB.id, by=ALICE.id))
+    post = await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    assert post is not None and post.mention is None and "<@102>" not in post.content
+
+
 async def test_a_table_of_computers_plays_to_the_end(table: Harness) -> None:
     await start_two(table, target=30)
     await table.answered(table.registry.kick(CHANNEL, ALICE.id))
