@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 
 from bot.games import Control, Table
 from bot.i18n import t
-from bot.text.width import clip, wrap_words
+from bot.text.names import block_name, escape_log
+from bot.text.width import wrap_words
 from rules.blackjack.events import (
     CardDrawn,
     Dealt,
@@ -40,7 +41,6 @@ __all__ = [
 ]
 
 NAME_LIMIT = 32
-TABLE_NAME_COLUMNS = 12  # a name's room in a table line, so a line fits a phone
 TABLE_CONTROLS = (
     Control("hand", "button.hand"),
     Control("hit", "button.hit", "primary"),
@@ -57,9 +57,8 @@ def card_text(card: Card) -> str:
 
 
 def safe_name(name: str) -> str:
-    """A display name that cannot break out of a code block or a line."""
-    cleaned = " ".join(name.replace("`", "'").split())
-    return cleaned[:NAME_LIMIT] or "?"
+    """A display name for the move log: one line, no backquote, at most 32 columns."""
+    return block_name(name, NAME_LIMIT)
 
 
 def hand_text(cards: Iterable[Card], total: int, locale: str) -> str:
@@ -111,7 +110,7 @@ def table_body(view: BlackjackView, names: Sequence[str], locale: str) -> str:
         lines = [_hand_words(f"{house}:", view.house, _total(view.house_total, locale))]
     result = view.result
     for seat in range(view.players):
-        name = clip(safe_name(names[seat]), TABLE_NAME_COLUMNS)
+        name = block_name(names[seat])
         total = _total(view.totals[seat], locale)
         if result is not None:
             outcome = t(_OUTCOME_KEYS[result.outcomes[seat]], locale)
@@ -140,7 +139,7 @@ def table(view: BlackjackView, events: Sequence[Event], names: Sequence[str], lo
     """The public table after ``events``, with Hand/Hit/Stand, or Deal again once over."""
     controls = OVER_CONTROLS if view.is_over else TABLE_CONTROLS
     return Table(
-        tuple(event_lines(events, names, locale)),
+        tuple(escape_log(event_lines(events, names, locale))),
         table_body(view, names, locale),
         "",
         controls,

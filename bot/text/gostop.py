@@ -13,10 +13,10 @@ ones ``Jan bright``. Only :func:`hand_lines` shows a hand, and only to its owner
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from bot.i18n import DEFAULT, t
+from bot.text.names import TABLE_NAME_COLUMNS, block_names, escape_log
 from bot.text.width import PHONE_COLUMNS, clip, columns, wrap, wrap_words
 from rules.engine import Action, Event, GameOver
 from rules.gostop.cards import DANS, HwatuCard, Kind
@@ -64,11 +64,9 @@ __all__ = [
     "table_body",
 ]
 
-TABLE_NAME_COLUMNS = 12  # a name's room in a table line, so every line fits a phone
 GROUP_SEPARATOR = " | "  # between the months of the floor (ASCII: its width is never in doubt)
 _OWNER_COLUMNS = 8  # a ppuk owner's name beside their stack
 _SHEET_COLUMNS = 30  # where a score sheet's numbers end
-_MARKDOWN = re.compile(r"([\\`*_~|>])")
 _KIND_KEYS = {
     Kind.BRIGHT: "bright",
     Kind.ANIMAL: "animal",
@@ -103,16 +101,6 @@ def _token(card: HwatuCard, locale: str, as_double: bool = False) -> str:
     ``as_double``: the 국진 counted as 쌍피 (rule 21)."""
     key = "gostop.short.gukjin_double" if as_double else f"gostop.short.{card.code}"
     return t(key, locale)
-
-
-def block_names(names: Sequence[str]) -> list[str]:
-    """Display names as a code block shows them: one line, no backquote, 12 columns."""
-    return [clip(" ".join(name.replace("`", "'").split()), TABLE_NAME_COLUMNS) for name in names]
-
-
-def escape_log(lines: Iterable[str]) -> list[str]:
-    """Move-log lines with Discord markdown escaped (display names may hold ``*`` or ``_``)."""
-    return [_MARKDOWN.sub(r"\\\1", line) for line in lines]
 
 
 def _fit(words: Sequence[str], indent: str = "   ") -> list[str]:

@@ -11,11 +11,11 @@ owner only.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from bot.i18n import DEFAULT, refusal, t
-from bot.text.width import PHONE_COLUMNS, clip, columns, wrap
+from bot.text.names import block_names, escape_log
+from bot.text.width import PHONE_COLUMNS, columns, wrap
 from rules.cards import Card, Rank, parse_card
 from rules.engine import Event, GameOver, IllegalAction
 from rules.onecard import (
@@ -53,8 +53,6 @@ __all__ = [
 ]
 
 CARDS_PER_LINE = 6  # as in the seed's hand listing
-TABLE_NAME_COLUMNS = 12  # a name's room in a table line, so a line fits a phone
-_MARKDOWN = re.compile(r"([\\`*_~|>])")
 
 
 def card_text(card: Card) -> str:
@@ -185,10 +183,6 @@ def hand_text(
     return "\n".join([t("onecard.hand.total", locale, n=len(hand)), *rows])
 
 
-def _block_safe(text: str) -> str:
-    return text.replace("`", "'")
-
-
 def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: str = DEFAULT) -> str:
     """The inside of the public table's code block (rule 26): counts, never cards in a hand.
 
@@ -196,7 +190,7 @@ def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: st
     one, names clipped, a long hand's count as ``//×15``, the status on three lines, so no
     line is wider than 40 columns. Who is out and who won are said in ``locale``'s language.
     """
-    block_names = table_names(names)
+    shown = table_names(names)
     lines = [
         t("onecard.table.phase", locale, n=view.phase),
         t("onecard.table.deck", locale, n=view.table),
@@ -205,12 +199,12 @@ def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: st
     current = view.current
     if current is not None:
         for seat in view.order[1:]:
-            lines.append(_phone_seat_label(seat, view.counts[seat], block_names))
+            lines.append(_phone_seat_label(seat, view.counts[seat], shown))
         lines += [
             "",
             open_line(view),
             "",
-            _phone_seat_label(current, view.counts[current], block_names),
+            _phone_seat_label(current, view.counts[current], shown),
         ]
     else:
         lines += [open_line(view)]
@@ -218,16 +212,16 @@ def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: st
         t(
             "onecard.table.bankrupt" if view.bankrupt[s] else "onecard.table.left",
             locale,
-            name=_short(s, block_names),
+            name=_short(s, shown),
         )
         for s in range(view.players)
         if not view.playing[s]
     ]
     if gone:
         lines += ["", *wrap(t("onecard.table.out", locale, seats=", ".join(gone)))]
-    lines += ["", *status_lines(view, block_names, locale)]
+    lines += ["", *status_lines(view, shown, locale)]
     if view.result is not None and view.result.winners:
-        lines.append(t("onecard.log.wins", locale, name=_name(view.result.winners[0], block_names)))
+        lines.append(t("onecard.log.wins", locale, name=_name(view.result.winners[0], shown)))
     return "\n".join(lines)
 
 
@@ -248,7 +242,7 @@ def table_names(names: Sequence[str] | None) -> list[str] | None:
     """Display names as a code block shows them: on one line, no backquote, 12 columns."""
     if not names:
         return None
-    return [clip(" ".join(_block_safe(name).split()), TABLE_NAME_COLUMNS) for name in names]
+    return block_names(names)
 
 
 def _phone_seat_label(seat: int, count: int, names: Sequence[str] | None) -> str:
@@ -257,8 +251,3 @@ def _phone_seat_label(seat: int, count: int, names: Sequence[str] | None) -> str
     if columns(label) <= PHONE_COLUMNS:
         return label
     return f"{_short(seat, names)}({count}) - //×{count}"
-
-
-def escape_log(lines: Iterable[str]) -> list[str]:
-    """Move-log lines with Discord markdown escaped (display names may hold ``*`` or ``_``)."""
-    return [_MARKDOWN.sub(r"\\\1", line) for line in lines]

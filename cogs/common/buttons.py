@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.games import Menu
+from bot.games import MAX_OPTIONS, Menu
 from bot.i18n import t
 from bot.sessions import Post, Reply, SessionError
 from cogs.common.ids import BUTTON_TEMPLATE, MENU_TEMPLATE, button_id, menu_id
@@ -215,7 +215,8 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEM
 
 
 def menu_select(channel_id: int, version: int, game: str, menu: Menu) -> discord.ui.Select[Any]:
-    """The select component of a game's menu (at most 25 options, as Discord allows)."""
+    """The select component of a game's menu: at most 25 options, as Discord allows (an
+    adapter says what it left out, :func:`bot.games.fit_options`; the cut here is a guard)."""
     return discord.ui.Select[Any](
         custom_id=menu_id(channel_id, version, game, menu.step),
         placeholder=menu.placeholder[:150],
@@ -225,7 +226,7 @@ def menu_select(channel_id: int, version: int, game: str, menu: Menu) -> discord
                 value=option.value[:100],
                 description=None if option.description is None else option.description[:100],
             )
-            for option in menu.options
+            for option in menu.options[:MAX_OPTIONS]
         ],
     )
 

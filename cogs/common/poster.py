@@ -25,14 +25,14 @@ class DiscordPoster:
     async def post(self, post: Post) -> int | None:
         """Send a table; its message id, or ``None`` (logged) if Discord refused it."""
         channel = self.client.get_partial_messageable(post.channel_id)
-        view = build_view(post)
         try:
+            view = build_view(post)
             pings = mentions(post.mention)
             if view is None:
                 message = await channel.send(post.content, allowed_mentions=pings)
             else:
                 message = await channel.send(post.content, view=view, allowed_mentions=pings)
-        except discord.HTTPException:
+        except (discord.HTTPException, ValueError):  # ValueError: components discord.py refuses
             log.exception("could not post the table in channel %d", post.channel_id)
             return None
         return message.id

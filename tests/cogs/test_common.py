@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.games import Control, GameCatalog, Menu, Option
+from bot.games import MAX_OPTIONS, Control, GameCatalog, Menu, Option
 from bot.i18n import catalog, t
 from bot.sessions import Player, Post, SessionError, SessionRegistry
 from bot.settings import Settings
@@ -103,6 +103,12 @@ async def test_a_menu_is_rebuilt_from_its_custom_id_with_its_step() -> None:
         "onecard",
         "♦7",
     )
+
+
+def test_a_menu_never_offers_more_than_discord_allows() -> None:
+    options = tuple(Option(f"card {i}", f"c{i}") for i in range(30))
+    select = menu_select(55, 9, "uno", Menu("Pick", options))
+    assert [o.value for o in select.options] == [f"c{i}" for i in range(MAX_OPTIONS)]
 
 
 def test_build_view_puts_the_menu_first_then_the_buttons() -> None:

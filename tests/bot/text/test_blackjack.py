@@ -149,3 +149,10 @@ def test_golden_private_hand() -> None:
 def test_names_cannot_break_the_code_block() -> None:
     assert render.safe_name("a```b\nc") == "a'''b c"
     assert len(render.safe_name("x" * 100)) == render.NAME_LIMIT
+
+
+def test_a_name_with_markdown_cannot_format_the_public_log() -> None:
+    table = render.table(playing_view(), [Stood(0, 20)], ["*Al*_ice", "Bob", "Computer 3"], "en")
+    assert table.log == ("\\*Al\\*\\_ice stands on 20.",)
+    # Inside the code block markdown does nothing: the name shows as typed.
+    assert "  *Al*_ice: ♦9, ♦6, ♠5 (20) - Stand" in table.body.splitlines()
