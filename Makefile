@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint unit flaky bench clean
+.PHONY: run sandbox test lint unit flaky bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(PY) -m bot run
+
+sandbox: $(STAMP)
+	$(PY) -m bot sandbox
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -38,7 +38,7 @@ import discord
 from discord import app_commands
 
 from benchmarks.harness import Report, percentile
-from tests.e2e.fakediscord import (
+from bot.fakediscord import (
     FakeDiscord,
     FakeMember,
     FakeMessage,

@@ -22,7 +22,7 @@ from bot.client import create_bot
 from bot.settings import Settings
 from bot.store import StoreUnavailable, UnsupportedDatabaseURL, open_store
 
-__all__ = ["CONFIG_ERROR", "add_arguments", "configure_logging", "run"]
+__all__ = ["CONFIG_ERROR", "SetupError", "add_arguments", "configure_logging", "run", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = load_settings()
         configure_logging(settings.log_level)
-        return asyncio.run(_serve(settings))
+        return asyncio.run(serve(settings))
     except SetupError as error:
         print(f"deckhand: {error}", file=sys.stderr)
         return CONFIG_ERROR
@@ -90,7 +90,9 @@ def load_settings() -> Settings:
     return settings
 
 
-async def _serve(settings: Settings) -> int:
+async def serve(settings: Settings) -> int:
+    """Run the bot with ``settings`` until cancelled or stopped by SIGTERM (also the
+    sandbox's bot, connected to its imitation of Discord)."""
     try:
         store = open_store(settings.database_url)
     except (UnsupportedDatabaseURL, StoreUnavailable) as error:

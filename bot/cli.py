@@ -80,6 +80,12 @@ def _build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play a seed's console game")
     games = play.add_subparsers(dest="game", required=True, parser_class=_Parser)
     wanted = list(argv)
+    sandbox = commands.add_parser(
+        "sandbox", help="try the bot without Discord: a local Discord in your browser"
+    )
+    sandbox.set_defaults(module="bot.sandbox.run")
+    if wanted[:1] == ["sandbox"]:
+        _load("bot.sandbox.run").add_arguments(sandbox)
     for name, (module, help_text) in PLAY_GAMES.items():
         sub = games.add_parser(name, help=help_text)
         sub.set_defaults(module=module)

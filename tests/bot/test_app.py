@@ -249,9 +249,9 @@ async def test_debug_logs_never_show_a_played_card_or_an_interaction_token(
 ) -> None:
     """discord.py logs whole gateway events and HTTP bodies at DEBUG; not in Deckhand's log."""
     from bot.client import create_bot
+    from bot.fakediscord import FakeDiscord, running_client
     from bot.settings import Settings
     from bot.store import open_store
-    from tests.e2e.fakediscord import FakeDiscord, running_client
 
     caplog.set_level(logging.DEBUG)
     app.configure_logging("DEBUG")

@@ -194,7 +194,7 @@ async def test_every_command_and_option_name_is_korean_too_and_valid_for_discord
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """What the bot syncs passes Discord's name rules in every locale, with Korean names."""
-    from tests.e2e.fakediscord.limits import check_commands
+    from bot.fakediscord.limits import check_commands
 
     bot = create_bot(settings(), MemoryStore())
     Recorder(bot, monkeypatch)
@@ -352,7 +352,7 @@ async def test_a_debug_log_of_a_whole_session_never_shows_the_token(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Log in, identify on the gateway, sync and close against the fake Discord at DEBUG."""
-    from tests.e2e.fakediscord import FakeDiscord, running_client
+    from bot.fakediscord import FakeDiscord, running_client
 
     caplog.set_level(logging.DEBUG)
     async with FakeDiscord() as fake:

@@ -160,7 +160,7 @@ async def test_the_translator_names_commands_and_options_from_name_keys() -> Non
 
 
 def test_name_keys_are_the_english_name_and_a_name_discord_accepts() -> None:
-    from tests.e2e.fakediscord.limits import check_commands
+    from bot.fakediscord.limits import check_commands
 
     names = {key: text for key, text in catalog("en").items() if key.startswith("name.")}
     assert names, "no command names in the catalog"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.e2e.fakediscord import FakeDiscord, running_client
+from bot.fakediscord import FakeDiscord, running_client
 from tests.phone import assert_tables_fit_phone
 
 if TYPE_CHECKING:

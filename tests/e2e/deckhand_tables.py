@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot

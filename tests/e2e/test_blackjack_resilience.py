@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord.webhook.async_
 import pytest
 
+from bot.fakediscord import FakeDiscord, FakeMember
 from bot.i18n import t
 from tests.e2e.deckhand_tables import (
     CALLBACK,
@@ -25,7 +26,6 @@ from tests.e2e.deckhand_tables import (
     version_of,
     whose_turn,
 )
-from tests.e2e.fakediscord import FakeDiscord, FakeMember
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand

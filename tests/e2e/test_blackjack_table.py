@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from bot.fakediscord import FakeDiscord, FakeMember, UsageError
 from bot.i18n import t
 from tests.e2e.deckhand_tables import (
     blackjack_seed,
@@ -24,7 +25,6 @@ from tests.e2e.deckhand_tables import (
     version_of,
     whose_turn,
 )
-from tests.e2e.fakediscord import FakeDiscord, FakeMember, UsageError
 from tests.language import foreign_lines, message_lines
 
 if TYPE_CHECKING:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from bot.fakediscord import FakeDiscord, FakeMember
+from bot.fakediscord.model import MANAGE_GUILD
 from bot.i18n import t
 from bot.store.base import ActiveGame, GuildSettings, SeatResult
 from tests.e2e.deckhand_tables import (
@@ -16,8 +18,6 @@ from tests.e2e.deckhand_tables import (
     play_to_the_end,
     settled,
 )
-from tests.e2e.fakediscord import FakeDiscord, FakeMember
-from tests.e2e.fakediscord.model import MANAGE_GUILD
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bot.fairness import commitment
+from bot.fakediscord import FakeDiscord
 from bot.i18n import t
 from rules.onecard import PlayCard, State
 from rules.onecard.ai import choose_action
 from tests.e2e.deckhand_tables import settled, whose_turn
-from tests.e2e.fakediscord import FakeDiscord
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand

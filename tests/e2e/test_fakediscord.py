@@ -17,7 +17,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from tests.e2e.fakediscord import FakeDiscord, FakeUser, UsageError, running_client
+from bot.fakediscord import FakeDiscord, FakeUser, UsageError, running_client
 
 
 class Counter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"toy:count:(?P<n>\d+)"):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import rules.rng
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 from bot.i18n import t
 from bot.text import gostop as render
 from rules.engine import Action
@@ -29,7 +30,6 @@ from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, HwatuCard, Kind
 from rules.gostop.state import Shook
 from tests.e2e.deckhand_tables import version_of, whose_turn
-from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 from tests.language import foreign_lines, message_lines
 
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from bot.fakediscord import FakeDiscord, FakeMember, UsageError
 from tests.e2e.deckhand_tables import settled
-from tests.e2e.fakediscord import FakeDiscord, FakeMember, UsageError
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 from bot.i18n import language, t
 from bot.text import onecard as render
 from rules.cards import FULL_DECK, Card, Rank, parse_card
 from rules.onecard import PlayCard, State, Take, position
 from rules.onecard.ai import choose_action
 from tests.e2e.deckhand_tables import whose_turn
-from tests.e2e.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 from tests.language import foreign_lines, message_lines
 
 if TYPE_CHECKING:

@@ -212,6 +212,7 @@ class FakeDiscord:
         self.port = 0
         self._runner: web.AppRunner | None = None
         self._waiters: list[asyncio.Future[None]] = []
+        self.changes = 0  # counts notify() calls: a watcher (the sandbox page) redraws on change
         self._saved: tuple[str, yarl.URL] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -355,6 +356,7 @@ class FakeDiscord:
 
     def notify(self) -> None:
         """Wake everything waiting in :meth:`wait_for` (called after every state change)."""
+        self.changes += 1
         waiters, self._waiters = self._waiters, []
         for waiter in waiters:
             if not waiter.done():

@@ -1,4 +1,7 @@
-"""A fake Discord (REST API v10 + gateway) on 127.0.0.1 for end-to-end tests of the real bot.
+"""An imitation of Discord (REST API v10 + gateway) on 127.0.0.1: the end-to-end tests run
+the real bot against it, and ``deckhand sandbox`` lets a visitor play in it from a browser.
+It ships with the bot so the sandbox works from an installed package; nothing else in the
+bot imports it.
 
 See :class:`FakeDiscord` in ``server.py``; ``limits.py`` holds Discord's limits, ``rest.py``
 the routes, ``gateway.py`` the websocket, ``model.py`` what the fake remembers.
