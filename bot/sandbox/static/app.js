@@ -10,13 +10,13 @@ const WORDS = {
     only: "Only you can see this", used: "used", failed: "This interaction failed",
     placeholder: "Type / for commands, e.g. /onecard start 4", you: "You are",
     language: "Language", refused: "Discord would have refused", required: "required",
-    cancel: "Cancel", submit: "Submit", edited: "(edited)", empty: "No messages yet. Try /onecard start 4",
+    cancel: "Cancel", submit: "Submit", empty: "No messages yet. Try /onecard start 4",
   },
   ko: {
     only: "나만 볼 수 있어요", used: "님이 사용함", failed: "상호작용 실패",
     placeholder: "/ 를 입력하세요. 예: /onecard start 4", you: "나는",
     language: "언어", refused: "Discord가 거절했을 것", required: "필수",
-    cancel: "취소", submit: "제출", edited: "(수정됨)", empty: "아직 메시지가 없어요. /onecard start 4 를 입력해 보세요",
+    cancel: "취소", submit: "제출", empty: "아직 메시지가 없어요. /onecard start 4 를 입력해 보세요",
   },
 };
 
@@ -59,6 +59,8 @@ function drawChrome() {
   document.documentElement.lang = language();
   $("server").textContent = state.server.name;
   $("command").placeholder = w.placeholder;
+  $("you").textContent = w.you;
+  $("language-label").textContent = w.language;
   $("member").replaceChildren(...state.server.members.map((m) => {
     const option = new Option(m.moderator ? `${m.name} (mod)` : m.name, m.id);
     option.selected = m.id === state.member;
@@ -107,7 +109,7 @@ function messageItem(message, lookup) {
   if (message.pinged) li.className = "pinged";
   let html = "";
   if (message.used) html += `<div class="used">${escapeHtml(message.used.member)} ${w.used} /${escapeHtml(message.used.command)}</div>`;
-  html += `<div class="meta"><b>${escapeHtml(message.bot ? "Deckhand" : message.author)}</b>${message.bot ? '<span class="app">APP</span>' : ""}${message.edited ? w.edited : ""}</div>`;
+  html += `<div class="meta"><b>${escapeHtml(message.bot ? "Deckhand" : message.author)}</b>${message.bot ? '<span class="app">APP</span>' : ""}</div>`;
   html += `<div class="body">${contentHtml(message.content, lookup)}</div>`;
   for (const embed of message.embeds || []) {
     html += `<div class="embed">${embed.title ? `<b>${escapeHtml(embed.title)}</b><br>` : ""}${contentHtml(embed.description || "", lookup)}</div>`;
@@ -236,7 +238,7 @@ async function suggest() {
     const typed = focus.typed.toLowerCase();
     showSuggestions(focus.choices
       .filter((c) => c.name.startsWith(typed) || localName(c, lang).toLowerCase().startsWith(typed))
-      .map((c) => ({ label: "/" + [...read.path, localName(c, lang)].join(" "), what: localDescription(c, lang), insert: localName(c, lang) + " " })));
+      .map((c) => ({ label: "/" + [...read.shown, localName(c, lang)].join(" "), what: localDescription(c, lang), insert: localName(c, lang) + " " })));
     return;
   }
   if (focus.kind === "option") {

@@ -85,7 +85,7 @@ function byName(items, word, language) {
 // {kind: "command", typed, choices} | {kind: "option", typed, given} |
 // {kind: "value", option, typed} | null when nothing is being typed.
 export function readCommand(text, commands, language) {
-  const result = { path: [], node: null, options: {}, focus: null, problem: null };
+  const result = { path: [], shown: [], node: null, options: {}, focus: null, problem: null };
   if (!text.startsWith("/")) return result;
   const tokens = text.slice(1).split(/\s+/);
   const trailing = /\s$/.test(text);
@@ -97,10 +97,11 @@ export function readCommand(text, commands, language) {
     if (last || !found) {
       if (word.includes(":") && result.node) break;
       result.focus = { kind: "command", typed: word, choices: items };
-      if (!last && !found) result.problem = `/${[...result.path, word].join(" ")} is not a command`;
+      if (!last && !found) result.problem = `/${[...result.shown, word].join(" ")} is not a command`;
       return result;
     }
     result.path.push(found.name);
+    result.shown.push(localName(found, language));
     i += 1;
     const children = found.options || [];
     if (children.some((o) => o.type === SUBCOMMAND || o.type === GROUP)) {
