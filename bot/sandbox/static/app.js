@@ -138,7 +138,8 @@ async function redraw() {
     if (!state.server.members.some((m) => m.id === state.member)) state.member = state.server.members[0]?.id;
     if (!state.server.channels.some((c) => c.id === state.channel)) state.channel = state.server.channels[0]?.id;
     drawChrome();
-    const data = await call(`/api/messages?channel=${state.channel}&member=${state.member}`);
+    const reader = state.member;
+    const data = await call(`/api/messages?channel=${state.channel}&member=${reader}`);
     const list = $("messages");
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
     const lookup = names();
@@ -151,6 +152,7 @@ async function redraw() {
       list.replaceChildren(...data.messages.map((m) => messageItem(m, lookup)));
     }
     if (atBottom) list.scrollTop = list.scrollHeight;
+    list.dataset.member = reader;  // whose view is on screen (the browser test waits for it)
   } catch (error) {
     problem(error.message);
   } finally {
@@ -238,7 +240,7 @@ async function suggest() {
     const typed = focus.typed.toLowerCase();
     showSuggestions(focus.choices
       .filter((c) => c.name.startsWith(typed) || localName(c, lang).toLowerCase().startsWith(typed))
-      .map((c) => ({ label: "/" + [...read.shown, localName(c, lang)].join(" "), what: localDescription(c, lang), insert: localName(c, lang) + " " })));
+      .map((c) => ({ label: "/" + [...read.shown, localName(c, lang)].join(" "), what: localDescription(c, lang), insert: (read.path.length ? "" : "/") + localName(c, lang) + " " })));
     return;
   }
   if (focus.kind === "option") {
@@ -257,6 +259,7 @@ async function suggest() {
     return;
   }
   if (option.autocomplete) {
+    showSuggestions([]);  // the option names shown a moment ago no longer apply
     const asked = Date.now();
     state.typedAt = asked;
     await new Promise((resolve) => setTimeout(resolve, 250));
