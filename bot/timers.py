@@ -22,6 +22,10 @@ class ChannelTasks:
     def __init__(self) -> None:
         self._tasks: dict[int, asyncio.Task[None]] = {}
 
+    def __len__(self) -> int:
+        """How many channels have a task (a timer or a computer burst) running."""
+        return len(self._tasks)
+
     def replace(self, channel_id: int, work: Coroutine[Any, Any, None], name: str) -> None:
         """Cancel the channel's task (unless it is the caller) and start ``work`` instead."""
         self.cancel(channel_id)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import random
 import secrets
+import sys
+from array import array
 from collections.abc import MutableSequence, Sequence
 from typing import Any, TypeVar
 
@@ -12,6 +15,7 @@ __all__ = ["GameRandom", "MsvcRand", "new_seed"]
 T = TypeVar("T")
 
 SEED_BITS = 63
+_WORD = "I" if array("I").itemsize == 4 else "L"  # a 32-bit unsigned word in ``array``
 
 
 def new_seed() -> int:
@@ -51,15 +55,29 @@ class GameRandom:
         return self._random.random()
 
     def getstate(self) -> dict[str, Any]:
-        """JSON-safe generator state."""
+        """JSON-safe generator state: the Mersenne Twister's 625 words as base64 of
+        little-endian 32-bit words (3.3 KB, where a list of numbers took 7.4 KB of every
+        stored game and 625 int objects to read back)."""
         version, internal, gauss = self._random.getstate()
-        return {"seed": self.seed, "version": version, "state": list(internal), "gauss": gauss}
+        words = array(_WORD, internal)
+        if sys.byteorder == "big":
+            words.byteswap()
+        state = base64.b64encode(words.tobytes()).decode("ascii")
+        return {"seed": self.seed, "version": version, "state": state, "gauss": gauss}
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> GameRandom:
-        """Rebuild a generator saved by :meth:`getstate`."""
+        """Rebuild a generator saved by :meth:`getstate` (or by its older form, the state
+        as a list of numbers)."""
         rng = cls(int(data["seed"]))
-        rng._random.setstate((int(data["version"]), tuple(data["state"]), data["gauss"]))
+        saved = data["state"]
+        if isinstance(saved, str):
+            words = array(_WORD)
+            words.frombytes(base64.b64decode(saved))
+            if sys.byteorder == "big":
+                words.byteswap()
+            saved = words
+        rng._random.setstate((int(data["version"]), tuple(saved), data["gauss"]))
         return rng
 
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from bot.fairness import Secret
 from bot.games import AnyAdapter, Control, Menu, Table
 from bot.settings import Settings
-from bot.store._common import decode, encode
+from bot.store._common import decode, encode, text_of
 from bot.store.base import ActiveGame, GameStore
 from rules.engine import GameState
 
@@ -169,8 +169,12 @@ class Session:
         }
 
     def stored(self) -> ActiveGame:
-        """This session as the store's record."""
-        return ActiveGame(self.channel_id, self.guild_id, self.game, self.version, self.to_data())
+        """This session as the store's record, encoded once (for the store and for
+        :meth:`remember`)."""
+        data = self.to_data()
+        return ActiveGame(
+            self.channel_id, self.guild_id, self.game, self.version, data, encode(data)
+        )
 
     def stored_finished(self) -> ActiveGame:
         """This finished game as the store keeps it for "Deal again": its seats, no game."""
@@ -210,7 +214,7 @@ class Session:
 
     def remember(self, record: ActiveGame) -> None:
         """``record`` is what the store holds now: keep a frozen copy to roll back to."""
-        self.saved = (record.version, encode(record.data))
+        self.saved = (record.version, text_of(record))
 
     def saved_record(self) -> ActiveGame | None:
         """The record last saved or loaded (a fresh copy), or ``None``."""

@@ -20,6 +20,7 @@ __all__ = [
     "encode",
     "expect_one",
     "fold_stats",
+    "text_of",
 ]
 
 OUTCOMES = ("win", "lose", "draw")
@@ -33,6 +34,11 @@ LEADERBOARD_ORDER = {
 def encode(data: dict[str, Any]) -> str:
     """The session snapshot as compact JSON; refuses what is not JSON-safe, like every store."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def text_of(game: ActiveGame) -> str:
+    """``game``'s snapshot as JSON: the text it carries, or ``data`` encoded."""
+    return game.text if game.text is not None else encode(game.data)
 
 
 def decode(text: str) -> dict[str, Any]:

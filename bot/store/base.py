@@ -28,13 +28,19 @@ class VersionConflict(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class ActiveGame:
-    """A lobby or running game as stored: ``data`` is the session's JSON-safe snapshot."""
+    """A lobby or running game as stored: ``data`` is the session's JSON-safe snapshot.
+
+    ``text`` is the same snapshot as JSON when it is already at hand (read from a store, or
+    encoded once by the session to save it and to keep as its rollback copy), so nothing
+    encodes one snapshot twice; ``None``: the store encodes ``data``.
+    """
 
     channel_id: int
     guild_id: int | None
     game: str
     version: int
     data: dict[str, Any]
+    text: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.store._common import check_finish, check_save, decode, encode, fold_stats
+from bot.store._common import check_finish, check_save, decode, fold_stats, text_of
 from bot.store.base import (
     ActiveGame,
     GuildSettings,
@@ -67,13 +67,13 @@ class MemoryStore:
         """Store a new session; :class:`VersionConflict` if the channel has one."""
         if game.channel_id in self._active:
             raise VersionConflict(f"channel {game.channel_id} already has a game")
-        self._active[game.channel_id] = (game, encode(game.data))
+        self._active[game.channel_id] = (game, text_of(game))
 
     async def save(self, game: ActiveGame, *, expected_version: int) -> None:
         """Replace the session stored at ``expected_version``."""
         check_save(game, expected_version)
         self._expect(game.channel_id, expected_version)
-        self._active[game.channel_id] = (game, encode(game.data))
+        self._active[game.channel_id] = (game, text_of(game))
 
     async def delete(self, channel_id: int, *, expected_version: int) -> None:
         """Drop the session stored at ``expected_version``."""

@@ -20,9 +20,9 @@ from bot.store._common import (
     check_finish,
     check_save,
     decode,
-    encode,
     expect_one,
     fold_stats,
+    text_of,
 )
 from bot.store.base import (
     ActiveGame,
@@ -143,7 +143,9 @@ class PostgresStore:
                 "SELECT channel_id, guild_id, game, version, data::text FROM active_games"
                 " ORDER BY channel_id"
             )
-            return [ActiveGame(row[0], row[1], row[2], row[3], decode(row[4])) for row in rows]
+            return [
+                ActiveGame(row[0], row[1], row[2], row[3], decode(row[4]), row[4]) for row in rows
+            ]
 
     async def create(self, game: ActiveGame) -> None:
         """Store a new session; :class:`VersionConflict` if the channel has one."""
@@ -155,7 +157,7 @@ class PostgresStore:
                 game.guild_id,
                 game.game,
                 game.version,
-                encode(game.data),
+                text_of(game),
             )
             if _count(status) != 1:
                 raise VersionConflict(f"channel {game.channel_id} already has a game")
@@ -170,7 +172,7 @@ class PostgresStore:
                 game.guild_id,
                 game.game,
                 game.version,
-                encode(game.data),
+                text_of(game),
                 game.channel_id,
                 expected_version,
             )

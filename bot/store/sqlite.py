@@ -51,9 +51,9 @@ from bot.store._common import (
     check_finish,
     check_save,
     decode,
-    encode,
     expect_one,
     fold_stats,
+    text_of,
 )
 from bot.store.base import (
     ActiveGame,
@@ -235,11 +235,11 @@ class SQLiteStore:
             ) as cursor,
         ):
             rows = await cursor.fetchall()
-        return [ActiveGame(row[0], row[1], row[2], row[3], decode(row[4])) for row in rows]
+        return [ActiveGame(row[0], row[1], row[2], row[3], decode(row[4]), row[4]) for row in rows]
 
     async def create(self, game: ActiveGame) -> None:
         """Store a new session; :class:`VersionConflict` if the channel has one."""
-        data = encode(game.data)
+        data = text_of(game)
         async with self._using():
             try:
                 await self._conn.execute(
@@ -253,7 +253,7 @@ class SQLiteStore:
     async def save(self, game: ActiveGame, *, expected_version: int) -> None:
         """Replace the session stored at ``expected_version``."""
         check_save(game, expected_version)
-        data = encode(game.data)
+        data = text_of(game)
         async with self._using():
             cursor = await self._conn.execute(
                 "UPDATE active_games SET guild_id = ?, game = ?, version = ?, data = ?,"

@@ -49,6 +49,19 @@ def test_state_survives_json_and_continues_identically() -> None:
     assert again.seed == 99
 
 
+def test_state_is_stored_compactly_and_older_saves_still_load() -> None:
+    rng = GameRandom(7)
+    rng.shuffle(list(range(52)))
+    saved = rng.getstate()
+    assert isinstance(saved["state"], str) and len(json.dumps(saved)) < 3_500
+    version, words, gauss = rng._random.getstate()
+    older = {"seed": 7, "version": version, "state": list(words), "gauss": gauss}
+    expected = [rng.randbelow(1000) for _ in range(20)]
+    for form in (saved, older):
+        again = GameRandom.from_state(json.loads(json.dumps(form)))
+        assert [again.randbelow(1000) for _ in range(20)] == expected
+
+
 def test_unseeded_generators_get_distinct_secret_seeds() -> None:
     seeds = {new_seed() for _ in range(100)}
     assert len(seeds) == 100

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.store._common import decode, encode
 from bot.store.base import ActiveGame, GameStore, GuildSettings, SeatResult, VersionConflict
 from tests.bot.store.conftest import Opener
 
@@ -38,6 +39,23 @@ async def test_create_then_load_active_returns_an_equal_game(store: GameStore) -
     await store.create(game(20, turn=3))
     loaded = await store.load_active()
     assert sorted(loaded, key=lambda g: g.channel_id) == [game(10), game(20, turn=3)]
+
+
+async def test_a_loaded_game_carries_its_json_and_a_given_json_is_what_is_stored(
+    store: GameStore,
+) -> None:
+    # The session encodes a snapshot once and hands the text along; the store keeps that
+    # text, and what it loads carries the JSON it read (the session's rollback copy).
+    first = game(10)
+    await store.create(ActiveGame(10, GUILD, "onecard", 1, first.data, encode(first.data)))
+    [loaded] = await store.load_active()
+    assert loaded.text is not None and decode(loaded.text) == first.data == loaded.data
+    later = game(10, version=2, turn=4)
+    await store.save(
+        ActiveGame(10, GUILD, "onecard", 2, later.data, encode(later.data)), expected_version=1
+    )
+    [loaded] = await store.load_active()
+    assert loaded.data == later.data and decode(loaded.text or "") == later.data
 
 
 async def test_create_refuses_a_channel_that_has_a_game(store: GameStore) -> None:
