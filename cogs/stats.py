@@ -100,11 +100,11 @@ class StatsCog(commands.Cog):
             if not rows:
                 await ephemeral(interaction, t("leaderboard.none", locale))
                 return
-            title = (
-                t("leaderboard.title", locale)
-                if name is None
-                else t("leaderboard.title_game", locale, game=t(f"game.{name}", locale))
-            )
+            if name is None:
+                title = t("leaderboard.title", locale)
+            else:
+                heading = "leaderboard.title_points" if by_points else "leaderboard.title_game"
+                title = t(heading, locale, game=t(f"game.{name}", locale))
             lines = [title] + [
                 t(
                     "leaderboard.row_points" if by_points else "leaderboard.row",

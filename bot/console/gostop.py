@@ -75,6 +75,9 @@ BOMB_PROMPT = "{month} 석 장으로 폭탄을 하겠습니까?(0:아니오,1:�
 CHONGTONG_PROMPT = "총통입니다. 10점을 받고 끝내겠습니까?(0:계속,1:끝내기)"
 INVALID = "무효한 번호입니다. 지정한 범위에 맞게 다시 입력해 주세요."
 GAME_OVER = "게임이 끝났습니다."
+# Not in the seed (it has no nagari): said in its 합니다체.
+REDEALT = "바닥에 같은 달 패 네 장이 깔려 다시 돌렸습니다. 이번 판은 {times}배입니다."
+NAGARI = "나가리입니다. 아무도 이기지 못했습니다."
 SHEET = "점수표"
 # The seed's messages for what happens in a turn (its OutPrompt calls), and ours in its voice.
 SPECIALS = {
@@ -307,6 +310,9 @@ def play(
     """Run the game; ``state`` may set up a given position (for tests)."""
     if state is None:
         state = new(2, seed=seed, options={"dealer": SOUTH})  # South first, as in the seed
+    redeals = state.view(None).redeals
+    if redeals:  # rule 4: four of a month on the floor at the deal
+        stdout.write(REDEALT.format(times=2**redeals) + "\n")
     try:
         while not state.is_over:
             seat = state.current_seat
@@ -327,8 +333,10 @@ def play(
     stdout.write(screen(_views(state), None, computer=computer) + "\n")
     if state.result is not None and state.result.winners:
         stdout.write(SHEET + "\n")
-    for line in result_lines(state.view(None), LANG):
-        stdout.write(line + "\n")
+        for line in result_lines(state.view(None), LANG):
+            stdout.write(line + "\n")
+    else:  # a game of its own: no next game to double
+        stdout.write(NAGARI + "\n")
     stdout.write(GAME_OVER + "\n")
     stdout.flush()
     return 0

@@ -91,11 +91,17 @@ def parse_move(text: str) -> Play | Bomb:
         raise IllegalAction("That is not a Go-Stop move.", code="not_a_gostop_move")
     if words[0].lower() in _BOMB_WORDS:
         return Bomb(_month(" ".join(words[1:])))
-    shake = len(words) > 1 and words[-1].lower() in _SHAKE_WORDS
+    shake = words[-1].lower() in _SHAKE_WORDS
     if shake:
         words = words[:-1]
+        if not words:
+            raise IllegalAction("Name the card to shake with, e.g. 3광 shake.", code="shake_what")
     if TARGET in words:
         at = words.index(TARGET)
+        if at == len(words) - 1:
+            raise IllegalAction(
+                "Name the floor card after >, e.g. 4열>4띠.", code="no_target", card=words[0]
+            )
         return Play(_card(" ".join(words[:at])), _card(" ".join(words[at + 1 :])), shake)
     whole = " ".join(words)
     try:
@@ -156,9 +162,21 @@ class GostopAdapter:
         return state.forfeit(seat)
 
     def timeout_action(self, state: GostopState, seat: int) -> Action:
-        """Out of time: the engine's first legal move, the safe one: the first card (its first
-        target), no shake or bomb, the first floor card for a flip, Stop, play on a chongtong."""
-        return state.legal_actions(seat)[0]
+        """Out of time: the engine's first legal move, the safe one: the first card, no shake
+        or bomb, Stop, play on a chongtong; where a floor card is chosen, the one the table
+        marks ``[1]`` (the floor's order, not the engine's)."""
+        legal = state.legal_actions(seat)
+        first = legal[0]
+        if isinstance(first, TakeFlip):
+            choices: list[Play | TakeFlip] = [a for a in legal if isinstance(a, TakeFlip)]
+        elif isinstance(first, Play) and first.target is not None:
+            choices = [
+                a for a in legal if isinstance(a, Play) and a.card is first.card and not a.shake
+            ]
+        else:
+            return first
+        shown_first = render.in_floor_order(a.target for a in choices if a.target)[0]
+        return next(a for a in choices if a.target is shown_first)
 
     def computer_action(self, state: GostopState, seat: int) -> Action:
         """The computer player's move, from that seat's own view only."""

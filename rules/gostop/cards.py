@@ -137,6 +137,19 @@ DANS: dict[str, frozenset[int]] = {
     "초단": frozenset((13, 17, 25)),  # 4, 5, 7
 }
 
+
+def _twins() -> tuple[int, ...]:
+    """Each card's identical twin (the other plain junk of its month, the other 2-pi bonus
+    card), or -1: twins score, capture and steal alike, so naming either means the one held."""
+    twin = [-1] * len(CARDS)
+    pairs = [(c.index, c.index + 1) for c in DECK if c.code.endswith("피a")]
+    for a, b in [*pairs, (48, 49)]:
+        twin[a], twin[b] = b, a
+    return tuple(twin)
+
+
+TWIN: tuple[int, ...] = _twins()
+
 _LOOKUP: dict[str, HwatuCard] = {}
 for _card in CARDS:
     _LOOKUP[_card.code.lower()] = _card
@@ -151,6 +164,16 @@ _LOOKUP["비광"] = CARDS[RAIN_BRIGHT]
 _LOOKUP["국진"] = CARDS[GUKJIN]
 for _extra, _card_index in (("보너스2a", 48), ("보너스2b", 49), ("보너스3", 50)):
     _LOOKUP[_extra] = CARDS[_card_index]
+# A twin's shared name, as the tables show it (``1피``, ``jan junk``, ``보너스쌍피``), reads as
+# its ``a`` card; the engine plays whichever of the two is held (``TWIN``).
+for _card in CARDS:
+    if TWIN[_card.index] > _card.index:
+        shared = _card.alias[:-1].rstrip("-")  # jan-junk-a -> jan-junk, bonus-2a -> bonus-2
+        for name in (_card.code.lower()[:-1], shared, shared.replace("-", " ")):
+            _LOOKUP.setdefault(name, _card)
+_SHOWN_BONUS = (("보너스쌍피", 48), ("bonus(2)", 48), ("보너스쓰리피", 50), ("bonus(3)", 50))
+for _name, _card_index in _SHOWN_BONUS:
+    _LOOKUP.setdefault(_name, CARDS[_card_index])
 
 
 def parse_hwatu(text: str) -> HwatuCard:

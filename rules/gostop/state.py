@@ -43,7 +43,7 @@ from rules.engine import (
     SnapshotError,
     check_snapshot,
 )
-from rules.gostop.cards import BONUS_SETS, CARDS, DECK, GUKJIN, HwatuCard, Kind
+from rules.gostop.cards import BONUS_SETS, CARDS, DECK, GUKJIN, TWIN, HwatuCard, Kind
 from rules.gostop.scoring import (
     DELTAS,
     TALLY_SIZE,
@@ -549,7 +549,11 @@ class GostopState:
         return events
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        """Verify, then apply; refused actions raise :class:`IllegalAction` and change nothing."""
+        """Verify, then apply; refused actions raise :class:`IllegalAction` and change nothing.
+
+        Two identical cards (a month's two plain junk, the two 2-pi bonus cards) are one card
+        to every rule: naming either plays the one held, takes the one on the floor."""
+        action = self._the_twin_at_hand(seat, action)
         self._verify(seat, action)
         events: list[Event] = []
         if isinstance(action, Play):
@@ -583,6 +587,22 @@ class GostopState:
             else:
                 self._phase = Phase.PLAY  # their first turn goes on as any other
         return events
+
+    def _the_twin_at_hand(self, seat: int, action: Action) -> Action:
+        if isinstance(action, Play) and seat == self._seat:
+            card, target = action.card.index, action.target
+            hand, floor = self._hands[seat], self._floor
+            if card not in hand and TWIN[card] in hand:
+                card = TWIN[card]
+            if target is not None and target.index not in floor and TWIN[target.index] in floor:
+                target = CARDS[TWIN[target.index]]
+            if card != action.card.index or target is not action.target:
+                return Play(CARDS[card], target, action.shake)
+        elif isinstance(action, TakeFlip) and seat == self._seat:
+            taken = action.target.index
+            if taken not in self._choices and TWIN[taken] in self._choices:
+                return TakeFlip(CARDS[TWIN[taken]])
+        return action
 
     # -- verification ---------------------------------------------------------------------
 

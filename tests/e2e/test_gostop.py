@@ -655,7 +655,14 @@ async def test_a_chongtong_is_offered_to_its_holder_alone_and_wins_ten_points(
     final = body_of(won.message)  # type: ignore[arg-type]
     assert re.search(r"^ chongtong +10$", final, re.M) and re.search(r"^ total +10$", final, re.M)
     record = await bot.store.member_stats(fake.guild.id, alice.id)
-    assert record.games["gostop"]["win"] == 1
+    assert record.games["gostop"]["win"] == 1 and record.games["gostop"]["points"] == 10
+    board = await fake.slash(alice, fake.channel, "leaderboard", game="gostop")
+    assert board.text.splitlines()[:2] == [
+        "Most points in Go-Stop:",
+        f"1. <@{alice.id}>: 10 points, 1 wins in 1 games",
+    ]
+    stats = await fake.slash(alice, fake.channel, "stats")
+    assert "Go-Stop: 1 played, 1 won, 0 lost, 0 drawn, 10 points" in stats.text
     assert saved.scan(fake) == 2
 
 

@@ -65,6 +65,12 @@ def choices() -> GostopState:
         ("play", "4열 4띠", Play(C("4열"), C("4띠"))),
         ("play", "jan bright jan junk a", Play(C("1광"), C("1피a"))),
         ("play", "3광 shake", Play(C("3광"), None, True)),
+        # A twin's shared name as the tables show it: the engine plays whichever is held.
+        ("play", "1피", Play(C("1피a"))),
+        ("play", "Jan junk", Play(C("1피a"))),
+        ("play", "보너스쌍피", Play(C("B2a"))),
+        ("play", "bonus(2)", Play(C("B2a"))),
+        ("choose", "5피", TakeFlip(C("5피a"))),
         ("play", "3광 흔들기", Play(C("3광"), None, True)),
         ("play", "bomb 3", Bomb(3)),
         ("play", "폭탄 3월", Bomb(3)),
@@ -89,6 +95,9 @@ def test_parse_reads_every_move_as_buttons_menus_and_commands_name_it(
     [
         ("play", "purple 99", "unknown_card"),
         ("play", "4열>purple", "unknown_card"),
+        ("play", "4열 >", "no_target"),
+        ("play", "shake", "shake_what"),
+        ("play", "흔들기", "shake_what"),
         ("play", "   ", "not_a_gostop_move"),
         ("play", "bomb 13", "unknown_month"),
         ("bomb", "B3", "unknown_month"),
@@ -183,6 +192,57 @@ def test_the_timeout_move_is_legal_everywhere_and_the_safe_one() -> None:
     assert go_stop.phase == Phase.GO_STOP and ADAPTER.timeout_action(go_stop, 0) == Stop()
     state = choices()
     assert ADAPTER.timeout_action(state, 0) == Play(C("2띠"), C("2열"))  # no shake, no bomb
+
+
+def test_out_of_time_a_choice_of_floor_cards_takes_the_one_shown_first() -> None:
+    # The engine lists targets in the floor's own order; the table marks them by card order.
+    checked = 0
+    for seed in range(150):
+        state = new(2, seed=seed)
+        policy = random.Random(seed)
+        while not state.is_over:
+            seat = state.current_seat
+            assert seat is not None
+            legal = state.legal_actions(seat)
+            chosen = ADAPTER.timeout_action(state, seat)
+            assert chosen in legal
+            target = chosen.target if isinstance(chosen, Play | TakeFlip) else None
+            if target is not None:
+                assert isinstance(chosen, Play | TakeFlip)
+                rivals = [
+                    a.target for a in legal
+                    if type(a) is type(chosen) and a.target is not None
+                    and (isinstance(a, TakeFlip) or a.card is chosen.card)  # type: ignore[union-attr]
+                ]  # fmt: skip
+                assert target is min(rivals, key=lambda card: card.index)
+                checked += 1
+            state.apply(seat, legal[policy.randrange(len(legal))])
+    assert checked > 50
+
+
+def test_a_twin_named_for_the_one_held_plays_the_one_held() -> None:
+    def table() -> GostopState:
+        return arrange(
+            (("5피b", "3광"), ("11광", "6띠")), ["9열", "5피a"], ["12광", "3띠", "10피a", "10피b"]
+        )
+
+    # "5피" (as the table shows it) reads as 5피a, which is on the floor, not in the hand.
+    named = ADAPTER.parse("play", "5피")
+    assert named == Play(C("5피a"))
+    state, same = table(), table()
+    assert state.apply(0, named) == same.apply(0, Play(C("5피b")))
+    assert state.snapshot() == same.snapshot()
+
+    # The floor card to take, named by its twin: 2피a for the 2피b on the floor.
+    def choice() -> GostopState:
+        return arrange(
+            (("2띠", "3광"), ("11광", "6띠")), ["2열", "2피b"], ["12광", "3띠", "10피a", "10피b"]
+        )
+
+    state, same = choice(), choice()
+    assert state.apply(0, ADAPTER.parse("play", "2띠>2피")) == same.apply(
+        0, Play(C("2띠"), C("2피b"))
+    )
 
 
 def test_the_computer_plays_legal_moves_to_the_end() -> None:
