@@ -171,6 +171,7 @@ for _card in CARDS:
         shared = _card.alias[:-1].rstrip("-")  # jan-junk-a -> jan-junk, bonus-2a -> bonus-2
         for name in (_card.code.lower()[:-1], shared, shared.replace("-", " ")):
             _LOOKUP.setdefault(name, _card)
+            _LOOKUP.setdefault(name.replace("-", "").replace(" ", ""), _card)
 _SHOWN_BONUS = (("보너스쌍피", 48), ("bonus(2)", 48), ("보너스쓰리피", 50), ("bonus(3)", 50))
 for _name, _card_index in _SHOWN_BONUS:
     _LOOKUP.setdefault(_name, CARDS[_card_index])
