@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-import pytest
-
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 
 if TYPE_CHECKING:
@@ -20,7 +18,6 @@ if TYPE_CHECKING:
 __all__ = [
     "CALLBACK",
     "blackjack_seed",
-    "fair_blackjack_deals",
     "hole_card",
     "latest_table",
     "open_table",
@@ -88,7 +85,7 @@ async def open_table(
     """``host`` opens a Blackjack table for ``others`` plus ``bots`` computers; all join.
 
     Without a ``seed`` the first seed whose deal does not end the game at once is used;
-    ``fair``: no seed at all (the bot's own, a counted game; see fair_blackjack_deals).
+    ``fair``: no seed at all (the bot's own, a counted game; see tests.deals.fair_blackjack_deals).
     """
     players = 1 + len(others) + bots
     seed = blackjack_seed(players) if seed is None else seed
@@ -130,23 +127,6 @@ def blackjack_seed(players: int) -> int:
     from rules.blackjack import new
 
     return next(seed for seed in range(1000) if not new(players, seed=seed).is_over)
-
-
-def fair_blackjack_deals(monkeypatch: pytest.MonkeyPatch, players: int) -> int:
-    """Make every unseeded ("fair", rule 12) deal from now on draw the same operating-system
-    seed, one whose deal for ``players`` seats does not end at once; that seed.
-
-    An unseeded deal ends at once about one time in twenty (the House's 21): a test of a
-    deal nobody seeded, such as "Deal again", must not depend on that chance.
-    """
-    import rules.rng
-    from rules.blackjack import new
-
-    def fair(seed: int) -> bool:
-        monkeypatch.setattr(rules.rng, "new_seed", lambda: seed)
-        return not new(players).is_over
-
-    return next(seed for seed in range(1000) if fair(seed))
 
 
 def hole_card(players: int, seed: int) -> str:

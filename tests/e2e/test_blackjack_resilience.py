@@ -15,9 +15,9 @@ import pytest
 
 from bot.fakediscord import FakeDiscord, FakeMember
 from bot.i18n import t
+from tests.deals import fair_blackjack_deals
 from tests.e2e.deckhand_tables import (
     CALLBACK,
-    fair_blackjack_deals,
     hole_card,
     latest_table,
     open_table,

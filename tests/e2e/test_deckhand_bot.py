@@ -11,9 +11,9 @@ from bot.fakediscord import FakeDiscord, FakeMember
 from bot.fakediscord.model import MANAGE_GUILD
 from bot.i18n import t
 from bot.store.base import ActiveGame, GuildSettings, SeatResult
+from tests.deals import fair_blackjack_deals
 from tests.e2e.deckhand_tables import (
     blackjack_seed,
-    fair_blackjack_deals,
     open_table,
     play_to_the_end,
     settled,

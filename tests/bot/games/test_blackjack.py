@@ -15,6 +15,7 @@ from bot.store.memory import MemoryStore
 from cogs.blackjack import BlackjackAdapter
 from rules.blackjack import state as engine
 from rules.blackjack.events import Hit, Stand
+from tests.deals import fair_blackjack_deals
 
 CHANNEL = 7
 ALICE = Player(1, "Alice")
@@ -55,7 +56,9 @@ def first_seed_without_house_blackjack(players: int) -> int:
     raise AssertionError("no seed")
 
 
-async def test_a_seeded_table_plays_to_a_recorded_result() -> None:
+async def test_a_seeded_table_plays_to_a_recorded_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "Deal again" deals fairly (no seed): fixed here, so it never ends at once by chance.
+    fair_blackjack_deals(monkeypatch, players=3)
     store, poster, sleeps = MemoryStore(), Poster(), []
     sessions = registry(store, poster, sleeps)
     seed = first_seed_without_house_blackjack(3)
