@@ -21,6 +21,7 @@ __all__ = [
     "HandsSwapped",
     "Pass",
     "Play",
+    "PlayCard",
     "Reshuffled",
     "RuleBroken",
     "Skipped",
@@ -42,6 +43,17 @@ class Play(Action):
     """
 
     index: int
+    colour: int | None = None
+    target: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(Action):
+    """:class:`Play` with the card named by its code (``red_5``, ``none_W+4``), as chat
+    players name cards: the engine plays the first such card of the hand (after a draw,
+    the card just drawn). Logged as the :class:`Play` it became."""
+
+    card: str
     colour: int | None = None
     target: int | None = None
 

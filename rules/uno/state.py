@@ -57,6 +57,7 @@ from rules.uno.actions import (
     HandsSwapped,
     Pass,
     Play,
+    PlayCard,
     Reshuffled,
     RuleBroken,
     Skipped,
@@ -176,6 +177,8 @@ class UnoView:
     revealed: tuple[int, tuple[str, ...]] | None
     legal: tuple[Action, ...]
     result: Result | None
+    points: tuple[int, ...] | None = None  # each hand's points (rule 10), once over
+    house: tuple[str, ...] = ()  # the house rules in play, in HOUSE_RULES order
 
 
 class UnoState:
@@ -370,6 +373,9 @@ class UnoState:
             raise IllegalAction("There is no such seat.", code="no_seat")
         cls = action.__class__
         events: list[Event] = []
+        if cls is PlayCard:
+            action = self._by_code(seat, action)  # type: ignore[arg-type]
+            cls = Play
         if cls is Play:
             self._play(seat, action, events)  # type: ignore[arg-type]
         elif cls is CallUno or cls is CatchUno:
@@ -506,6 +512,18 @@ class UnoState:
             # Seed rule 13: no going out on an action card.
             self._effect(seat, rank, target, events)
             self._draw(seat, 1, events)
+
+    def _by_code(self, seat: int, action: PlayCard) -> Play:
+        """The :class:`Play` of the card ``action`` names: after a draw the card just drawn
+        if it is that one, else the first such card; refused if the hand holds none."""
+        codes = [CARD_CODES[c] for c in self.hands[seat]]
+        wanted = action.card
+        if wanted not in codes:
+            raise IllegalAction("You do not hold that card.", code="not_in_hand", card=wanted)
+        index = codes.index(wanted)
+        if seat == self.turn and self.phase == AFTER_DRAW and codes[-1] == wanted:
+            index = len(codes) - 1
+        return Play(index, action.colour, action.target)
 
     def _check_extras(self, seat: int, card: int, action: Play) -> None:
         """Refuse a colour or a target ``card`` cannot take (no legal action carries one).
@@ -804,6 +822,10 @@ class UnoState:
             revealed=reveal,
             legal=() if seat is None else tuple(self.legal_actions(seat)),
             result=self._result,
+            points=tuple(sum(CARD_POINTS[c] for c in hand) for hand in self.hands)
+            if over
+            else None,
+            house=tuple(rule for rule in HOUSE_RULES if self.options[rule]),
         )
 
     def snapshot(self) -> dict[str, Any]:
