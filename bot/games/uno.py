@@ -102,6 +102,7 @@ class UnoAdapter:
         return ()
 
     forfeits: Final = False  # a member who leaves hands the seat to a computer player
+    timeout_moves: Final = 2  # Draw, then Keep the drawn card
 
     def forfeit(self, state: uno.UnoState, seat: int) -> list[Event]:
         """Not used (:attr:`forfeits` is false): refused, changing nothing."""

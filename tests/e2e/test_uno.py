@@ -34,6 +34,7 @@ from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
 from tests.e2e.deckhand_tables import settled, whose_turn
 from tests.e2e.fakediscord import FakeDiscord, FakeMember, FakeMessage
+from tests.language import foreign_lines, message_lines
 from tests.phone import assert_fits_phone
 
 if TYPE_CHECKING:
@@ -97,10 +98,11 @@ def public_cards(message: FakeMessage) -> list[str]:
     for line in ANSI.sub("", message.text).splitlines():
         if re.search(r"played |jumped in with |냈어요|끼어들었어요|^Top: |^맨 위: ", line):
             continue
+        rest = line
         for name in CARD_NAMES:
-            if name in line:
+            if name in rest:
                 found.append(name)
-                line = line.replace(name, "")
+                rest = rest.replace(name, "")
     return found
 
 
@@ -119,17 +121,13 @@ async def by_hand_menu(
 
 
 async def make_move(
-    fake: FakeDiscord,
-    bot: DeckhandBot,
-    member: FakeMember,
-    table: FakeMessage,
-    action: Action,
-    turn: int,
+    fake: FakeDiscord, bot: DeckhandBot, member: FakeMember, action: Action, turn: int
 ) -> Any:
     """``action`` as a member makes it: the Hand select, buttons, or commands, in turn."""
     state = state_of(bot, fake.channel.id)
     seat = state.turn
     view = state.view(seat)
+    table = await settled(fake, bot, fake.channel)
     if isinstance(action, Play):
         code = (view.hand or ())[action.index]
         colour = None if action.colour is None else COLOUR_NAMES[action.colour]
@@ -181,13 +179,13 @@ async def play_round(fake: FakeDiscord, bot: DeckhandBot, members: list[FakeMemb
     for turn in range(600):
         if bot.sessions.get(fake.channel.id) is None:
             return turn
-        table = await settled(fake, bot, fake.channel)
+        await settled(fake, bot, fake.channel)
         member_id = whose_turn(bot, fake.channel)
         if member_id is None:
             return turn
         state = state_of(bot, fake.channel.id)
         action = choose_action(state.view(state.turn))
-        answer = await make_move(fake, bot, by_id[member_id], table, action, turn)
+        answer = await make_move(fake, bot, by_id[member_id], action, turn)
         if answer.ephemeral:
             # A private follow-up (the drawn card, a revealed hand) is fine; a refusal is not.
             assert state_of(bot, fake.channel.id).log, answer.text
@@ -227,3 +225,284 @@ async def test_three_members_and_a_computer_play_a_round_with_every_house_rule(
     ]
     stats = await bot.store.member_stats(fake.guild.id, alice.id)
     assert stats.games["uno"]["played"] == 1
+
+
+# -- rigged tables: each house rule and challenge, on a deal set by hand ----------------------
+
+
+async def open_rigged(
+    fake: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    hands: list[list[str]],
+    top: str,
+    **options: Any,
+) -> UnoState:
+    """Three members at a table whose hands and top card are ``hands`` and ``top`` (codes),
+    alice to play; the rest of the deck is the draw pile."""
+    NEXT_DEAL.append(5)
+    opened = await fake.slash(members[0], fake.channel, "uno start", players=3, **options)
+    assert not opened.ephemeral, opened.text
+    await fake.slash(members[1], fake.channel, "uno join")
+    await fake.slash(members[2], fake.channel, "uno join")
+    await settled(fake, bot, fake.channel)
+    state = state_of(bot, fake.channel.id)
+    free = list(range(len(CARD_CODES)))
+
+    def take(code: str) -> int:
+        card = next(c for c in free if CARD_CODES[c] == code)
+        free.remove(card)
+        return card
+
+    state.hands = [[take(code) for code in hand] for hand in hands]
+    state.discard = [take(top)]
+    state.colour = COLOUR_NAMES.index(top.partition("_")[0])
+    state.pile = free
+    state._unshuffled = len(free)  # the pile is shuffled as it is drawn
+    state.turn = 0
+    state.direction = 1
+    return state
+
+
+def log_text(fake: FakeDiscord) -> str:
+    return "\n".join(ANSI.sub("", m.text) for m in fake.public_messages(fake.channel))
+
+
+async def test_a_bluffed_wild_draw_four_is_caught_and_its_hand_shown_to_the_challenger_only(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, carol = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_3", "none_W+4", "blue_5"], ["green_1", "green_2"], ["blue_9"]],
+        "red_7",
+    )
+    await make_move(fake, bot, alice, Play(1, colour=2), 0)  # Hand select, then Blue
+    table = await settled(fake, bot, fake.channel)
+    assert "Challenge" in table.button_labels
+    assert "Pending: +4" in ANSI.sub("", table.text)
+    answer = await fake.click(minjun, table, "Challenge")
+    assert not answer.ephemeral, answer.text
+    (revealed,) = await answer.wait_followup()
+    assert revealed.visible_to == minjun.id
+    assert "alice" in revealed.text and "Red 3" not in revealed.text  # in Korean for 민준
+    assert "빨강 3" in ANSI.sub("", revealed.text)
+    assert not [m for m in fake.ephemeral_messages(carol, fake.channel) if "빨강 3" in m.text]
+    assert "민준 challenged: alice bluffed and draws 4" in log_text(fake)
+    assert len(state.hands[0]) == 2 + 4 and state.turn == 1  # the challenger plays on
+    for message in fake.public_messages(fake.channel):
+        assert public_cards(message) == [], message.text
+
+
+async def test_an_honest_wild_draw_four_costs_the_challenger_six(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, _ = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["green_3", "none_W+4", "blue_5"], ["green_1", "green_2"], ["blue_9"]],
+        "red_7",
+    )
+    await make_move(fake, bot, alice, Play(1, colour=1), 1)  # /uno play card colour
+    table = await settled(fake, bot, fake.channel)
+    await fake.click(minjun, table, "Challenge")
+    assert "민준 challenged: alice was honest, 민준 draws 6" in log_text(fake)
+    assert len(state.hands[1]) == 2 + 6 and state.turn == 2  # and is skipped
+
+
+async def test_uno_not_called_is_caught_for_two_cards(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, _, carol = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_3", "red_4"], ["green_1", "green_2", "green_3"], ["blue_9", "blue_8", "blue_7"]],
+        "red_7",
+        uno_call=True,
+    )
+    table = await settled(fake, bot, fake.channel)
+    hand = await fake.click(alice, table, "Hand")
+    assert hand.message is not None and "UNO!" in hand.message.button_labels  # two cards
+    await make_move(fake, bot, alice, Play(0), 2)
+    table = await settled(fake, bot, fake.channel)
+    assert "UNO? (not called)" in ANSI.sub("", table.text)
+    assert {"UNO!", "Catch"} <= set(table.button_labels)
+    await fake.click(carol, table, "Catch")
+    assert "carol caught alice without UNO: alice draws 2" in log_text(fake)
+    assert len(state.hands[0]) == 3
+
+
+async def test_uno_called_in_time_cannot_be_caught(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, _, carol = members
+    await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_3", "red_4"], ["green_1", "green_2", "green_3"], ["blue_9", "blue_8", "blue_7"]],
+        "red_7",
+        uno_call=True,
+    )
+    await make_move(fake, bot, alice, CallUno(), 0)
+    await make_move(fake, bot, alice, Play(0), 2)
+    table = await settled(fake, bot, fake.channel)
+    assert "Catch" not in table.button_labels
+    assert "alice called UNO!" in log_text(fake)
+    cards = [len(hand) for hand in state_of(bot, fake.channel.id).hands]
+    refused = await fake.slash(carol, fake.channel, "uno catch")
+    assert refused.ephemeral
+    assert [len(hand) for hand in state_of(bot, fake.channel.id).hands] == cards
+
+
+async def test_a_seven_swaps_hands_with_the_seat_picked_from_the_select(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice = members[0]
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [
+            ["red_7", "blue_1", "blue_2"],
+            ["green_1", "green_2"],
+            ["blue_9", "blue_8", "blue_7", "blue_6", "blue_4"],
+        ],
+        "red_5",
+        seven_zero=True,
+    )
+    await make_move(fake, bot, alice, Play(0, target=2), 0)  # Hand select, then seat 3
+    assert "alice swapped hands with carol" in log_text(fake)
+    assert [len(hand) for hand in state.hands] == [5, 2, 2]
+
+
+async def test_a_zero_passes_every_hand_on_and_each_reaches_its_owner_by_hand(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, _ = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [
+            ["red_0", "blue_1", "blue_2"],
+            ["green_1", "green_2", "green_3", "green_4"],
+            ["blue_9", "blue_8", "blue_7", "blue_6", "blue_4"],
+        ],
+        "red_5",
+        seven_zero=True,
+    )
+    await make_move(fake, bot, alice, Play(0), 1)
+    assert "Every hand passes on one seat" in log_text(fake)
+    assert [len(hand) for hand in state.hands] == [5, 2, 4]
+    table = await settled(fake, bot, fake.channel)
+    hand = await fake.click(minjun, table, "Hand")
+    assert hand.ephemeral and "파랑 1" in ANSI.sub("", hand.text)
+
+
+async def test_a_member_jumps_in_out_of_turn_with_the_identical_card(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    carol = members[2]
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["green_3", "blue_5"], ["green_1", "green_2"], ["red_5", "blue_9"]],
+        "red_5",
+        jump_in=True,
+    )
+    choices = await fake.autocomplete(carol, fake.channel, "uno play", "card", "")
+    assert [c["value"] for c in choices] == ["red_5"]
+    answer = await fake.slash(carol, fake.channel, "uno play", card="red 5")
+    assert not answer.ephemeral, answer.text
+    assert "carol jumped in with Red 5" in log_text(fake)
+    assert state.turn == 0  # play goes on from carol, to alice
+
+
+async def test_a_stacked_draw_two_chain_passes_the_sum_on(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, carol = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_+2", "blue_5"], ["blue_+2", "green_1"], ["green_9", "blue_9"]],
+        "red_5",
+        stacking=True,
+    )
+    await make_move(fake, bot, alice, Play(0), 0)
+    await make_move(fake, bot, minjun, Play(0), 0)  # the Hand select offers the +2
+    table = await settled(fake, bot, fake.channel)
+    assert "Pending: +4" in ANSI.sub("", table.text)
+    await fake.click(carol, table, "Take 4")
+    assert "carol draws 4" in log_text(fake)
+    assert len(state.hands[2]) == 6 and state.turn == 0
+
+
+async def test_a_restart_mid_game_keeps_the_table_and_its_buttons(
+    fake_discord: FakeDiscord, deckhand: Deckhand, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, carol = members
+    NEXT_DEAL.append(3)
+    async with deckhand.run() as first:
+        await fake.slash(alice, fake.channel, "uno start", players=3, jump_in=True)
+        await fake.slash(minjun, fake.channel, "uno join")
+        await fake.slash(carol, fake.channel, "uno join")
+        for turn in range(4):
+            await settled(fake, first, fake.channel)
+            member_id = whose_turn(first, fake.channel)
+            state = state_of(first, fake.channel.id)
+            member = next(m for m in members if m.id == member_id)
+            await make_move(fake, first, member, choose_action(state.view(state.turn)), turn)
+        before = state_of(first, fake.channel.id).snapshot()
+        table = await settled(fake, first, fake.channel)
+    async with deckhand.run() as second:
+        assert state_of(second, fake.channel.id).snapshot() == before
+        member_id = whose_turn(second, fake.channel)
+        member = next(m for m in members if m.id == member_id)
+        hand = await fake.click(member, table, "Hand")
+        assert hand.ephemeral and hand.message is not None
+        state = state_of(second, fake.channel.id)
+        action = choose_action(state.view(state.turn))
+        if isinstance(action, Draw):
+            await fake.click(member, table, "Draw")
+        else:
+            await make_move(fake, second, member, action, 0)
+        assert state_of(second, fake.channel.id).log[-1][0] == before["turn"]
+
+
+async def test_a_thirty_card_hand_fits_discords_limits_in_both_languages(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, _ = members
+    hands = [[CARD_CODES[c] for c in range(start, start + 30)] for start in (0, 30)]
+    await open_rigged(fake, bot, members, [*hands, ["yellow_9"]], "yellow_5")
+    table = await settled(fake, bot, fake.channel)
+    for member, lang in ((alice, "en"), (minjun, "ko")):
+        hand = await fake.click(member, table, "Hand")
+        assert hand.ephemeral and hand.message is not None
+        assert len(hand.message.text) <= 2000
+        assert_fits_phone(hand.message.text)
+        assert foreign_lines(message_lines(hand.message), lang) == []
+        if member is alice:
+            options = menu_of(hand.message)["options"]
+            assert 0 < len(options) <= 25
+            assert all(len(o["value"]) <= 100 and len(o["label"]) <= 100 for o in options)
