@@ -506,3 +506,47 @@ async def test_a_thirty_card_hand_fits_discords_limits_in_both_languages(
             options = menu_of(hand.message)["options"]
             assert 0 < len(options) <= 25
             assert all(len(o["value"]) <= 100 and len(o["label"]) <= 100 for o in options)
+
+
+async def test_the_seed_ruleset_penalises_a_refused_card_and_an_action_card_does_not_win(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, _ = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_3", "blue_+2"], ["green_+2"], ["blue_9", "blue_8"]],
+        "red_5",
+        ruleset="seed",
+    )
+    answer = await fake.slash(alice, fake.channel, "uno play", card="blue +2")
+    assert not answer.ephemeral, answer.text  # rule 11: not a refusal but a penalty
+    assert "alice broke the rule: a penalty card" in log_text(fake)
+    assert len(state.hands[0]) == 3 and state.turn == 1
+    table = await settled(fake, bot, fake.channel)
+    assert "UNO · seed rules (course judge)" in ANSI.sub("", table.text)
+    state.discard.append(next(c for c in state.pile if CARD_CODES[c] == "green_5"))
+    state.pile.remove(state.discard[-1])
+    state._unshuffled = len(state.pile)
+    state.colour = COLOUR_NAMES.index("green")
+    await fake.slash(minjun, fake.channel, "uno play", card="green +2")
+    assert len(state.hands[1]) == 1 and not state.is_over  # rule 13: an action card never wins
+    rules_text = await fake.slash(minjun, fake.channel, "rules", game="uno")
+    assert "시드 규칙" in rules_text.text
+
+
+async def test_the_lobby_shows_the_ruleset_and_the_house_rules(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    opened = await fake.slash(
+        members[0], fake.channel, "uno start", players=3, stacking=True, seven_zero=True
+    )
+    assert not opened.ephemeral
+    lobby = fake.public_messages(fake.channel)[-1].text
+    assert "Rules: official" in lobby
+    assert "House rule: stacking (+2 on +2, +4 on +4)" in lobby
+    assert "House rule: 7 swaps, 0 passes hands on" in lobby
+    assert "jump-in" not in lobby
