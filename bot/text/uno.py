@@ -255,11 +255,10 @@ def _numbered(cards: Sequence[str], locale: str) -> list[str]:
     for start in range(0, len(cells), HAND_CARDS_PER_LINE):
         row = cells[start : start + HAND_CARDS_PER_LINE]
         codes = cards[start : start + HAND_CARDS_PER_LINE]
-        parts = [
-            paint(_pad(clip(cell, width - 1), width - 1), code)
-            for cell, code in zip(row, codes, strict=True)
-        ]
-        lines.append(" ".join(parts).rstrip())
+        parts = [paint(clip(cell, width - 1), code) for cell, code in zip(row, codes, strict=True)]
+        # Pad outside the colour so the columns line up and no line ends in spaces.
+        padded = [part + " " * (width - 1 - columns(part)) for part in parts[:-1]]
+        lines.append(" ".join([*padded, parts[-1]]))
     return lines
 
 
