@@ -345,10 +345,11 @@ class GameCog(commands.Cog):
                 return
             head = t("verify.result", locale, commitment=shown)
             block = "\n".join(lines).replace("`", "'")
-            room = MAX_MESSAGE - len(head) - len("\n```\n\n```") - 2
+            room = MAX_MESSAGE - len(head) - len("\n```ansi\n\n```") - 2
             if len(block) > room:
                 block = block[: room - 1] + "…"
-            await ephemeral(interaction, f"{head}\n```\n{block}\n```")
+            # ansi: a game's deal may be in colour (Uno, One Card); plain text reads the same.
+            await ephemeral(interaction, f"{head}\n```ansi\n{block}\n```")
 
         await guarded(interaction, work, what="/game verify")
 

@@ -101,12 +101,13 @@ class UnoAdapter:
         """Nothing changes at once: the session plays the seat with :meth:`computer_action`."""
         return ()
 
-    forfeits: Final = False  # a member who leaves hands the seat to a computer player
+    forfeits: Final = True  # leaving puts the seat's cards under the draw pile
     timeout_moves: Final = 2  # Draw, then Keep the drawn card
 
     def forfeit(self, state: uno.UnoState, seat: int) -> list[Event]:
-        """Not used (:attr:`forfeits` is false): refused, changing nothing."""
-        raise IllegalAction("Leaving hands your seat to a computer player.", code="no_forfeit")
+        """A member leaves the running game: the seat's cards go under the draw pile and
+        the seat leaves the rotation; the last seat left wins."""
+        return state.forfeit(seat)
 
     def timeout_action(self, state: uno.UnoState, seat: int) -> Action:
         """Out of time: draw (or take the pending cards); after a draw, keep the card; a

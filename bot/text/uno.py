@@ -22,6 +22,7 @@ from rules.uno import (
     ChallengeResolved,
     ColourChosen,
     DirectionChanged,
+    Forfeited,
     HandsRotated,
     HandsSwapped,
     Reshuffled,
@@ -162,6 +163,8 @@ def _event_line(event: Event, names: Sequence[str], locale: str) -> str | None:
         )
     if isinstance(event, HandsRotated):
         return t("uno.log.rotated", locale)
+    if isinstance(event, Forfeited):
+        return t("uno.log.forfeited", locale, name=_name(names, event.seat), n=event.count)
     if isinstance(event, Reshuffled):
         return t("uno.log.reshuffled", locale, n=event.count)
     if isinstance(event, GameOver):
@@ -220,8 +223,12 @@ def table_body(view: UnoView, names: Sequence[str], locale: str = DEFAULT) -> st
             if view.result.outcomes[seat] is Outcome.WIN:
                 mark = "★"
                 note = t("uno.table.score", locale, n=view.result.scores[seat])
+            elif seat in view.out:
+                note = t("uno.table.left", locale)
             elif view.points is not None:
                 note = t("uno.table.hand_points", locale, n=view.points[seat])
+        elif seat in view.out:
+            note = t("uno.table.left", locale)
         elif count == 1:
             key = "uno.table.uno_open" if view.uno_exposed == seat else "uno.table.uno"
             note = t(key, locale)

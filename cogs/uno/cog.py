@@ -89,10 +89,13 @@ class UnoCog(commands.Cog):
 
     @group.command(
         name="leave",
-        description=_("Leave the table (in a game: a computer plays on)", key="cmd.uno.leave"),
+        description=_(
+            "Leave the table (in a game: forfeit, your cards go under the pile)",
+            key="cmd.uno.leave",
+        ),
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        """In the lobby free the seat; in a game a computer player takes it."""
+        """In the lobby free the seat; in a game forfeit it: its cards go under the pile."""
         await verbs.leave(interaction, GAME)
 
     @group.command(name="hand", description=_("Your hand, only for you", key="cmd.uno.hand"))

@@ -17,6 +17,7 @@ __all__ = [
     "ColourChosen",
     "DirectionChanged",
     "Draw",
+    "Forfeited",
     "HandsRotated",
     "HandsSwapped",
     "Pass",
@@ -187,6 +188,14 @@ class HandsRotated(Event):
     """House rule ``seven_zero``: a 0 passed every hand one seat in ``direction``."""
 
     direction: int
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited(Event):
+    """``seat`` left the game; its ``count`` cards went under the draw pile."""
+
+    seat: int
+    count: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -550,3 +550,24 @@ async def test_the_lobby_shows_the_ruleset_and_the_house_rules(
     assert "House rule: stacking (+2 on +2, +4 on +4)" in lobby
     assert "House rule: 7 swaps, 0 passes hands on" in lobby
     assert "jump-in" not in lobby
+
+
+async def test_leaving_forfeits_the_cards_go_under_the_pile_and_the_last_member_wins(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, carol = members
+    state = await open_rigged(
+        fake, bot, members, [["red_3", "blue_4"], ["green_1", "green_2"], ["blue_9"]], "red_7"
+    )
+    left = await fake.slash(alice, fake.channel, "uno leave")
+    assert not left.ephemeral, left.text
+    assert "alice left the game: 2 cards go under the draw pile" in log_text(fake)
+    table = await settled(fake, bot, fake.channel)
+    assert " 1 alice            0 left" in ANSI.sub("", table.text)
+    assert state.turn == 1
+    await fake.slash(minjun, fake.channel, "uno leave")
+    final = await final_table(fake)
+    assert "carol wins the round" in final.text
+    stats = await bot.store.member_stats(fake.guild.id, carol.id)
+    assert stats.games["uno"]["win"] == 1 and stats.games["uno"]["points"] > 0
