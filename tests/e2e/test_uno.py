@@ -571,3 +571,23 @@ async def test_leaving_forfeits_the_cards_go_under_the_pile_and_the_last_member_
     assert "carol wins the round" in final.text
     stats = await bot.store.member_stats(fake.guild.id, carol.id)
     assert stats.games["uno"]["win"] == 1 and stats.games["uno"]["points"] > 0
+
+
+async def test_out_of_time_the_seat_draws_then_keeps_the_card_in_one_timeout(
+    deckhand: Deckhand, fake_discord: FakeDiscord, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    async with deckhand.run(default_turn_seconds=0.4) as running:
+        state = await open_rigged(
+            fake, running, members, [["blue_1"], ["green_1"], ["blue_9"]], "red_7"
+        )
+        red_nine = next(c for c in state.pile if CARD_CODES[c] == "red_9")
+        state.pile.remove(red_nine)
+        state.pile.append(red_nine)  # the card drawn next, playable on the red 7
+        state._unshuffled = 0
+        timed_out = await fake.wait_for_message(fake.channel, lambda m: "ran out of time" in m.text)
+        assert "alice draws 1" in timed_out.text and "alice passes" in timed_out.text
+        assert [len(hand) for hand in state.hands] == [2, 1, 1]
+        assert state.turn == 1
+        session = running.sessions.get(fake.channel.id)
+        assert session is not None and session.seats[0].timeouts == 1
