@@ -427,6 +427,9 @@ async def test_a_member_jumps_in_out_of_turn_with_the_identical_card(
     )
     choices = await fake.autocomplete(carol, fake.channel, "uno play", "card", "")
     assert [c["value"] for c in choices] == ["red_5"]
+    hand = await fake.click(carol, await settled(fake, bot, fake.channel), "Hand")
+    assert hand.message is not None
+    assert [o["value"] for o in menu_of(hand.message)["options"]] == ["red_5"]  # no Draw
     answer = await fake.slash(carol, fake.channel, "uno play", card="red 5")
     assert not answer.ephemeral, answer.text
     assert "carol jumped in with Red 5" in log_text(fake)
@@ -591,3 +594,25 @@ async def test_out_of_time_the_seat_draws_then_keeps_the_card_in_one_timeout(
         assert state.turn == 1
         session = running.sessions.get(fake.channel.id)
         assert session is not None and session.seats[0].timeouts == 1
+
+
+async def test_after_a_draw_the_drawn_card_comes_privately_with_play_it_and_keep(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice = members[0]
+    state = await open_rigged(fake, bot, members, [["blue_1"], ["green_1"], ["blue_9"]], "red_7")
+    red_nine = next(c for c in state.pile if CARD_CODES[c] == "red_9")
+    state.pile.remove(red_nine)
+    state.pile.append(red_nine)  # the card drawn next, playable on the red 7
+    state._unshuffled = 0
+    drew = await fake.click(alice, await settled(fake, bot, fake.channel), "Draw")
+    assert not drew.ephemeral and "alice draws 1" in drew.text
+    assert "Red 9" not in ANSI.sub("", drew.text)
+    (private,) = await drew.wait_followup()
+    assert private.visible_to == alice.id and "You drew Red 9." in private.text
+    assert private.button_labels == ["Play it", "Keep"]
+    played = await fake.click(alice, private, "Play it")
+    assert not played.ephemeral, played.text
+    assert "alice played Red 9" in log_text(fake)
+    assert [len(hand) for hand in state.hands] == [1, 1, 1] and state.turn == 1
