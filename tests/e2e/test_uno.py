@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+CARD_CODE = re.compile(r"\b(?:red|green|blue|yellow|none)_(?:\d|\+2|R\b|S\b|W)")
 ALL_RULES = {
     "stacking": True,
     "draw_until_playable": True,
@@ -70,6 +72,21 @@ def fixed_fair_deals(monkeypatch: pytest.MonkeyPatch) -> Any:
     NEXT_DEAL.clear()
 
 
+@pytest.fixture(autouse=True)
+def no_hand_in_public(
+    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> Iterator[None]:
+    """After every test: the hand-leak scan of every public message and every log line."""
+    caplog.set_level(logging.INFO)
+    yield
+    for message in fake_discord.public_messages(fake_discord.channel):
+        assert public_cards(message.text) == [], message.text
+    for record in caplog.records:
+        line = record.getMessage()
+        assert not CARD_CODE.search(line), line
+        assert not [name for name in CARD_NAMES if name in line], line
+
+
 @pytest.fixture
 async def bot(deckhand: Deckhand) -> Any:
     async with deckhand.run() as running:
@@ -91,11 +108,11 @@ def state_of(bot: DeckhandBot, channel_id: int) -> UnoState:
     return session.state
 
 
-def public_cards(message: FakeMessage) -> list[str]:
+def public_cards(text: str) -> list[str]:
     """Card names in a public message outside the lines allowed to name one (a card
     played, the top card): a card anywhere else would be a hand's."""
     found = []
-    for line in ANSI.sub("", message.text).splitlines():
+    for line in ANSI.sub("", text).splitlines():
         if re.search(r"played |jumped in with |냈어요|끼어들었어요|^Top: |^맨 위: ", line):
             continue
         rest = line
@@ -104,6 +121,12 @@ def public_cards(message: FakeMessage) -> list[str]:
                 found.append(name)
                 rest = rest.replace(name, "")
     return found
+
+
+def state_of_finished(bot: DeckhandBot, channel_id: int) -> UnoState:
+    finished = bot.sessions.finished.get(channel_id)
+    assert finished is not None and isinstance(finished.state, UnoState)
+    return finished.state
 
 
 def menu_of(message: FakeMessage) -> dict[str, Any]:
@@ -196,9 +219,7 @@ async def test_three_members_and_a_computer_play_a_round_with_every_house_rule(
     fake_discord: FakeDiscord,
     bot: DeckhandBot,
     members: list[FakeMember],
-    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.INFO)
     fake = fake_discord
     alice, minjun, carol = members
     NEXT_DEAL.append(7)
@@ -217,12 +238,12 @@ async def test_three_members_and_a_computer_play_a_round_with_every_house_rule(
     public = fake.public_messages(fake.channel)
     assert len(public) > moves // 2
     for message in public:
-        assert public_cards(message) == [], message.text
         for block in re.findall(r"```ansi\n(.*?)\n```", message.text, re.DOTALL):
             assert_fits_phone(block)
-    assert not [
-        r for r in caplog.records if re.search(r"\b[a-z]+_(?:\d|\+2|R|S|W)", r.getMessage())
-    ]
+    # The scan (run after every test by no_hand_in_public) sees a hand where it would be.
+    hand = "\n".join(render.hand_lines(state_of_finished(bot, fake.channel.id).view(0), "en"))
+    assert public_cards(hand.replace("Top: ", "")) != []
+    assert CARD_CODE.search("seat 0 holds red_5, blue_+2")
     stats = await bot.store.member_stats(fake.guild.id, alice.id)
     assert stats.games["uno"]["played"] == 1
 
@@ -294,7 +315,7 @@ async def test_a_bluffed_wild_draw_four_is_caught_and_its_hand_shown_to_the_chal
     assert "민준 challenged: alice bluffed and draws 4" in log_text(fake)
     assert len(state.hands[0]) == 2 + 4 and state.turn == 1  # the challenger plays on
     for message in fake.public_messages(fake.channel):
-        assert public_cards(message) == [], message.text
+        assert public_cards(message.text) == [], message.text
 
 
 async def test_an_honest_wild_draw_four_costs_the_challenger_six(
@@ -574,6 +595,17 @@ async def test_leaving_forfeits_the_cards_go_under_the_pile_and_the_last_member_
     assert "carol wins the round" in final.text
     stats = await bot.store.member_stats(fake.guild.id, carol.id)
     assert stats.games["uno"]["win"] == 1 and stats.games["uno"]["points"] > 0
+    board = await fake.slash(alice, fake.channel, "leaderboard", game="uno")
+    assert "carol" in board.text or carol.mention in board.text, board.text
+    again = await fake.click(carol, final, "Deal again")
+    assert not again.ephemeral, again.text
+    table = await settled(fake, bot, fake.channel)
+    assert "Hand" in table.button_labels
+    assert [s.member_id for s in bot.sessions.get(fake.channel.id).seats] == [  # type: ignore[union-attr]
+        alice.id,
+        minjun.id,
+        carol.id,
+    ]
 
 
 async def test_out_of_time_the_seat_draws_then_keeps_the_card_in_one_timeout(
