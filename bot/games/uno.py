@@ -200,10 +200,11 @@ class UnoAdapter:
             Option(render.card_name(code, locale), code, _hint(_needs(p), locale))
             for code, p in sorted(plays.items(), key=lambda item: render.sort_key(item[0]))
         ]
-        if not options:
-            return None
+        mine = view.current_seat == view.seat
+        if not options and not mine:
+            return None  # out of turn the menu is only for a jump-in
         last = []
-        if view.current_seat == view.seat:
+        if mine:
             if view.phase == "after_draw":
                 last.append(Option(t("uno.keep", locale), KEEP))
             else:
@@ -242,26 +243,26 @@ class UnoAdapter:
             return ("play", play_arg(card, colour=value))
         if value in ("draw", KEEP):
             return (value, None)
-        needs = _needs(_plays(view).get(value, []))
-        name = render.card_name(value, locale)
+        plays = _plays(view).get(value, [])
+        needs = _needs(plays)
         if needs == "colour":
             return Menu(
                 t("uno.pick_colour", locale),
                 _colour_options(locale),
                 step=value,
-                prompt=t("uno.choose_colour", locale, card=name),
+                prompt=t("uno.choose_colour", locale, card=render.card_name(value, locale)),
             )
-        if needs == "target":
+        if needs == "target":  # the seats the engine offers: never one who left
+            targets = sorted({p.target for p in plays if p.target is not None})
             seats = [
-                Option(t("uno.seat", locale, n=seat + 1, cards=count), str(seat))
-                for seat, count in enumerate(view.hand_counts)
-                if seat != view.seat
+                Option(t("uno.seat", locale, n=seat + 1, cards=view.hand_counts[seat]), str(seat))
+                for seat in targets
             ]
             return Menu(
                 t("uno.pick_target", locale),
                 tuple(seats),
                 step=f"{value}{COLOUR_MARK}target",
-                prompt=t("uno.choose_target", locale, card=name),
+                prompt=t("uno.choose_target", locale, card=render.card_name(value, locale)),
             )
         return ("play", value)
 

@@ -63,6 +63,8 @@ def test_the_menu_offers_each_legal_card_once_then_a_colour_or_a_seat() -> None:
     assert isinstance(seven, Menu) and [o.value for o in seven.options] == ["1", "2"]
     assert ADAPTER.picked(view, seven.step, "2", "en") == ("play", "red_7@2")
     assert ADAPTER.picked(view, None, "red_3", "en") == ("play", "red_3")
+    assert ADAPTER.picked(view, None, "forged", "en") == ("play", "forged")  # parse refuses it
+    assert ADAPTER.hand(state.view(1), ["a", "b", "c"], "en").menu is None  # not their turn
     assert [o.value for o in ADAPTER.suggest(view, "card", "red", "en")] == ["red_3", "red_7"]
     assert ADAPTER.suggest(state.view(1), "card", "", "en") == []  # not their turn
 
@@ -107,3 +109,9 @@ def test_the_table_buttons_follow_the_game() -> None:
     labels = [c.label for c in ADAPTER.table(state.view(None), [], ["a", "b"], "en").controls]
     assert labels[:3] == ["button.hand", "Challenge", "Take 4"]
     assert "Catch" in labels  # seat 0 is down to one card and said nothing
+
+
+def test_a_turn_with_nothing_to_play_offers_draw_in_the_menu() -> None:
+    state = rig([["blue_3"], ["green_1"]], "red_7")
+    menu = ADAPTER.hand(state.view(0), ["a", "b"], "en").menu
+    assert menu is not None and [o.value for o in menu.options] == ["draw"]
