@@ -12,10 +12,11 @@ from bot.text import uno as render
 from rules import uno
 from rules.uno import Play
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
+from tests.language import foreign_lines
 from tests.phone import assert_fits_phone
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-NAMES = ["alice", "민준", "a very long display name", "Computer 4"]
+NAMES = ["alice", "민준", "a very long display name", "dave"]
 ALL_RULES = {
     "stacking": True,
     "draw_until_playable": True,
@@ -70,7 +71,7 @@ Top: Red 3
  1 alice            1 UNO? (not called)
 ▶2 민준             3
  3 a very long d…   3
- 4 Computer 4       1 UNO!"""
+ 4 dave             1 UNO!"""
 
 TABLE_KO = """\
 우노 · 공식 규칙
@@ -82,7 +83,7 @@ TABLE_KO = """\
  1 alice            1 우노? (안 외침)
 ▶2 민준             3
  3 a very long d…   3
- 4 Computer 4       1 우노!"""
+ 4 dave             1 우노!"""
 
 
 def test_the_table_in_english_and_korean_shows_counts_rules_and_the_unsaid_uno() -> None:
@@ -91,6 +92,7 @@ def test_the_table_in_english_and_korean_shows_counts_rules_and_the_unsaid_uno()
         body = render.table_body(view, NAMES, locale)
         assert ANSI.sub("", body) == golden
         assert_fits_phone(body)
+        assert foreign_lines(body.splitlines(), locale) == []
     assert "\x1b[31mRed 3\x1b[0m" in render.table_body(view, NAMES, "en")
 
 
