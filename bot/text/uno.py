@@ -52,6 +52,7 @@ __all__ = [
 COLOURS: Final = ("red", "yellow", "green", "blue")  # the order people name them
 NAME_COLUMNS: Final = 14  # a name's room in a seat line, so the line fits a phone
 HAND_CARDS_PER_LINE: Final = 2  # "12 Wild +4" twice fits 40 columns
+NUMBERED_MOST: Final = 40  # a longer hand is listed by colour, to fit one message
 _ANSI: Final = {"red": "31", "yellow": "33", "green": "32", "blue": "34", "none": "35"}
 _RESET: Final = "\x1b[0m"
 _MARKDOWN: Final = re.compile(r"([\\`*_~|>])")
@@ -251,8 +252,28 @@ def hand_lines(view: UnoView, locale: str = DEFAULT) -> list[str]:
     if view.pending:
         lines.append(t("uno.table.pending", locale, n=view.pending))
     lines.append(t("uno.hand.count", locale, n=len(hand)))
-    lines += _numbered(hand, locale)
+    lines += _numbered(hand, locale) if len(hand) <= NUMBERED_MOST else _by_colour(hand, locale)
     return lines
+
+
+def _by_colour(cards: Sequence[str], locale: str) -> list[str]:
+    """A hand too long to number in one message (``draw_until_playable`` can deal half the
+    deck): one coloured run of ranks per colour, ``Red: 1 3 +2 R``, wrapped at 40."""
+    lines = []
+    for colour in (*COLOURS, "none"):
+        ranks = [_split(code)[1] for code in cards if _split(code)[0] == colour]
+        if not ranks:
+            continue
+        if colour == "none":
+            words = [t(f"uno.rank.{rank}", locale).replace(" ", "") for rank in ranks]
+        else:
+            words = [colour_name(colour, locale) + ":", *(_short_rank(r, locale) for r in ranks)]
+        lines += [paint(line, f"{colour}_0") for line in wrap_words(words, PHONE_COLUMNS, "  ")]
+    return lines
+
+
+def _short_rank(rank: str, locale: str) -> str:
+    return t(f"uno.rank.{rank}", locale) if rank in ("R", "S") else rank
 
 
 def _numbered(cards: Sequence[str], locale: str) -> list[str]:

@@ -144,3 +144,17 @@ def test_a_wild_is_named_with_its_colour_once_played() -> None:
     assert render.card_name("yellow_W", "ko") == "와일드 (노랑)"
     played = uno.CardPlayed(1, "none_W+4", "blue")
     assert render.event_lines([played], NAMES, "en") == ["민준 played Wild +4 (Blue)"]
+
+
+def test_a_hand_of_half_the_deck_is_listed_by_colour_and_fits_one_message() -> None:
+    coloured = [code for code in CARD_CODES[:100] if code not in ("red_7", "green_1")]
+    hand = [*coloured[:90], "none_W", "none_W+4"]
+    state = rig([hand, ["green_1"]], "red_7")
+    for locale in ("en", "ko"):
+        body = "\n".join(render.hand_lines(state.view(0), locale))
+        assert len(body) < 1800
+        assert_fits_phone(body)
+    lines = [ANSI.sub("", line) for line in render.hand_lines(state.view(0), "en")]
+    assert lines[1] == "92 card(s):"
+    assert lines[2] == "Red: 0 1 1 2 2 3 3 4 4 5 5 6 6 8 8 9 9"
+    assert lines[-1] == "Wild Wild+4"
