@@ -252,8 +252,12 @@ def hand_lines(view: UnoView, locale: str = DEFAULT) -> list[str]:
     if view.pending:
         lines.append(t("uno.table.pending", locale, n=view.pending))
     lines.append(t("uno.hand.count", locale, n=len(hand)))
-    lines += _numbered(hand, locale) if len(hand) <= NUMBERED_MOST else _by_colour(hand, locale)
-    return lines
+    return lines + _listing(hand, locale)
+
+
+def _listing(cards: Sequence[str], locale: str) -> list[str]:
+    """Sorted cards, numbered; a hand too long for that, by colour."""
+    return _numbered(cards, locale) if len(cards) <= NUMBERED_MOST else _by_colour(cards, locale)
 
 
 def _by_colour(cards: Sequence[str], locale: str) -> list[str]:
@@ -295,4 +299,4 @@ def revealed_lines(
 ) -> list[str]:
     """Rule 8: the hand a challenge revealed, for the challenger alone."""
     lines = [t("uno.revealed", locale, name=_name(block_names(names), offender))]
-    return lines + _numbered(sorted(cards, key=sort_key), locale)
+    return lines + _listing(sorted(cards, key=sort_key), locale)
