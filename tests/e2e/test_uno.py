@@ -612,7 +612,7 @@ async def test_out_of_time_the_seat_draws_then_keeps_the_card_in_one_timeout(
     deckhand: Deckhand, fake_discord: FakeDiscord, members: list[FakeMember]
 ) -> None:
     fake = fake_discord
-    async with deckhand.run(default_turn_seconds=0.4) as running:
+    async with deckhand.run(default_turn_seconds=1.0) as running:
         state = await open_rigged(
             fake, running, members, [["blue_1"], ["green_1"], ["blue_9"]], "red_7"
         )
