@@ -711,9 +711,11 @@ class UnoState:
     def _after(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` turns after ``seat`` in the direction of play, past those who left."""
         n, direction, out = self.n, self.direction, self._out
+        if not out:  # nobody has left: the plain step of every playout
+            return (seat + direction * steps) % n
         for _ in range(steps):
             seat = (seat + direction) % n
-            while out and out[seat]:
+            while out[seat]:
                 seat = (seat + direction) % n
         return seat
 
