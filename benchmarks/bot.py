@@ -101,6 +101,7 @@ async def bench_deckhand(
     memory: bool = False,
     settle: bool = False,
     synchronous: str = "normal",
+    game: str = "blackjack",
 ) -> tuple[float, list[float]]:
     from bot.client import DeckhandBot
     from bot.settings import Settings
@@ -122,6 +123,10 @@ async def bench_deckhand(
             store = MemoryStore() if memory else SQLiteStore(path, synchronous=synchronous)
             bot = DeckhandBot(settings, store)
             async with running_client(bot, fake):
+                if game == "uno":
+                    uno = UnoTable(fake, bot, [member, fake.add_member("other")])
+                    await uno.open()
+                    return await measure(uno.act, args)
                 table = BlackjackTable(fake, bot, member, settle=settle)
                 await table.open()
                 return await measure(table.act, args)
@@ -165,6 +170,60 @@ class BlackjackTable:
         return result
 
 
+class UnoTable:
+    """Two members at an Uno table with stacking and UNO calls: each action is the move the
+    computer player would make in the seat to act, made as a member makes it (``/uno play``,
+    ``draw``, ``pass``, ``uno``, ``catch``, the Hand select for a first wild's colour), and
+    Deal again when the round is over."""
+
+    def __init__(self, fake: FakeDiscord, bot: Any, members: list[FakeMember]) -> None:
+        self.fake = fake
+        self.bot = bot
+        self.members = members
+
+    async def open(self) -> None:
+        channel = self.fake.channel
+        first, second = self.members
+        options = {"players": 2, "seed": 1, "stacking": True, "uno_call": True}
+        opened = await self.fake.slash(first, channel, "uno start", **options)
+        joined = await self.fake.slash(second, channel, "uno join")
+        if opened.ephemeral or joined.ephemeral:
+            raise RuntimeError(f"could not open a table: {opened!r} {joined!r}")
+
+    async def act(self) -> InteractionResult:
+        from rules.uno import CallUno, CatchUno, ChooseColour, Draw, Pass, Play
+        from rules.uno.ai import choose_action
+        from rules.uno.cards import COLOUR_NAMES
+
+        fake, channel = self.fake, self.fake.channel
+        session = self.bot.sessions.get(channel.id)
+        if session is None or session.state is None or session.state.is_over:
+            table = [m for m in fake.public_messages(channel) if m.buttons][-1]
+            return await fake.click(self.members[0], table, "Deal again")
+        state = session.state
+        member = next(m for m in self.members if m.id == session.seats[state.turn].member_id)
+        view = state.view(state.turn)
+        action = choose_action(view)
+        if isinstance(action, Play):
+            options: dict[str, Any] = {"card": (view.hand or ())[action.index]}
+            if action.colour is not None:
+                options["colour"] = COLOUR_NAMES[action.colour]
+            result = await fake.slash(member, channel, "uno play", **options)
+        elif isinstance(action, ChooseColour):
+            table = [m for m in fake.public_messages(channel) if m.buttons][-1]
+            hand = await fake.click(member, table, "Hand")
+            assert hand.message is not None
+            menu = next(c for c in hand.message.items() if c.get("type") == 3)
+            value = f"={COLOUR_NAMES[action.colour]}"
+            result = await fake.select(member, hand.message, menu["custom_id"], [value])
+        else:
+            verbs = {Draw: "draw", Pass: "pass", CallUno: "uno", CatchUno: "catch"}
+            result = await fake.slash(member, channel, f"uno {verbs[type(action)]}")
+        if result.ephemeral and not isinstance(action, Draw | ChooseColour):
+            raise RuntimeError(f"the bot refused {action}: {result.text}")
+        return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=2000, help="measured actions per bot")
@@ -189,6 +248,11 @@ def main() -> int:
     case = "blackjack action, memory store"
     report.add(case, "rate", mem_rate, "actions/s")
     report.add(case, "p99 latency", percentile(mem_lat, 0.99), "ms")
+    uno_rate, uno_lat = asyncio.run(bench_deckhand(args, game="uno"))
+    case = "uno action"
+    report.add(case, "rate", uno_rate, "actions/s")
+    report.add(case, "p50 latency", percentile(uno_lat, 0.50), "ms")
+    report.add(case, "p99 latency", percentile(uno_lat, 0.99), "ms")
     report.add_baseline("ping bot", "slash /ping", "rate", ping_rate, "actions/s")
     report.add_baseline("ping bot", "slash /ping", "p50 latency", percentile(ping_lat, 0.5), "ms")
     report.add_baseline("ping bot", "slash /ping", "p99 latency", percentile(ping_lat, 0.99), "ms")
@@ -198,6 +262,8 @@ def main() -> int:
     report.note("answer; synchronous=full also fsyncs each commit (survives power loss)")
     report.note("rate: next action on the callback (the issue's definition); settled: also after")
     report.note("the old table's buttons are gone. Target: rate >= 400/s with p99 <= 15 ms")
+    report.note("uno action: a member's move by command (two members, stacking, UNO calls);")
+    report.note("target: its p99 <= the blackjack action's p99 + 2 ms")
     report.print_table()
     if args.json:
         report.write_json(args.json)

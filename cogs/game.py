@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import DEFAULT, describe, t
 from bot.sessions import Session, SessionError
 from bot.sessions.model import MAX_MESSAGE
 from bot.store._common import SEEDING
@@ -345,10 +345,11 @@ class GameCog(commands.Cog):
                 return
             head = t("verify.result", locale, commitment=shown)
             block = "\n".join(lines).replace("`", "'")
-            room = MAX_MESSAGE - len(head) - len("\n```\n\n```") - 2
+            room = MAX_MESSAGE - len(head) - len("\n```ansi\n\n```") - 2
             if len(block) > room:
                 block = block[: room - 1] + "…"
-            await ephemeral(interaction, f"{head}\n```\n{block}\n```")
+            # ansi: a game's deal may be in colour (Uno, One Card); plain text reads the same.
+            await ephemeral(interaction, f"{head}\n```ansi\n{block}\n```")
 
         await guarded(interaction, work, what="/game verify")
 
@@ -361,9 +362,22 @@ class GameCog(commands.Cog):
         """The rules from the message catalog, ephemeral."""
 
         async def work() -> None:
-            await ephemeral(interaction, t(f"rules.{game.value}", locale_of(interaction)))
+            await ephemeral(
+                interaction, t(rules_key(interaction, game.value), locale_of(interaction))
+            )
 
         await guarded(interaction, work, what="/rules")
+
+
+def rules_key(interaction: discord.Interaction[Any], game: str) -> str:
+    """``rules.<game>``, or the rules of the ruleset this channel's table plays when the
+    catalog has them (``rules.uno.seed``)."""
+    session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
+    if session is not None and session.game == game:
+        ruleset = session.options.get("ruleset")
+        if ruleset and describe(f"rules.{game}.{ruleset}", DEFAULT) is not None:
+            return f"rules.{game}.{ruleset}"
+    return f"rules.{game}"
 
 
 async def setup(bot: commands.Bot) -> None:

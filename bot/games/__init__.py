@@ -162,6 +162,11 @@ class GameAdapter(Protocol[StateT]):
         """The seat leaves the game by its rule (One Card: its cards go back to the deck);
         ``IllegalAction`` having changed nothing if it cannot. Only when :attr:`forfeits`."""
 
+    @property
+    def timeout_moves(self) -> int:
+        """How many safe moves one timeout makes at most while the seat keeps the turn
+        (Uno: 2, Draw then Keep; most games: 1)."""
+
     def timeout_action(self, state: StateT, seat: int) -> Action:
         """The safe move for a seat whose time ran out (Blackjack: Stand)."""
 

@@ -63,6 +63,7 @@ class BlackjackAdapter:
         return list(state.hand_to_computer(seat))
 
     forfeits = False  # a member leaving hands the seat to the engine's computer player
+    timeout_moves = 1  # Stand ends the hand
 
     def forfeit(self, state: engine.State, seat: int) -> Sequence[Event]:
         """Never asked (:attr:`forfeits` is false): the seat goes to a computer instead."""

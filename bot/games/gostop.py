@@ -156,6 +156,7 @@ class GostopAdapter:
         return ()
 
     forfeits: Final = True  # leaving a game of two loses it to the other seat
+    timeout_moves: Final = 1  # one safe move per timeout
 
     def forfeit(self, state: GostopState, seat: int) -> list[Event]:
         """A member leaves the running game: the other seat wins (its score sheet)."""

@@ -16,6 +16,7 @@ __all__ = ["ADAPTERS", "adapter"]
 ADAPTERS: Final = {
     "blackjack": "bot.games.blackjack",
     "onecard": "bot.games.onecard",
+    "uno": "bot.games.uno",
     "gostop": "bot.games.gostop",
 }
 

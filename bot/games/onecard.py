@@ -116,6 +116,7 @@ class OneCardAdapter:
         return ()
 
     forfeits: Final = True  # leaving a game returns the seat's cards to the main deck
+    timeout_moves: Final = 1  # Take ends the turn
 
     def forfeit(self, state: onecard.State, seat: int) -> list[Event]:
         """A member leaves the running game: the seat's cards go back to the main deck."""

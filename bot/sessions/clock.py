@@ -143,6 +143,15 @@ class TurnClock:
             events = await self._play_for(session, seat, adapter.timeout_action)
             if events is None:
                 return  # no move at all; logged, and the game waits for a moderator
+            # A safe move may leave the seat a second step of the same turn (Uno: a drawn
+            # card to play or keep); the game says how many safe moves end one turn.
+            for _ in range(adapter.timeout_moves - 1):
+                if state.is_over or state.current_seat != seat:
+                    break
+                more = await self._play_for(session, seat, adapter.timeout_action)
+                if more is None:
+                    break
+                events += more
             occupant = session.seats[seat]
             occupant.timeouts += 1
             notices = [t("turn.timed_out", session.locale, name=occupant.name)]

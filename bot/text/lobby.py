@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from bot.games import Control
-from bot.i18n import t
+from bot.i18n import describe, t
 
 if TYPE_CHECKING:
     from bot.sessions.model import Session
 
-__all__ = ["LOBBY_CONTROLS", "lobby_text"]
+__all__ = ["LOBBY_CONTROLS", "lobby_text", "option_lines"]
 
 LOBBY_CONTROLS = (
     Control("join", "button.join", "success"),
@@ -43,5 +43,17 @@ def lobby_text(session: Session, notices: Sequence[str]) -> str:
     lines += [
         t("lobby.seat_computer", locale, n=n) for n in range(first_free + free, session.players + 1)
     ]
+    lines += option_lines(session.game, session.options, locale)
     lines.append(t("lobby.waiting", locale, free=free))
     return "\n".join(lines)
+
+
+def option_lines(game: str, options: Mapping[str, Any], locale: str) -> list[str]:
+    """The game's options as its catalog words them (``<game>.option.<name>.<value>``, e.g.
+    Uno's ruleset and house rules); an option the catalog does not name is not shown."""
+    lines = []
+    for name, value in options.items():
+        said = describe(f"{game}.option.{name}.{str(value).lower()}", locale)
+        if said:
+            lines.append(said)
+    return lines

@@ -17,10 +17,12 @@ __all__ = [
     "ColourChosen",
     "DirectionChanged",
     "Draw",
+    "Forfeited",
     "HandsRotated",
     "HandsSwapped",
     "Pass",
     "Play",
+    "PlayCard",
     "Reshuffled",
     "RuleBroken",
     "Skipped",
@@ -42,6 +44,17 @@ class Play(Action):
     """
 
     index: int
+    colour: int | None = None
+    target: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(Action):
+    """:class:`Play` with the card named by its code (``red_5``, ``none_W+4``), as chat
+    players name cards: the engine plays the first such card of the hand (after a draw,
+    the card just drawn). Logged as the :class:`Play` it became."""
+
+    card: str
     colour: int | None = None
     target: int | None = None
 
@@ -175,6 +188,14 @@ class HandsRotated(Event):
     """House rule ``seven_zero``: a 0 passed every hand one seat in ``direction``."""
 
     direction: int
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited(Event):
+    """``seat`` left the game; its ``count`` cards went under the draw pile."""
+
+    seat: int
+    count: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,8 @@ Where rules/uno.md is silent, this engine decides:
   target swaps with the next player.
 - Seed rule 11 with cards pending (``stacking``): the penalty card comes on top of the
   pending cards, for an illegal card and an empty input (a Draw) alike.
+- A player who leaves (:meth:`UnoState.forfeit`) puts their cards under the draw pile and
+  leaves the rotation; cards pending for them lapse. The last player left wins.
 - ``uno_call``: a player who reaches one card without having said UNO (on their turn, with
   two cards) can be caught until the next action of the player to act.
 """
@@ -53,10 +55,12 @@ from rules.uno.actions import (
     ColourChosen,
     DirectionChanged,
     Draw,
+    Forfeited,
     HandsRotated,
     HandsSwapped,
     Pass,
     Play,
+    PlayCard,
     Reshuffled,
     RuleBroken,
     Skipped,
@@ -176,6 +180,9 @@ class UnoView:
     revealed: tuple[int, tuple[str, ...]] | None
     legal: tuple[Action, ...]
     result: Result | None
+    points: tuple[int, ...] | None = None  # each hand's points (rule 10), once over
+    house: tuple[str, ...] = ()  # the house rules in play, in HOUSE_RULES order
+    out: tuple[int, ...] = ()  # the seats that left the game
 
 
 class UnoState:
@@ -187,6 +194,7 @@ class UnoState:
         "_guilty",
         "_idle",
         "_offender",
+        "_out",
         "_rand",
         "_result",
         "_reveal",
@@ -240,6 +248,7 @@ class UnoState:
         self._declared = -1  # uno_call: seat that said UNO before going down to one card
         self._reveal: tuple[int, int, tuple[str, ...]] | None = None
         self._idle = 0
+        self._out: list[bool] = []  # seats that left; empty while nobody has (the hot path)
         self._result: Result | None = None
         self.log: list[tuple[int, Action]] = []
 
@@ -279,6 +288,8 @@ class UnoState:
         if self._result is not None:
             return ()
         out: list[Action] = []
+        if self._out and self._out[seat]:
+            return out
         if seat != self.turn:
             self._out_of_turn_actions(seat, out)
             return out
@@ -339,7 +350,7 @@ class UnoState:
         elif self.seven_zero and rank == 7 and len(hand) > 1:
             if self.seed_rules:
                 out.append(_SINGLE_PLAYS[index])
-            out += [Play(index, None, t) for t in range(self.n) if t != seat]
+            out += [Play(index, None, t) for t in range(self.n) if t != seat and self._in(t)]
         else:
             out.append(_SINGLE_PLAYS[index])
 
@@ -368,8 +379,13 @@ class UnoState:
             raise IllegalAction("The game is over.", code="game_over")
         if not 0 <= seat < self.n:
             raise IllegalAction("There is no such seat.", code="no_seat")
+        if self._out and self._out[seat]:
+            raise IllegalAction("You left this game.", code="not_playing")
         cls = action.__class__
         events: list[Event] = []
+        if cls is PlayCard:
+            action = self._by_code(seat, action)  # type: ignore[arg-type]
+            cls = Play
         if cls is Play:
             self._play(seat, action, events)  # type: ignore[arg-type]
         elif cls is CallUno or cls is CatchUno:
@@ -411,6 +427,51 @@ class UnoState:
         if self._result is not None:
             events.append(GameOver(self._result))
         return events
+
+    def forfeit(self, seat: int) -> list[Event]:
+        """``seat`` leaves: its cards go under the draw pile and it leaves the rotation.
+
+        On its turn, the turn passes (cards pending for it lapse); the last seat left wins.
+        """
+        if self._result is not None:
+            raise IllegalAction("The game is over.", code="game_over")
+        if not 0 <= seat < self.n or not self._in(seat):
+            raise IllegalAction("That seat is already out of the game.", code="not_playing")
+        if not self._out:
+            self._out = [False] * self.n
+        hand = self.hands[seat]
+        self._shuffle_rest()
+        self.pile[:0] = hand  # the pile is drawn from its end: index 0 is its bottom
+        self.hands[seat] = []
+        self._out[seat] = True
+        events: list[Event] = [Forfeited(seat, len(hand))]
+        for window in ("_exposed", "_declared", "_offender"):
+            if getattr(self, window) == seat:
+                setattr(self, window, -1)
+        if self._reveal is not None and seat in self._reveal[:2]:
+            self._reveal = None
+        self._idle = 0
+        if seat == self.turn:
+            self.pending = 0
+            if self.phase == AFTER_DRAW:
+                self.phase = PLAY
+            self.turn = self._after(seat)
+        self.log.append((seat, _FORFEIT))
+        live = [i for i in range(self.n) if self._in(i)]
+        if len(live) == 1:
+            self._finish(live[0])
+            assert self._result is not None
+            events.append(GameOver(self._result))
+        return events
+
+    def _shuffle_rest(self) -> None:
+        """Finish the lazy shuffle (see ``_unshuffled``), so cards put under the pile stay
+        there; the same odds as drawing each card."""
+        pile = self.pile
+        for top in range(self._unshuffled - 1, 0, -1):
+            other = int(self._rand() * (top + 1))
+            pile[top], pile[other] = pile[other], pile[top]
+        self._unshuffled = 0
 
     # -- playing -----------------------------------------------------------------------
 
@@ -466,7 +527,7 @@ class UnoState:
         else:
             colour = CARD_COLOUR[card]
             if target is None and self.seven_zero and rank == 7 and len(hand) > 1:
-                target = (seat + self.direction) % self.n  # seed only: the next player
+                target = self._after(seat)  # seed only: the next player
         if self.uno_call or self._reveal is not None:
             self._close_windows(seat)
         self._idle = 0
@@ -486,7 +547,8 @@ class UnoState:
         left = len(hand)
         if left > 1:
             if rank < DRAW_TWO and not self.seven_zero:
-                self.turn = (seat + self.direction) % self.n  # the common case, inlined
+                # The common case, inlined while nobody has left.
+                self.turn = self._after(seat) if self._out else (seat + self.direction) % self.n
             else:
                 self._effect(seat, rank, target, events)
         elif left == 1:
@@ -506,6 +568,18 @@ class UnoState:
             # Seed rule 13: no going out on an action card.
             self._effect(seat, rank, target, events)
             self._draw(seat, 1, events)
+
+    def _by_code(self, seat: int, action: PlayCard) -> Play:
+        """The :class:`Play` of the card ``action`` names: after a draw the card just drawn
+        if it is that one, else the first such card; refused if the hand holds none."""
+        codes = [CARD_CODES[c] for c in self.hands[seat]]
+        wanted = action.card
+        if wanted not in codes:
+            raise IllegalAction("You do not hold that card.", code="not_in_hand", card=wanted)
+        index = codes.index(wanted)
+        if seat == self.turn and self.phase == AFTER_DRAW and codes[-1] == wanted:
+            index = len(codes) - 1
+        return Play(index, action.colour, action.target)
 
     def _check_extras(self, seat: int, card: int, action: Play) -> None:
         """Refuse a colour or a target ``card`` cannot take (no legal action carries one).
@@ -535,7 +609,7 @@ class UnoState:
                     raise IllegalAction(
                         "Choose another player to swap hands with.", code="bad_target"
                     )
-            elif target == seat or not 0 <= target < self.n:
+            elif target == seat or not 0 <= target < self.n or not self._in(target):
                 raise IllegalAction("Choose another player to swap hands with.", code="bad_target")
         elif target is not None:
             raise IllegalAction(
@@ -583,7 +657,11 @@ class UnoState:
                     moved: Sequence[int] = (seat, target)
                 elif rank == 0:
                     step = self.direction
-                    self.hands = [self.hands[(i - step) % n] for i in range(n)]
+                    live = [i for i in range(n) if self._in(i)]
+                    rotated = list(self.hands)
+                    for k, i in enumerate(live):
+                        rotated[i] = self.hands[live[(k - step) % len(live)]]
+                    self.hands = rotated
                     events.append(HandsRotated(step))
                     moved = range(n)
                 else:
@@ -591,7 +669,7 @@ class UnoState:
                 # A hand of one card that changed owner is announced for its new owner (it
                 # was never theirs to call, so it cannot be caught either).
                 events.extend(UnoAnnounced(s) for s in moved if len(self.hands[s]) == 1)
-            self.turn = (self.turn + self.direction) % n
+            self.turn = self._after(self.turn)
         elif rank == SKIP:
             self._skip(events)
         elif rank == REVERSE:
@@ -600,32 +678,46 @@ class UnoState:
             else:
                 self.direction = -self.direction
                 events.append(_TURNED[self.direction])
-                self.turn = (self.turn + self.direction) % n
+                self.turn = self._after(self.turn)
         elif rank == WILD:
-            self.turn = (self.turn + self.direction) % n
+            self.turn = self._after(self.turn)
         else:
             amount = 2 if rank == DRAW_TWO else 4
             finishing = not self.hands[seat] and not self.seed_rules
             if self.stacking or (rank == WILD_DRAW_FOUR and not self.seed_rules):
                 # The next player answers: take, stack, or (official W+4) challenge.
                 self.pending += amount
-                self.turn = (self.turn + self.direction) % n
+                self.turn = self._after(self.turn)
                 if finishing:  # rule 10: a final +2/+4 still makes the next player draw
                     self._draw(self.turn, self.pending, events)
                     self.pending = 0
             else:
-                victim = (self.turn + self.direction) % n
+                victim = self._after(self.turn)
                 self._draw(victim, amount, events)
                 self._skip(events)
 
     def _skip(self, events: list[Event]) -> None:
-        n = self.n
-        victim = (self.turn + self.direction) % n
+        victim = self._after(self.turn)
         events.append(_SKIPPED[victim])
-        self.turn = (victim + self.direction) % n
+        self.turn = self._after(victim)
 
     def _next(self, steps: int) -> None:
-        self.turn = (self.turn + self.direction * steps) % self.n
+        self.turn = self._after(self.turn, steps)
+
+    def _in(self, seat: int) -> bool:
+        """Whether ``seat`` is still in the game (has not left it)."""
+        return not (self._out and self._out[seat])
+
+    def _after(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` turns after ``seat`` in the direction of play, past those who left."""
+        n, direction, out = self.n, self.direction, self._out
+        if not out:  # nobody has left: the plain step of every playout
+            return (seat + direction * steps) % n
+        for _ in range(steps):
+            seat = (seat + direction) % n
+            while out[seat]:
+                seat = (seat + direction) % n
+        return seat
 
     def _draw(self, seat: int, count: int, events: list[Event]) -> int:
         """Rule 3: deal ``count`` cards to ``seat``, reshuffling the discard pile if needed."""
@@ -696,7 +788,7 @@ class UnoState:
         events.append(_DRAWN[seat][got] if got < _CACHED_DRAWS else CardsDrawn(seat, got))
         if not got and not any(playable[c] for c in hand):
             self._idle += 1
-            if self._idle >= self.n:
+            if self._idle >= self.n - sum(self._out):
                 self._block()
                 return
         elif got:
@@ -705,7 +797,7 @@ class UnoState:
             self.phase = AFTER_DRAW  # rule 6: they may play it at once
             return
         events.append(_PASSED[seat])
-        self.turn = (seat + self.direction) % self.n
+        self.turn = self._after(seat)
 
     def _challenge(self, seat: int, events: list[Event]) -> None:
         offender = self._offender
@@ -769,14 +861,17 @@ class UnoState:
     def _block(self) -> None:
         """Nobody can play or draw: the fewest hand points win (ties share a draw)."""
         points = [sum(CARD_POINTS[c] for c in hand) for hand in self.hands]
-        best = min(points)
-        best_seats = [i for i, p in enumerate(points) if p == best]
+        best = min(p for i, p in enumerate(points) if self._in(i))
+        best_seats = [i for i, p in enumerate(points) if p == best and self._in(i)]
         tie = len(best_seats) > 1
         total = sum(points)
         outcomes = tuple(
-            (Outcome.DRAW if tie else Outcome.WIN) if p == best else Outcome.LOSE for p in points
+            (Outcome.DRAW if tie else Outcome.WIN) if i in best_seats else Outcome.LOSE
+            for i in range(self.n)
         )
-        scores = tuple(total - best * len(best_seats) if p == best else 0 for p in points)
+        scores = tuple(
+            total - best * len(best_seats) if i in best_seats else 0 for i in range(self.n)
+        )
         ranking = tuple(sorted(range(self.n), key=points.__getitem__))
         self._result = Result(outcomes, scores, ranking)
 
@@ -804,6 +899,11 @@ class UnoState:
             revealed=reveal,
             legal=() if seat is None else tuple(self.legal_actions(seat)),
             result=self._result,
+            points=tuple(sum(CARD_POINTS[c] for c in hand) for hand in self.hands)
+            if over
+            else None,
+            house=tuple(rule for rule in HOUSE_RULES if self.options[rule]),
+            out=tuple(i for i, left in enumerate(self._out) if left),
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -831,9 +931,17 @@ class UnoState:
             if self._reveal is None
             else [self._reveal[0], self._reveal[1], list(self._reveal[2])],
             "idle": self._idle,
+            "out": list(self._out),
             "over": self._result is not None,
             "log": [_encode(seat, action) for seat, action in self.log],
         }
+
+
+class _Forfeit(Action):
+    """A seat left the game (:meth:`UnoState.forfeit`): in the log only, never applied."""
+
+
+_FORFEIT = _Forfeit()
 
 
 def _encode(seat: int, action: Action) -> list[Any]:
@@ -851,6 +959,7 @@ _SIMPLE: dict[str, Action] = {
     "pass": _PASS,
     "challenge": _CHALLENGE,
     "uno": _CALL_UNO,
+    "forfeit": _FORFEIT,
 }
 _SIMPLE_NAMES: dict[type, str] = {type(a): name for name, a in _SIMPLE.items()}
 
@@ -938,6 +1047,7 @@ def restore(snapshot: Mapping[str, Any]) -> UnoState:
         reveal = snapshot["reveal"]
         state._reveal = None if reveal is None else (reveal[0], reveal[1], tuple(reveal[2]))
         state._idle = int(snapshot["idle"])
+        state._out = [bool(left) for left in snapshot.get("out", [])]
         state.log = [_decode(entry) for entry in snapshot["log"]]
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise SnapshotError(f"damaged uno snapshot: {error}") from error
@@ -950,8 +1060,11 @@ def restore(snapshot: Mapping[str, Any]) -> UnoState:
 
 
 def _rebuild_result(state: UnoState) -> None:
-    empty = [i for i, h in enumerate(state.hands) if not h]
-    if empty:
+    live = [i for i in range(state.n) if state._in(i)]
+    empty = [i for i in live if not state.hands[i]]
+    if len(live) == 1:
+        state._finish(live[0])
+    elif empty:
         state._finish(empty[0])
     else:
         state._block()

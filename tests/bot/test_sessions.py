@@ -168,6 +168,7 @@ class CountAdapter:
         return {**options, "last_winner": state.winner}
 
     forfeits = False
+    timeout_moves = 1
 
     def forfeit(self, state: CountState, seat: int) -> Sequence[Event]:
         raise AssertionError("the count game hands a leaving seat to a computer")

@@ -1,0 +1,650 @@
+"""Uno end to end: the real bot and cogs, driven by members through the fake Discord.
+
+Members play what the computer player would in their seat, through what a member can use:
+``/uno start`` with every house rule and a computer seat, Join, the table's **Hand** button
+and its select of legal plays (a wild asks for its colour, a 7 for its target), **Draw** /
+**Take n**, **Challenge**, **UNO!**, ``/uno play`` with colour and target, ``/uno pass``.
+Besides the round reaching its end, every public message is scanned for a card of a hand:
+only the played cards and the top card may be named in public.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+import rules.rng
+from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
+from bot.i18n import t
+from bot.text import uno as render
+from rules.engine import Action
+from rules.uno import (
+    CallUno,
+    CatchUno,
+    Challenge,
+    ChooseColour,
+    Draw,
+    Pass,
+    Play,
+    UnoState,
+)
+from rules.uno.ai import choose_action
+from rules.uno.cards import CARD_CODES, COLOUR_NAMES
+from tests.e2e.deckhand_tables import settled, whose_turn
+from tests.language import foreign_lines, message_lines
+from tests.phone import assert_fits_phone
+
+if TYPE_CHECKING:
+    from bot.client import DeckhandBot
+    from tests.e2e.conftest import Deckhand
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+CARD_CODE = re.compile(r"\b(?:red|green|blue|yellow|none)_(?:\d|\+2|R\b|S\b|W)")
+ALL_RULES = {
+    "stacking": True,
+    "draw_until_playable": True,
+    "jump_in": True,
+    "seven_zero": True,
+    "uno_call": True,
+}
+CARD_NAMES = sorted(
+    {render.card_name(code, lang) for code in set(CARD_CODES) for lang in ("en", "ko")}
+    | {
+        render.card_name(f"{colour}_{rank}", lang)
+        for colour in ("red", "yellow", "green", "blue")
+        for rank in ("W", "W+4")
+        for lang in ("en", "ko")
+    },
+    key=len,
+    reverse=True,
+)
+NEXT_DEAL: list[int] = []
+
+
+@pytest.fixture(autouse=True)
+def fixed_fair_deals(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setattr(rules.rng, "new_seed", lambda: NEXT_DEAL[-1])
+    yield
+    NEXT_DEAL.clear()
+
+
+@pytest.fixture(autouse=True)
+def no_hand_in_public(
+    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> Iterator[None]:
+    """After every test: the hand-leak scan of every public message and every log line."""
+    caplog.set_level(logging.INFO)
+    yield
+    for message in fake_discord.public_messages(fake_discord.channel):
+        assert public_cards(message.text) == [], message.text
+    for record in caplog.records:
+        line = record.getMessage()
+        assert not CARD_CODE.search(line), line
+        assert not [name for name in CARD_NAMES if name in line], line
+
+
+@pytest.fixture
+async def bot(deckhand: Deckhand) -> Any:
+    async with deckhand.run() as running:
+        yield running
+
+
+@pytest.fixture
+def members(fake_discord: FakeDiscord) -> list[FakeMember]:
+    return [
+        fake_discord.add_member("alice"),
+        fake_discord.add_member("민준", locale="ko"),
+        fake_discord.add_member("carol"),
+    ]
+
+
+def state_of(bot: DeckhandBot, channel_id: int) -> UnoState:
+    session = bot.sessions.get(channel_id)
+    assert session is not None and isinstance(session.state, UnoState)
+    return session.state
+
+
+def public_cards(text: str) -> list[str]:
+    """Card names in a public message outside the lines allowed to name one (a card
+    played, the top card): a card anywhere else would be a hand's."""
+    found = []
+    for line in ANSI.sub("", text).splitlines():
+        if re.search(r"played |jumped in with |냈어요|끼어들었어요|^Top: |^맨 위: ", line):
+            continue
+        rest = line
+        for name in CARD_NAMES:
+            if name in rest:
+                found.append(name)
+                rest = rest.replace(name, "")
+    return found
+
+
+def state_of_finished(bot: DeckhandBot, channel_id: int) -> UnoState:
+    finished = bot.sessions.finished.get(channel_id)
+    assert finished is not None and isinstance(finished.state, UnoState)
+    return finished.state
+
+
+def menu_of(message: FakeMessage) -> dict[str, Any]:
+    menus = [c for c in message.items() if c.get("type") == 3]
+    assert len(menus) == 1, message.items()
+    return menus[0]
+
+
+async def by_hand_menu(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, value: str
+) -> Any:
+    hand = await fake.click(member, table, "Hand")
+    assert hand.ephemeral and hand.message is not None, hand.text
+    return await fake.select(member, hand.message, menu_of(hand.message)["custom_id"], [value])
+
+
+async def make_move(
+    fake: FakeDiscord, bot: DeckhandBot, member: FakeMember, action: Action, turn: int
+) -> Any:
+    """``action`` as a member makes it: the Hand select, buttons, or commands, in turn."""
+    state = state_of(bot, fake.channel.id)
+    seat = state.turn
+    view = state.view(seat)
+    table = await settled(fake, bot, fake.channel)
+    if isinstance(action, Play):
+        code = (view.hand or ())[action.index]
+        colour = None if action.colour is None else COLOUR_NAMES[action.colour]
+        if turn % 2:
+            return await fake.slash(
+                member,
+                fake.channel,
+                "uno play",
+                card=code,
+                **({"colour": colour} if colour else {}),
+                **({"target": action.target + 1} if action.target is not None else {}),
+            )
+        picked = await by_hand_menu(fake, member, table, code)
+        if colour is not None or action.target is not None:
+            assert picked.ephemeral and picked.message is not None, picked.text
+            second = menu_of(picked.message)
+            value = colour if colour is not None else str(action.target)
+            picked = await fake.select(member, picked.message, second["custom_id"], [value])
+        return picked
+    if isinstance(action, Draw):
+        label = t("uno.take_n", "en", n=view.pending) if view.pending else t("uno.draw", "en")
+        return await fake.click(member, table, label)
+    if isinstance(action, Pass):
+        return await fake.slash(member, fake.channel, "uno pass")
+    if isinstance(action, CallUno):
+        return await fake.slash(member, fake.channel, "uno uno")
+    if isinstance(action, Challenge):
+        return await fake.click(member, table, t("uno.challenge", "en"))
+    if isinstance(action, CatchUno):
+        return await fake.click(member, table, t("uno.catch", "en"))
+    if isinstance(action, ChooseColour):
+        return await by_hand_menu(fake, member, table, f"={COLOUR_NAMES[action.colour]}")
+    raise AssertionError(action)
+
+
+async def final_table(fake: FakeDiscord) -> FakeMessage:
+    """The round's final table: the one message left with a button, Deal again."""
+
+    def ready() -> FakeMessage | None:
+        live = [m for m in fake.public_messages(fake.channel) if m.buttons]
+        return live[0] if len(live) == 1 and live[0].button_labels == ["Deal again"] else None
+
+    return await fake.wait_for(ready)
+
+
+async def play_round(fake: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]) -> int:
+    """Each member plays what the computer would in their seat; the moves made."""
+    by_id = {m.id: m for m in members}
+    for turn in range(600):
+        if bot.sessions.get(fake.channel.id) is None:
+            return turn
+        await settled(fake, bot, fake.channel)
+        member_id = whose_turn(bot, fake.channel)
+        if member_id is None:
+            return turn
+        state = state_of(bot, fake.channel.id)
+        action = choose_action(state.view(state.turn))
+        answer = await make_move(fake, bot, by_id[member_id], action, turn)
+        if answer.ephemeral:
+            # A private follow-up (the drawn card, a revealed hand) is fine; a refusal is not.
+            assert state_of(bot, fake.channel.id).log, answer.text
+    raise AssertionError("the round did not end")
+
+
+async def test_three_members_and_a_computer_play_a_round_with_every_house_rule(
+    fake_discord: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+) -> None:
+    fake = fake_discord
+    alice, minjun, carol = members
+    NEXT_DEAL.append(7)
+    opened = await fake.slash(alice, fake.channel, "uno start", players=4, bots=1, **ALL_RULES)
+    assert not opened.ephemeral, opened.text
+    await fake.slash(minjun, fake.channel, "uno join")
+    await fake.slash(carol, fake.channel, "uno join")
+    moves = await play_round(fake, bot, members)
+    assert moves > 5
+    final = await final_table(fake)
+    assert final.button_labels == ["Deal again"]
+    assert "★" in final.text
+    finished = bot.sessions.finished.get(fake.channel.id)
+    assert finished is not None and isinstance(finished.state, UnoState)
+    assert finished.state.result is not None
+    public = fake.public_messages(fake.channel)
+    assert len(public) > moves // 2
+    for message in public:
+        for block in re.findall(r"```ansi\n(.*?)\n```", message.text, re.DOTALL):
+            assert_fits_phone(block)
+    # The scan (run after every test by no_hand_in_public) sees a hand where it would be.
+    hand = "\n".join(render.hand_lines(state_of_finished(bot, fake.channel.id).view(0), "en"))
+    assert public_cards(hand.replace("Top: ", "")) != []
+    assert CARD_CODE.search("seat 0 holds red_5, blue_+2")
+    stats = await bot.store.member_stats(fake.guild.id, alice.id)
+    assert stats.games["uno"]["played"] == 1
+
+
+# -- rigged tables: each house rule and challenge, on a deal set by hand ----------------------
+
+
+async def open_rigged(
+    fake: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    hands: list[list[str]],
+    top: str,
+    **options: Any,
+) -> UnoState:
+    """Three members at a table whose hands and top card are ``hands`` and ``top`` (codes),
+    alice to play; the rest of the deck is the draw pile."""
+    NEXT_DEAL.append(5)
+    opened = await fake.slash(members[0], fake.channel, "uno start", players=3, **options)
+    assert not opened.ephemeral, opened.text
+    await fake.slash(members[1], fake.channel, "uno join")
+    await fake.slash(members[2], fake.channel, "uno join")
+    await settled(fake, bot, fake.channel)
+    state = state_of(bot, fake.channel.id)
+    free = list(range(len(CARD_CODES)))
+
+    def take(code: str) -> int:
+        card = next(c for c in free if CARD_CODES[c] == code)
+        free.remove(card)
+        return card
+
+    state.hands = [[take(code) for code in hand] for hand in hands]
+    state.discard = [take(top)]
+    state.colour = COLOUR_NAMES.index(top.partition("_")[0])
+    state.pile = free
+    state._unshuffled = len(free)  # the pile is shuffled as it is drawn
+    state.turn = 0
+    state.direction = 1
+    return state
+
+
+def log_text(fake: FakeDiscord) -> str:
+    return "\n".join(ANSI.sub("", m.text) for m in fake.public_messages(fake.channel))
+
+
+async def test_a_bluffed_wild_draw_four_is_caught_and_its_hand_shown_to_the_challenger_only(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, carol = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_3", "none_W+4", "blue_5"], ["green_1", "green_2"], ["blue_9"]],
+        "red_7",
+    )
+    await make_move(fake, bot, alice, Play(1, colour=2), 0)  # Hand select, then Blue
+    table = await settled(fake, bot, fake.channel)
+    assert "Challenge" in table.button_labels
+    assert "Pending: +4" in ANSI.sub("", table.text)
+    answer = await fake.click(minjun, table, "Challenge")
+    assert not answer.ephemeral, answer.text
+    (revealed,) = await answer.wait_followup()
+    assert revealed.visible_to == minjun.id
+    assert "alice" in revealed.text and "Red 3" not in revealed.text  # in Korean for 민준
+    assert "빨강 3" in ANSI.sub("", revealed.text)
+    assert not [m for m in fake.ephemeral_messages(carol, fake.channel) if "빨강 3" in m.text]
+    assert "민준 challenged: alice bluffed and draws 4" in log_text(fake)
+    assert len(state.hands[0]) == 2 + 4 and state.turn == 1  # the challenger plays on
+    for message in fake.public_messages(fake.channel):
+        assert public_cards(message.text) == [], message.text
+
+
+async def test_an_honest_wild_draw_four_costs_the_challenger_six(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, _ = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["green_3", "none_W+4", "blue_5"], ["green_1", "green_2"], ["blue_9"]],
+        "red_7",
+    )
+    await make_move(fake, bot, alice, Play(1, colour=1), 1)  # /uno play card colour
+    table = await settled(fake, bot, fake.channel)
+    await fake.click(minjun, table, "Challenge")
+    assert "민준 challenged: alice was honest, 민준 draws 6" in log_text(fake)
+    assert len(state.hands[1]) == 2 + 6 and state.turn == 2  # and is skipped
+
+
+async def test_uno_not_called_is_caught_for_two_cards(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, _, carol = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_3", "red_4"], ["green_1", "green_2", "green_3"], ["blue_9", "blue_8", "blue_7"]],
+        "red_7",
+        uno_call=True,
+    )
+    table = await settled(fake, bot, fake.channel)
+    hand = await fake.click(alice, table, "Hand")
+    assert hand.message is not None and "UNO!" in hand.message.button_labels  # two cards
+    await make_move(fake, bot, alice, Play(0), 2)
+    table = await settled(fake, bot, fake.channel)
+    assert "UNO? (not called)" in ANSI.sub("", table.text)
+    assert {"UNO!", "Catch"} <= set(table.button_labels)
+    await fake.click(carol, table, "Catch")
+    assert "carol caught alice without UNO: alice draws 2" in log_text(fake)
+    assert len(state.hands[0]) == 3
+
+
+async def test_uno_called_in_time_cannot_be_caught(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, _, carol = members
+    await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_3", "red_4"], ["green_1", "green_2", "green_3"], ["blue_9", "blue_8", "blue_7"]],
+        "red_7",
+        uno_call=True,
+    )
+    await make_move(fake, bot, alice, CallUno(), 0)
+    await make_move(fake, bot, alice, Play(0), 2)
+    table = await settled(fake, bot, fake.channel)
+    assert "Catch" not in table.button_labels
+    assert "alice called UNO!" in log_text(fake)
+    cards = [len(hand) for hand in state_of(bot, fake.channel.id).hands]
+    refused = await fake.slash(carol, fake.channel, "uno catch")
+    assert refused.ephemeral
+    assert [len(hand) for hand in state_of(bot, fake.channel.id).hands] == cards
+
+
+async def test_a_seven_swaps_hands_with_the_seat_picked_from_the_select(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice = members[0]
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [
+            ["red_7", "blue_1", "blue_2"],
+            ["green_1", "green_2"],
+            ["blue_9", "blue_8", "blue_7", "blue_6", "blue_4"],
+        ],
+        "red_5",
+        seven_zero=True,
+    )
+    await make_move(fake, bot, alice, Play(0, target=2), 0)  # Hand select, then seat 3
+    assert "alice swapped hands with carol" in log_text(fake)
+    assert [len(hand) for hand in state.hands] == [5, 2, 2]
+
+
+async def test_a_zero_passes_every_hand_on_and_each_reaches_its_owner_by_hand(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, _ = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [
+            ["red_0", "blue_1", "blue_2"],
+            ["green_1", "green_2", "green_3", "green_4"],
+            ["blue_9", "blue_8", "blue_7", "blue_6", "blue_4"],
+        ],
+        "red_5",
+        seven_zero=True,
+    )
+    await make_move(fake, bot, alice, Play(0), 1)
+    assert "Every hand passes on one seat" in log_text(fake)
+    assert [len(hand) for hand in state.hands] == [5, 2, 4]
+    table = await settled(fake, bot, fake.channel)
+    hand = await fake.click(minjun, table, "Hand")
+    assert hand.ephemeral and "파랑 1" in ANSI.sub("", hand.text)
+
+
+async def test_a_member_jumps_in_out_of_turn_with_the_identical_card(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    carol = members[2]
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["green_3", "blue_5"], ["green_1", "green_2"], ["red_5", "blue_9"]],
+        "red_5",
+        jump_in=True,
+    )
+    choices = await fake.autocomplete(carol, fake.channel, "uno play", "card", "")
+    assert [c["value"] for c in choices] == ["red_5"]
+    hand = await fake.click(carol, await settled(fake, bot, fake.channel), "Hand")
+    assert hand.message is not None
+    assert [o["value"] for o in menu_of(hand.message)["options"]] == ["red_5"]  # no Draw
+    answer = await fake.slash(carol, fake.channel, "uno play", card="red 5")
+    assert not answer.ephemeral, answer.text
+    assert "carol jumped in with Red 5" in log_text(fake)
+    assert state.turn == 0  # play goes on from carol, to alice
+
+
+async def test_a_stacked_draw_two_chain_passes_the_sum_on(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, carol = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_+2", "blue_5"], ["blue_+2", "green_1"], ["green_9", "blue_9"]],
+        "red_5",
+        stacking=True,
+    )
+    await make_move(fake, bot, alice, Play(0), 0)
+    await make_move(fake, bot, minjun, Play(0), 0)  # the Hand select offers the +2
+    table = await settled(fake, bot, fake.channel)
+    assert "Pending: +4" in ANSI.sub("", table.text)
+    await fake.click(carol, table, "Take 4")
+    assert "carol draws 4" in log_text(fake)
+    assert len(state.hands[2]) == 6 and state.turn == 0
+
+
+async def test_a_restart_mid_game_keeps_the_table_and_its_buttons(
+    fake_discord: FakeDiscord, deckhand: Deckhand, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, carol = members
+    NEXT_DEAL.append(3)
+    async with deckhand.run() as first:
+        await fake.slash(alice, fake.channel, "uno start", players=3, jump_in=True)
+        await fake.slash(minjun, fake.channel, "uno join")
+        await fake.slash(carol, fake.channel, "uno join")
+        for turn in range(4):
+            await settled(fake, first, fake.channel)
+            member_id = whose_turn(first, fake.channel)
+            state = state_of(first, fake.channel.id)
+            member = next(m for m in members if m.id == member_id)
+            await make_move(fake, first, member, choose_action(state.view(state.turn)), turn)
+        before = state_of(first, fake.channel.id).snapshot()
+        table = await settled(fake, first, fake.channel)
+    async with deckhand.run() as second:
+        assert state_of(second, fake.channel.id).snapshot() == before
+        member_id = whose_turn(second, fake.channel)
+        member = next(m for m in members if m.id == member_id)
+        hand = await fake.click(member, table, "Hand")
+        assert hand.ephemeral and hand.message is not None
+        state = state_of(second, fake.channel.id)
+        action = choose_action(state.view(state.turn))
+        if isinstance(action, Draw):
+            await fake.click(member, table, "Draw")
+        else:
+            await make_move(fake, second, member, action, 0)
+        assert state_of(second, fake.channel.id).log[-1][0] == before["turn"]
+
+
+async def test_a_thirty_card_hand_fits_discords_limits_in_both_languages(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, _ = members
+    hands = [[CARD_CODES[c] for c in range(start, start + 30)] for start in (0, 30)]
+    await open_rigged(fake, bot, members, [*hands, ["yellow_9"]], "yellow_5")
+    table = await settled(fake, bot, fake.channel)
+    for member, lang in ((alice, "en"), (minjun, "ko")):
+        hand = await fake.click(member, table, "Hand")
+        assert hand.ephemeral and hand.message is not None
+        assert len(hand.message.text) <= 2000
+        assert_fits_phone(hand.message.text)
+        assert foreign_lines(message_lines(hand.message), lang) == []
+        if member is alice:
+            options = menu_of(hand.message)["options"]
+            assert 0 < len(options) <= 25
+            assert all(len(o["value"]) <= 100 and len(o["label"]) <= 100 for o in options)
+
+
+async def test_the_seed_ruleset_penalises_a_refused_card_and_an_action_card_does_not_win(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, _ = members
+    state = await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_3", "blue_+2"], ["green_+2"], ["blue_9", "blue_8"]],
+        "red_5",
+        ruleset="seed",
+    )
+    answer = await fake.slash(alice, fake.channel, "uno play", card="blue +2")
+    assert not answer.ephemeral, answer.text  # rule 11: not a refusal but a penalty
+    assert "alice broke the rule: a penalty card" in log_text(fake)
+    assert len(state.hands[0]) == 3 and state.turn == 1
+    table = await settled(fake, bot, fake.channel)
+    assert "UNO · seed rules (course judge)" in ANSI.sub("", table.text)
+    state.discard.append(next(c for c in state.pile if CARD_CODES[c] == "green_5"))
+    state.pile.remove(state.discard[-1])
+    state._unshuffled = len(state.pile)
+    state.colour = COLOUR_NAMES.index("green")
+    await fake.slash(minjun, fake.channel, "uno play", card="green +2")
+    assert len(state.hands[1]) == 1 and not state.is_over  # rule 13: an action card never wins
+    rules_text = await fake.slash(minjun, fake.channel, "rules", game="uno")
+    assert "시드 규칙" in rules_text.text
+
+
+async def test_the_lobby_shows_the_ruleset_and_the_house_rules(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    opened = await fake.slash(
+        members[0], fake.channel, "uno start", players=3, stacking=True, seven_zero=True
+    )
+    assert not opened.ephemeral
+    lobby = fake.public_messages(fake.channel)[-1].text
+    assert "Rules: official" in lobby
+    assert "House rule: stacking (+2 on +2, +4 on +4)" in lobby
+    assert "House rule: 7 swaps, 0 passes hands on" in lobby
+    assert "jump-in" not in lobby
+
+
+async def test_leaving_forfeits_the_cards_go_under_the_pile_and_the_last_member_wins(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun, carol = members
+    state = await open_rigged(
+        fake, bot, members, [["red_3", "blue_4"], ["green_1", "green_2"], ["blue_9"]], "red_7"
+    )
+    left = await fake.slash(alice, fake.channel, "uno leave")
+    assert not left.ephemeral, left.text
+    assert "alice left the game: 2 cards go under the draw pile" in log_text(fake)
+    table = await settled(fake, bot, fake.channel)
+    assert " 1 alice            0 left" in ANSI.sub("", table.text)
+    assert state.turn == 1
+    await fake.slash(minjun, fake.channel, "uno leave")
+    final = await final_table(fake)
+    assert "carol wins the round" in final.text
+    stats = await bot.store.member_stats(fake.guild.id, carol.id)
+    assert stats.games["uno"]["win"] == 1 and stats.games["uno"]["points"] > 0
+    board = await fake.slash(alice, fake.channel, "leaderboard", game="uno")
+    assert "carol" in board.text or carol.mention in board.text, board.text
+    again = await fake.click(carol, final, "Deal again")
+    assert not again.ephemeral, again.text
+    table = await settled(fake, bot, fake.channel)
+    assert "Hand" in table.button_labels
+    assert [s.member_id for s in bot.sessions.get(fake.channel.id).seats] == [  # type: ignore[union-attr]
+        alice.id,
+        minjun.id,
+        carol.id,
+    ]
+
+
+async def test_out_of_time_the_seat_draws_then_keeps_the_card_in_one_timeout(
+    deckhand: Deckhand, fake_discord: FakeDiscord, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    async with deckhand.run(default_turn_seconds=1.0) as running:
+        state = await open_rigged(
+            fake, running, members, [["blue_1"], ["green_1"], ["blue_9"]], "red_7"
+        )
+        red_nine = next(c for c in state.pile if CARD_CODES[c] == "red_9")
+        state.pile.remove(red_nine)
+        state.pile.append(red_nine)  # the card drawn next, playable on the red 7
+        state._unshuffled = 0
+        timed_out = await fake.wait_for_message(fake.channel, lambda m: "ran out of time" in m.text)
+        assert "alice draws 1" in timed_out.text and "alice passes" in timed_out.text
+        assert [len(hand) for hand in state.hands] == [2, 1, 1]
+        assert state.turn == 1
+        session = running.sessions.get(fake.channel.id)
+        assert session is not None and session.seats[0].timeouts == 1
+
+
+async def test_after_a_draw_the_drawn_card_comes_privately_with_play_it_and_keep(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice = members[0]
+    state = await open_rigged(fake, bot, members, [["blue_1"], ["green_1"], ["blue_9"]], "red_7")
+    red_nine = next(c for c in state.pile if CARD_CODES[c] == "red_9")
+    state.pile.remove(red_nine)
+    state.pile.append(red_nine)  # the card drawn next, playable on the red 7
+    state._unshuffled = 0
+    drew = await fake.click(alice, await settled(fake, bot, fake.channel), "Draw")
+    assert not drew.ephemeral and "alice draws 1" in drew.text
+    assert "Red 9" not in ANSI.sub("", drew.text)
+    (private,) = await drew.wait_followup()
+    assert private.visible_to == alice.id and "You drew Red 9." in private.text
+    assert private.button_labels == ["Play it", "Keep"]
+    played = await fake.click(alice, private, "Play it")
+    assert not played.ephemeral, played.text
+    assert "alice played Red 9" in log_text(fake)
+    assert [len(hand) for hand in state.hands] == [1, 1, 1] and state.turn == 1
