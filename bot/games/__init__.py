@@ -171,6 +171,20 @@ class GameAdapter(Protocol[StateT]):
     def parse(self, verb: str, arg: str | None) -> Action:
         """The action a button or command verb names; ``IllegalAction`` if none."""
 
+    @property
+    def computer_seconds(self) -> float | None:
+        """``None``: the computer's move is chosen at once, on the event loop; a number: it
+        is chosen off the event loop and given up after that many seconds for the safe move
+        (Rummikub's solver on a full table must not keep the bot from answering Discord)."""
+
+    def private_step(self, events: Sequence[Event]) -> bool:
+        """Whether a move that made ``events`` is a private step of a turn still going on
+        (Rummikub's staging): saved, answered to the member alone, no public table."""
+
+    def edit_text(self, view: Any, locale: str) -> str | None:
+        """The text of the turn's edit box (Rummikub's Arrange: the staged table, one set a
+        line), which comes back as the move ``("arrange", text)``; ``None``: no edit box."""
+
     def table(
         self,
         view: Any,

@@ -76,6 +76,16 @@ class BlackjackAdapter:
         """Never needed (the engine plays computer seats); the seed's rule with a fixed coin."""
         return ai.choose(state.view(None), lambda: 0)
 
+    computer_seconds: float | None = None  # the computer's move is chosen at once
+
+    def private_step(self, events: Sequence[Event]) -> bool:
+        """Every move is announced at the table."""
+        return False
+
+    def edit_text(self, view: Any, locale: str) -> str | None:
+        """No edit box."""
+        return None
+
     def parse(self, verb: str, arg: str | None) -> Action:
         """``hit`` or ``stand``."""
         action = _VERBS.get(verb)

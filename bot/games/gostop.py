@@ -164,6 +164,16 @@ class GostopAdapter:
         """The computer player's move, from that seat's own view only."""
         return choose_action(state.view(seat))
 
+    computer_seconds: float | None = None  # the computer's move is chosen at once
+
+    def private_step(self, events: Sequence[Event]) -> bool:
+        """Every move is announced at the table."""
+        return False
+
+    def edit_text(self, view: Any, locale: str) -> str | None:
+        """No edit box."""
+        return None
+
     def parse(self, verb: str, arg: str | None) -> Action:
         """The move a button, menu or command names; a move of no Go-Stop verb is refused."""
         text = (arg or "").strip()

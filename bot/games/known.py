@@ -17,6 +17,7 @@ ADAPTERS: Final = {
     "blackjack": "bot.games.blackjack",
     "onecard": "bot.games.onecard",
     "gostop": "bot.games.gostop",
+    "rummikub": "bot.games.rummikub",
 }
 
 

@@ -84,7 +84,7 @@ def _coloured(tiles: Sequence[Tile], marked: Counter[Tile] | None = None) -> lis
     """Each tile as a word with its colour code where the colour changes; ``marked`` tiles
     (from the rack, in a staged set) carry a ``+``."""
     words = []
-    current: Colour | None | str = "none"
+    current: Colour | str | None = "none"
     left = Counter() if marked is None else Counter(marked)
     for tile in tiles:
         prefix = ""
@@ -113,9 +113,7 @@ def _set_lines(number: int, tiles: Sequence[Tile], marked: Counter[Tile] | None)
     return lines
 
 
-def sets_lines(
-    sets: Sequence[Sequence[Tile]], marked: Counter[Tile] | None = None
-) -> list[str]:
+def sets_lines(sets: Sequence[Sequence[Tile]], marked: Counter[Tile] | None = None) -> list[str]:
     """The sets numbered from 1 in reading order, one (wrapped) line each."""
     lines: list[str] = []
     left = Counter() if marked is None else Counter(marked)
@@ -214,8 +212,7 @@ def staged_text(view: RummikubView, locale: str) -> list[str]:
     played: Counter[Tile] = Counter()
     if view.staged_rack is not None:
         played = Counter(view.rack) - Counter(view.staged_rack)
-    lines = sets_lines(staged, played) if staged else [t("rummikub.table.empty", locale)]
-    return lines
+    return sets_lines(staged, played) if staged else [t("rummikub.table.empty", locale)]
 
 
 def hand_lines(view: RummikubView, locale: str) -> list[str]:
@@ -237,7 +234,7 @@ def event_lines(events: Iterable[Event], names: Sequence[str], locale: str) -> l
     lines = []
     for event in events:
         match event:
-            case TableChanged(seat=seat, tiles=tiles, value=value):
+            case TableChanged(seat=seat, tiles=tiles):
                 lines.append(
                     t(
                         "rummikub.log.played",
@@ -278,4 +275,3 @@ def result_lines(view: RummikubView, names: Sequence[str], locale: str) -> list[
             )
         )
     return lines
-

@@ -267,6 +267,7 @@ class State:
         "_staged",
         "_staged_rack",
         "melded",
+        "out",
         "players",
         "pool",
         "racks",
@@ -281,6 +282,7 @@ class State:
         self.pool: list[Tile] = []
         self.table: list[tuple[Tile, ...]] = []
         self.melded = [False] * players
+        self.out = [False] * players  # seats that left the game (their racks went back)
         self.turn = 0
         self._idle = 0  # turns passed in a row with an empty pool (rule 14)
         self._staged: list[list[Tile]] | None = None
@@ -379,6 +381,7 @@ class State:
             "pool": codes(self.pool),
             "table": [codes(s) for s in self.table],
             "melded": list(self.melded),
+            "out": list(self.out),
             "turn": self.turn,
             "idle": self._idle,
             "staged": None if self._staged is None else [codes(s) for s in self._staged],
@@ -594,12 +597,20 @@ class State:
         """Rules 8, 9 and 11: raise with every reason; the rack tiles played when all is well."""
         seat = self.turn
         reasons = []
+        wrong = []
         for i, tiles in enumerate(sets):
             check = check_set(tiles)
             if not check.valid:
                 reasons.append(f"{_describe(i, tiles)}: {check.reason}")
+                wrong.append(str(i + 1))
         if reasons:
-            raise IllegalAction("\n".join(reasons), code="invalid_sets", count=len(reasons))
+            raise IllegalAction(
+                "\n".join(reasons),
+                code="invalid_sets",
+                count=len(reasons),
+                sets=", ".join(wrong),
+                first=wrong[0],
+            )
         played = Counter(self.racks[seat]) - Counter(rack)
         if not played:
             raise IllegalAction(
@@ -642,7 +653,7 @@ class State:
             self._idle += 1
             if announce:
                 events.append(Passed(seat))
-            if self._idle >= self.players:
+            if self._idle >= self.players - sum(self.out):
                 events.append(self._finish_blocked())
                 return events
         else:
@@ -655,7 +666,37 @@ class State:
         return events
 
     def _next(self) -> None:
-        self.turn = (self.turn + 1) % self.players
+        for _ in range(self.players):
+            self.turn = (self.turn + 1) % self.players
+            if not self.out[self.turn]:
+                return
+
+    def forfeit(self, seat: int) -> list[Event]:
+        """``seat`` leaves the game: its rack goes back into the pool (shuffled in) and its
+        turns are skipped; when one seat is left, it wins (its rack counts against nobody)."""
+        if self._result is not None:
+            raise IllegalAction("The game is over.", code="game_over")
+        if not 0 <= seat < self.players or self.out[seat]:
+            raise IllegalAction("There is no such seat.", code="no_seat")
+        if seat == self.turn:
+            self._clear_staging()
+        self.pool.extend(self.racks[seat])
+        self.racks[seat] = []
+        self._rng.shuffle(self.pool)
+        self.out[seat] = True
+        self._log.append([seat, {"a": "Forfeit"}])
+        staying = [s for s in range(self.players) if not self.out[s]]
+        if len(staying) == 1:
+            values = [0 if self.out[s] else rack_value(self.racks[s]) for s in range(self.players)]
+            ranking = (*staying, *(s for s in range(self.players) if self.out[s]))
+            outcomes = tuple(
+                Outcome.LOSE if self.out[s] else Outcome.WIN for s in range(self.players)
+            )
+            self._result = Result(outcomes, tuple(0 for _ in values), tuple(ranking))
+            return [GameOver(self._result)]
+        if seat == self.turn:
+            self._next()
+        return []
 
     def _clear_staging(self) -> None:
         self._staged = None
@@ -789,6 +830,7 @@ def restore(snapshot: dict[str, Any]) -> State:
         state.pool = list(_tiles(snapshot["pool"]))
         state.table = [_tiles(s) for s in snapshot["table"]]
         state.melded = [bool(m) for m in snapshot["melded"]]
+        state.out = [bool(o) for o in snapshot.get("out", [False] * state.players)]
         state.turn = int(snapshot["turn"])
         state._idle = int(snapshot["idle"])
         staged = snapshot["staged"]
