@@ -324,6 +324,14 @@ async def test_a_rearrangement_splits_a_run_and_reuses_a_joker_by_commands(
     )
     check_public(fake, done.message, state)
     assert t("rummikub.log.played", "en", name="alice", tiles="R9 O9 K1 K2") in done.text
+    # alice leaves: her rack goes back to the pool and 민준, the last seat, wins.
+    pool = len(state.pool)
+    left = await fake.slash(alice, fake.channel, "rummikub leave")
+    assert not left.ephemeral, left.text
+    finished = bot.sessions.finished.get(fake.channel.id)
+    assert finished is not None and isinstance(finished.state, State)
+    assert finished.state.result is not None and finished.state.result.ranking[0] == 1
+    assert len(finished.state.pool) == pool + 1 and finished.state.racks[0] == []
 
 
 async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done(
@@ -339,14 +347,14 @@ async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done
     preview, prefilled = await arrange(fake, alice, table, wrong)
     assert prefilled.splitlines() == [" ".join(s) for s in REARRANGE_TABLE]
     assert preview.ephemeral and preview.message is not None, preview.text
-    assert "set 3: B9 O9 K9 K1" in preview.text
+    assert "set 3: B9 O9 K1 K9 — " in preview.text
     assert "set 4: K2 J" in preview.text
     refused = await fake.click(alice, preview.message, t("button.rummikub.done", "en"))
     assert refused.ephemeral
     assert refused.text == t("illegal.rummikub.invalid_sets", "en", sets="3, 4")
     # The box again, prefilled with the staged table; the right arrangement; Done.
     preview, prefilled = await arrange(fake, alice, table, REARRANGED)
-    assert prefilled.splitlines()[2] == "B9 O9 K9 K1"
+    assert prefilled.splitlines()[2] == "B9 O9 K1 K9"
     assert t("rummikub.hand.ready", "en") in preview.text
     done = await fake.click(alice, preview.message, t("button.rummikub.done", "en"))
     assert not done.ephemeral and done.message is not None, done.text
@@ -425,7 +433,10 @@ async def test_a_full_table_fits_discord_and_a_hint_answers_in_time(
     )
     started = time.monotonic()
     hint = await fake.slash(alice, fake.channel, "rummikub hint")
-    [answer] = await hint.wait_followup()
+    # A deferred answer ("thinking"), then edited with the play.
+    answer = await fake.wait_for(
+        lambda: hint.message if hint.message and hint.message.edits else None
+    )
     assert time.monotonic() - started < 2.0
     assert hint.response_type == 5 and answer.ephemeral
     assert t("rummikub.hint.play", "en", tiles="R13 B13 J", count=3, value=39) in answer.content
@@ -438,16 +449,12 @@ async def test_a_full_table_fits_discord_and_a_hint_answers_in_time(
     assert done.ephemeral
     committed = await fake.slash(alice, fake.channel, "rummikub done")
     assert not committed.ephemeral and committed.message is not None, committed.text
-    check_public(fake, committed.message, game_state(bot, fake.channel.id))
+    finished = bot.sessions.finished.get(fake.channel.id)  # alice's rack is empty: she won
+    assert finished is not None and isinstance(finished.state, State)
+    assert finished.state.result is not None and finished.state.result.ranking[0] == 0
+    check_public(fake, committed.message, finished.state)
     assert sum(block_tiles(committed.message).values()) == 103
     assert not foreign_lines(message_lines(committed.message), "en")
-    # 민준 leaves: the rack goes back to the pool, alice wins.
-    left = await fake.slash(minjun, fake.channel, "rummikub leave")
-    assert not left.ephemeral, left.text
-    finished = bot.sessions.finished.get(fake.channel.id)
-    assert finished is not None and finished.state is not None
-    assert finished.state.result is not None and finished.state.result.ranking[0] == 0
-    assert isinstance(finished.state, State) and len(finished.state.pool) == 3
 
 
 def test_the_public_check_sees_a_rack_tile() -> None:
