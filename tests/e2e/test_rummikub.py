@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+import rules.rng
 from bot.i18n import t
 from rules.rummikub import Draw, Meld, State
 from rules.rummikub import restore as restore_state
@@ -24,7 +25,7 @@ from rules.rummikub.tiles import parse_tile
 from tests.e2e.deckhand_tables import version_of
 from tests.e2e.fakediscord import FakeDiscord, FakeMember, FakeMessage
 from tests.language import foreign_lines, message_lines
-from tests.phone import assert_fits_phone
+from tests.phone import assert_fits_phone, assert_tables_fit_phone
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
@@ -172,11 +173,12 @@ def members(fake_discord: FakeDiscord) -> list[FakeMember]:
 
 
 async def open_game(
-    fake: FakeDiscord, members: list[FakeMember], seed: int, *, bots: int = 0
+    fake: FakeDiscord, members: list[FakeMember], seed: int | None, *, bots: int = 0
 ) -> None:
     players = len(members) + bots
+    seeded = {} if seed is None else {"seed": seed}
     opened = await fake.slash(
-        members[0], fake.channel, "rummikub start", players=players, bots=bots, seed=seed
+        members[0], fake.channel, "rummikub start", players=players, bots=bots, **seeded
     )
     assert not opened.ephemeral, opened.text
     for member in members[1:]:
@@ -213,10 +215,15 @@ def position(
 
 
 async def test_two_members_and_a_computer_play_to_the_end_then_deal_again_and_stats(
-    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+    fake_discord: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = fake_discord
-    await open_game(fake, members, GAME_SEED, bots=1)
+    # A fair deal (counted in the stats), its secret seed fixed so the game is known.
+    monkeypatch.setattr(rules.rng, "new_seed", lambda: GAME_SEED)
+    await open_game(fake, members, None, bots=1)
     by_id = {m.id: m for m in members}
     final = await play_by_solver(fake, bot, by_id, 400)
     finished = bot.sessions.finished.get(fake.channel.id)
@@ -229,12 +236,15 @@ async def test_two_members_and_a_computer_play_to_the_end_then_deal_again_and_st
     assert any(t("rummikub.log.drew", "en", name="alice") in m.content for m in public)
     for message in public:
         assert len(message.content) <= 2000
-        assert_fits_phone(message.content)
-    again = await fake.click(members[0], final, t("button.again", "en"))
-    assert not again.ephemeral, again.text
+        assert_tables_fit_phone(message.content)
     board = await fake.slash(members[0], fake.channel, "leaderboard", game="rummikub")
     assert not board.ephemeral, board.text
-    assert "alice" in board.text or "민준" in board.text
+    assert f"<@{members[0].id}>" in board.text and f"<@{members[1].id}>" in board.text
+    stats = await bot.store.member_stats(fake.guild.id, members[0].id)
+    assert stats.games["rummikub"]["played"] == 1
+    again = await fake.click(members[0], final, t("button.again", "en"))
+    assert not again.ephemeral, again.text
+    await settled(fake, bot)  # the next deal, the computer's first move made if it starts
 
 
 async def test_an_initial_meld_below_30_is_refused_with_its_value_then_accepted(
@@ -243,7 +253,7 @@ async def test_an_initial_meld_below_30_is_refused_with_its_value_then_accepted(
     fake = fake_discord
     alice, minjun = members
     await open_game(fake, members, MELD_SEED)
-    table = await settled(fake, bot)
+    await settled(fake, bot)
     state = game_state(bot, fake.channel.id)
     assert state.current_seat == 0
     from bot.games.rummikub import _rack_sets
@@ -291,7 +301,7 @@ async def test_a_rearrangement_splits_a_run_and_reuses_a_joker_by_commands(
     fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
 ) -> None:
     fake = fake_discord
-    alice, minjun = members
+    alice, _ = members
     await open_game(fake, members, GAME_SEED)
     await settled(fake, bot)
     put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
@@ -424,7 +434,7 @@ async def test_a_full_table_fits_discord_and_a_hint_answers_in_time(
     fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
 ) -> None:
     fake = fake_discord
-    alice, minjun = members
+    alice, _ = members
     await open_game(fake, members, GAME_SEED)
     await settled(fake, bot)
     assert sum(len(s) for s in FULL_TABLE) == 100
