@@ -153,7 +153,7 @@ def table_body(view: RummikubView, names: Sequence[str], locale: str) -> str:
         lines.append(t("rummikub.table.empty", locale))
     lines.append("")
     for seat, count in enumerate(view.rack_counts):
-        turn = "▶" if seat == view.current_seat else " "
+        turn = "▶ " if seat == view.current_seat else "  "
         meld = t("rummikub.table.melded", locale) if view.melded[seat] else ""
         lines.append(
             clip(
