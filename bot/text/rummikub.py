@@ -225,8 +225,24 @@ def hand_lines(view: RummikubView, locale: str) -> list[str]:
     return lines
 
 
-def _joined(words: Sequence[str], locale: str) -> str:
-    return t("rummikub.and", locale).join(words)
+def _played(name: str, tiles: Sequence[Tile], table: Sequence[Sequence[Tile]], locale: str) -> str:
+    """``bob put R5 R6 R7 and added K13 to set 3``: each set the rack tiles went to, by the
+    number the new public table shows."""
+    left = Counter(tiles)
+    parts = []
+    for number, found in enumerate(table, 1):
+        mine = []
+        for tile in found:
+            if left[tile] > 0:
+                left[tile] -= 1
+                mine.append(tile)
+        if not mine:
+            continue
+        if len(mine) == len(found):
+            parts.append(t("rummikub.log.put", locale, tiles=tiles_plain(mine)))
+        else:
+            parts.append(t("rummikub.log.added", locale, tiles=tiles_plain(mine), set=number))
+    return t("rummikub.log.played", locale, name=name, moves=t("rummikub.and", locale).join(parts))
 
 
 def event_lines(events: Iterable[Event], names: Sequence[str], locale: str) -> list[str]:
@@ -234,16 +250,8 @@ def event_lines(events: Iterable[Event], names: Sequence[str], locale: str) -> l
     lines = []
     for event in events:
         match event:
-            case TableChanged(seat=seat, tiles=tiles):
-                lines.append(
-                    t(
-                        "rummikub.log.played",
-                        locale,
-                        name=names[seat],
-                        tiles=tiles_plain(tiles),
-                        count=len(tiles),
-                    )
-                )
+            case TableChanged(seat=seat, tiles=tiles, table=table):
+                lines.append(_played(names[seat], tiles, table, locale))
             case TilesDrawn(seat=seat, count=count):
                 lines.append(t("rummikub.log.drew", locale, name=names[seat], count=count))
             case Passed(seat=seat):

@@ -9,6 +9,7 @@ rack tile or a staged set), and every message stays within Discord's limits and 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections import Counter
@@ -74,6 +75,39 @@ def check_public(fake: FakeDiscord, message: FakeMessage, state: State) -> None:
     log = message.content.split("```")[0]
     named = Counter(TILE.findall(log))
     assert not named - table_tiles(state), (log, state.table)
+
+
+class Drawn:
+    """Every public table the bot drew, with the committed table it was drawn from: the scan
+    of every public message checks each against its own table."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from bot.games.rummikub import RummikubAdapter
+
+        self.tables: dict[str, Counter[str]] = {}
+        drawing = RummikubAdapter.table
+
+        def table(adapter: Any, view: Any, events: Any, names: Any, locale: str) -> Any:
+            assert view.seat is None and view.rack == () and view.staged is None
+            drawn = drawing(adapter, view, events, names, locale)
+            tiles = Counter(tile.code for found in view.table for tile in found)
+            self.tables[ANSI.sub("", drawn.body).split("\n\n")[0]] = tiles
+            return drawn
+
+        monkeypatch.setattr(RummikubAdapter, "table", table)
+
+    def leaks(self, message: FakeMessage) -> list[str]:
+        """What a public message shows that its table does not hold (a rack tile, a staged
+        set); a table the bot never drew from a spectator's view is one."""
+        found = BLOCK.findall(message.content)
+        if not found:
+            return [] if not TILE.findall(message.content) else ["tiles outside a table"]
+        sets = ANSI.sub("", found[-1]).split("\n\n")[0]
+        table = self.tables.get(sets)
+        if table is None:
+            return ["a table that is not a spectator's view"]
+        log = Counter(TILE.findall(BLOCK.sub("", message.content)))
+        return sorted((shown_tiles(message.content) - table) + (log - table))
 
 
 async def settled(fake: FakeDiscord, bot: DeckhandBot) -> FakeMessage:
@@ -221,6 +255,7 @@ async def test_two_members_and_a_computer_play_to_the_end_then_deal_again_and_st
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = fake_discord
+    drawn = Drawn(monkeypatch)
     # A fair deal (counted in the stats), its secret seed fixed so the game is known.
     monkeypatch.setattr(rules.rng, "new_seed", lambda: GAME_SEED)
     await open_game(fake, members, None, bots=1)
@@ -234,9 +269,19 @@ async def test_two_members_and_a_computer_play_to_the_end_then_deal_again_and_st
     assert t("rummikub.result.title", "en") in final.content
     public = fake.public_messages(fake.channel)
     assert any(t("rummikub.log.drew", "en", name="alice") in m.content for m in public)
+    tables = [m for m in public if "```ansi" in m.content]
+    assert len(tables) > 20
     for message in public:
         assert len(message.content) <= 2000
         assert_tables_fit_phone(message.content)
+        assert drawn.leaks(message) == [], message.content
+    # The scan is no formality: a rack tile in a table, or a made-up table, is seen.
+    on_table = table_tiles(finished.state)
+    rack_tile = next(x.code for r in finished.state.racks for x in r if not on_table[x.code])
+    table = tables[-1]
+    shown = table.content.replace(" 1: ", f" 1: {rack_tile} ", 1)
+    assert drawn.leaks(dataclasses.replace(table, content=table.content + "\n" + rack_tile))
+    assert drawn.leaks(dataclasses.replace(table, content=shown))
     board = await fake.slash(members[0], fake.channel, "leaderboard", game="rummikub")
     assert not board.ephemeral, board.text
     assert f"<@{members[0].id}>" in board.text and f"<@{members[1].id}>" in board.text
@@ -333,7 +378,9 @@ async def test_a_rearrangement_splits_a_run_and_reuses_a_joker_by_commands(
         sorted(line.split()) for line in REARRANGED.splitlines()
     )
     check_public(fake, done.message, state)
-    assert t("rummikub.log.played", "en", name="alice", tiles="R9 O9 K1 K2") in done.text
+    numbered = {tuple(x.code for x in s): n for n, s in enumerate(state.table, 1)}
+    assert f"alice added R9 to set {numbered[('R6', 'R7', 'R8', 'R9')]}" in done.text
+    assert f"added K1 K2 to set {numbered[('K1', 'K2', 'J')]}" in done.text
     # alice leaves: her rack goes back to the pool and 민준, the last seat, wins.
     pool = len(state.pool)
     left = await fake.slash(alice, fake.channel, "rummikub leave")
