@@ -179,6 +179,7 @@ async def play_by_solver(
         text = "\n".join(codes(tiles) for tiles in action.table)
         preview, _ = await arrange(fake, member, table, text)
         assert preview.ephemeral and preview.message is not None, preview.text
+        assert not foreign_lines(message_lines(preview.message), locale_of(member))
         if turn % 2:
             done = await fake.click(
                 member, preview.message, t("button.rummikub.done", locale_of(member))
@@ -512,6 +513,19 @@ async def test_a_full_table_fits_discord_and_a_hint_answers_in_time(
     check_public(fake, committed.message, finished.state)
     assert sum(block_tiles(committed.message).values()) == 103
     assert not foreign_lines(message_lines(committed.message), "en")
+
+
+async def test_hints_can_be_turned_off_by_the_host(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    opened = await fake.slash(alice, fake.channel, "rummikub start", players=2, hints="off")
+    assert not opened.ephemeral, opened.text
+    await fake.slash(minjun, fake.channel, "rummikub join")
+    await settled(fake, bot)
+    refused = await fake.slash(minjun, fake.channel, "rummikub hint")
+    assert refused.ephemeral and refused.text == t("error.rummikub_hints_off", "ko")
 
 
 def test_the_public_check_sees_a_rack_tile() -> None:

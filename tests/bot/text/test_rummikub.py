@@ -41,7 +41,7 @@ def test_the_public_table_in_colour_golden_en_and_ko() -> None:
     en = ADAPTER.table(state.view(None), [], NAMES, "en")
     assert en.lang == "ansi"
     assert en.body == (
-        "Table: 2 sets · pool 88\n"
+        "On the table: 2 sets · pool 88\n"
         " 1: \x1b[31mR3 R4 R5 R6 R7 R8\x1b[0m\n"
         " 2: \x1b[37mK9 \x1b[34mB9 \x1b[35mJ\x1b[0m\n"
         "\n"
