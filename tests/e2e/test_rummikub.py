@@ -411,9 +411,17 @@ async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done
     assert refused.ephemeral
     assert refused.text == t("illegal.rummikub.invalid_sets", "en", sets="3, 4")
     # The box again, prefilled with the staged table; the right arrangement; Done.
+    first = preview
     preview, prefilled = await arrange(fake, alice, table, REARRANGED)
     assert prefilled.splitlines()[2] == "B9 O9 K1 K9"
     assert t("rummikub.hand.ready", "en") in preview.text
+    # Staging saves a new version: the older preview's buttons are out of date, while the
+    # public table's Hand (no version) still works for everyone, and shows no staged set.
+    assert first.message is not None
+    stale = await fake.click(alice, first.message, t("button.rummikub.done", "en"))
+    assert stale.ephemeral and stale.text == t("error.stale_button", "en")
+    theirs = await fake.click(minjun, table, t("button.hand", "en"))
+    assert theirs.ephemeral and "O9" not in theirs.text and "K1" not in ANSI.sub("", theirs.text)
     done = await fake.click(alice, preview.message, t("button.rummikub.done", "en"))
     assert not done.ephemeral and done.message is not None, done.text
     check_public(fake, done.message, game_state(bot, fake.channel.id))
