@@ -328,9 +328,9 @@ async def send_hand(interaction: discord.Interaction[Any], channel_id: int) -> N
 async def answer(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Answer an accepted command: the public table (or notice), then what the game tells
     the member alone, as an ephemeral follow-up."""
-    if reply.post is None and reply.notice is None:  # a private step: the member alone
-        if reply.private is not None:
-            await ephemeral(interaction, reply.private.content, view=build_view(reply.private))
+    if reply.post is None and reply.notice is None and reply.private is not None:
+        # A private step of a turn (Rummikub's staging): the member alone is answered.
+        await ephemeral(interaction, reply.private.content, view=build_view(reply.private))
         return
     await answer_post(interaction, reply.post, reply.notice)
     if reply.private is not None:
