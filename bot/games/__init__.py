@@ -25,6 +25,7 @@ __all__ = [
     "Menu",
     "Move",
     "Option",
+    "PublicTurns",
     "Table",
     "UnknownGame",
     "fit_options",
@@ -176,6 +177,20 @@ class GameAdapter(Protocol[StateT]):
     def parse(self, verb: str, arg: str | None) -> Action:
         """The action a button or command verb names; ``IllegalAction`` if none."""
 
+    @property
+    def computer_seconds(self) -> float | None:
+        """``None``: the computer's move is chosen at once, on the event loop; a number: it
+        is chosen off the event loop and given up after that many seconds for the safe move
+        (Rummikub's solver on a full table must not keep the bot from answering Discord)."""
+
+    def private_step(self, events: Sequence[Event]) -> bool:
+        """Whether a move that made ``events`` is a private step of a turn still going on
+        (Rummikub's staging): saved, answered to the member alone, no public table."""
+
+    def edit_text(self, view: Any, locale: str) -> str | None:
+        """The text of the turn's edit box (Rummikub's Arrange: the staged table, one set a
+        line), which comes back as the move ``("arrange", text)``; ``None``: no edit box."""
+
     def table(
         self,
         view: Any,
@@ -206,6 +221,23 @@ class GameAdapter(Protocol[StateT]):
     def suggest(self, view: Any, option: str, typed: str, locale: str) -> Sequence[Option]:
         """Autocomplete for a command ``option`` (``card`` of ``/onecard play``): the
         seat's own legal moves that match ``typed``, best first (at most 25 are shown)."""
+
+
+class PublicTurns:
+    """What most games' adapters share: every move is public, one safe move ends a timed-out
+    turn, the computer's move is chosen at once, no edit box. An adapter inherits these and
+    overrides what its game does otherwise (Uno's two timeout moves, Rummikub's staging)."""
+
+    timeout_moves: int = 1
+    computer_seconds: float | None = None
+
+    def private_step(self, events: Sequence[Event]) -> bool:
+        """Every move is announced at the table."""
+        return False
+
+    def edit_text(self, view: Any, locale: str) -> str | None:
+        """No edit box."""
+        return None
 
 
 AnyAdapter = GameAdapter[Any]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import Menu, Move, Option, Table
+from bot.games import Menu, Move, Option, PublicTurns, Table
 from bot.settings import Settings
 from bot.text import blackjack as render
 from rules.blackjack import ai
@@ -18,7 +18,7 @@ __all__ = ["ADAPTER", "BlackjackAdapter"]
 _VERBS: dict[str, Action] = {"hit": Hit(), "stand": Stand()}
 
 
-class BlackjackAdapter:
+class BlackjackAdapter(PublicTurns):
     """Seats 1-7 against the House; the engine plays computer seats and the House itself."""
 
     name = engine.GAME
@@ -63,7 +63,6 @@ class BlackjackAdapter:
         return list(state.hand_to_computer(seat))
 
     forfeits = False  # a member leaving hands the seat to the engine's computer player
-    timeout_moves = 1  # Stand ends the hand
 
     def forfeit(self, state: engine.State, seat: int) -> Sequence[Event]:
         """Never asked (:attr:`forfeits` is false): the seat goes to a computer instead."""

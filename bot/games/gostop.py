@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.games import Control, Menu, Move, Option, Table
+from bot.games import Control, Menu, Move, Option, PublicTurns, Table
 from bot.i18n import t
 from bot.settings import Settings
 from bot.text import gostop as render
@@ -117,7 +117,7 @@ def parse_move(text: str) -> Play | Bomb:
     return Play(_card(whole), None, shake)
 
 
-class GostopAdapter:
+class GostopAdapter(PublicTurns):
     """Matgo for the session code: two seats, the safe move when time runs out, the engine's
     computer player, and leaving as a forfeit."""
 
@@ -156,7 +156,6 @@ class GostopAdapter:
         return ()
 
     forfeits: Final = True  # leaving a game of two loses it to the other seat
-    timeout_moves: Final = 1  # one safe move per timeout
 
     def forfeit(self, state: GostopState, seat: int) -> list[Event]:
         """A member leaves the running game: the other seat wins (its score sheet)."""

@@ -18,6 +18,7 @@ ADAPTERS: Final = {
     "onecard": "bot.games.onecard",
     "uno": "bot.games.uno",
     "gostop": "bot.games.gostop",
+    "rummikub": "bot.games.rummikub",
 }
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.games import Control, Menu, Move, Option, Table, fit_options
+from bot.games import Control, Menu, Move, Option, PublicTurns, Table, fit_options
 from bot.i18n import t
 from bot.settings import Settings
 from bot.text import onecard as render
@@ -79,7 +79,7 @@ def take_label(offense: int, locale: str) -> str:
     return t("onecard.take_n", locale, n=offense) if offense else t("onecard.take", locale)
 
 
-class OneCardAdapter:
+class OneCardAdapter(PublicTurns):
     """One Card for the session code: 2-4 seats, Take when time runs out, ``ai`` for computers."""
 
     name: Final = "onecard"
@@ -116,7 +116,6 @@ class OneCardAdapter:
         return ()
 
     forfeits: Final = True  # leaving a game returns the seat's cards to the main deck
-    timeout_moves: Final = 1  # Take ends the turn
 
     def forfeit(self, state: onecard.State, seat: int) -> list[Event]:
         """A member leaves the running game: the seat's cards go back to the main deck."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.games import Control, Menu, Move, Option, Table, fit_options
+from bot.games import Control, Menu, Move, Option, PublicTurns, Table, fit_options
 from bot.i18n import t
 from bot.settings import Settings
 from bot.text import uno as render
@@ -66,7 +66,7 @@ def _needs(plays: Sequence[uno.Play]) -> str | None:
     return None
 
 
-class UnoAdapter:
+class UnoAdapter(PublicTurns):
     """Uno for the session code: 2-10 seats, Draw then Keep when time runs out."""
 
     name: Final = "uno"
@@ -102,7 +102,7 @@ class UnoAdapter:
         return ()
 
     forfeits: Final = True  # leaving puts the seat's cards under the draw pile
-    timeout_moves: Final = 2  # Draw, then Keep the drawn card
+    timeout_moves = 2  # Draw, then Keep the drawn card
 
     def forfeit(self, state: uno.UnoState, seat: int) -> list[Event]:
         """A member leaves the running game: the seat's cards go under the draw pile and

@@ -192,7 +192,9 @@ class TurnClock:
                 seat = state.current_seat
                 if state.is_over or seat is None or not session.seats[seat].computer:
                     break
-                played = await self._play_for(session, seat, adapter.computer_action)
+                played = await self._play_for(
+                    session, seat, adapter.computer_action, limit=adapter.computer_seconds
+                )
                 if played is None:
                     break
                 events += played
@@ -220,11 +222,20 @@ class TurnClock:
             return None
 
     async def _play_for(
-        self, session: Session, seat: int, choose: Callable[[Any, int], Action]
+        self,
+        session: Session,
+        seat: int,
+        choose: Callable[[Any, int], Action],
+        *,
+        limit: float | None = None,
     ) -> list[Event] | None:
         """Apply the move ``choose`` picks for a seat the bot plays (a computer's, a timed-out
         member's). Should the engine refuse it (a bug in the game's code), the game's safe
         move, else its first legal move, keep the game going; ``None`` if no move is possible.
+
+        With ``limit`` the choice runs off the event loop (a solver on a full Rummikub table
+        must not keep the bot from answering Discord within 3 s) and is given up after
+        ``limit`` seconds for the safe move.
         """
         state = session.state
         assert state is not None
@@ -232,8 +243,19 @@ class TurnClock:
         picks = [choose, adapter.timeout_action, first_legal]
         for pick in dict.fromkeys(picks):  # the safe move once, if it is the one chosen
             try:
-                action = pick(state, seat)
+                if limit is not None and pick is choose:
+                    action = await asyncio.wait_for(asyncio.to_thread(pick, state, seat), limit)
+                else:
+                    action = pick(state, seat)
                 return await self.tables.apply(session, seat, action)
+            except TimeoutError:
+                log.warning(
+                    "channel %d (%s): seat %d's move took over %.1f s; playing the safe one",
+                    session.channel_id,
+                    session.game,
+                    seat,
+                    limit,
+                )
             except (IllegalAction, IndexError) as error:
                 # No hand in the log: the refusal's code, not its reason (it may name a card).
                 log.error(

@@ -255,6 +255,24 @@ class Tables:
             self.turns.arm(session, keep_deadline=True)
         return Reply(post)
 
+    async def save_step(self, session: Session) -> Reply:
+        """Save a private step of a turn (Rummikub's staging) without a public table.
+
+        The version goes up like any save (the store checks it), so an older private view's
+        buttons are refused as out of date; the public table's only button while a game runs
+        is Hand, which carries no version check, so staging never makes it stale for others.
+        The turn's deadline stands: staging does not buy time.
+        """
+        previous = session.version
+        session.version += 1
+        session.touched = self.clock()
+        async with self.writing(session.channel_id):
+            record = session.stored()
+            await self.store.save(record, expected_version=previous)
+            session.remember(record)
+        self.turns.arm(session, keep_deadline=True)
+        return Reply(None)
+
     @contextlib.asynccontextmanager
     async def writing(self, channel_id: int) -> AsyncIterator[None]:
         """A write of the channel's session. If it fails, the session goes back to what was

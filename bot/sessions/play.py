@@ -59,7 +59,10 @@ class PlayVerbs(Tables):
             session.seats[seat].timeouts = 0
             locale = locale or session.locale
             note = adapter.private(state.view(seat), events, session.names, locale)
-            reply = await self.commit(session, events, [])
+            if adapter.private_step(events):
+                reply = await self.save_step(session)
+            else:
+                reply = await self.commit(session, events, [])
             if note is None:
                 return reply
             private = Post(

@@ -108,6 +108,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
         if self.action == "hand":
             await send_hand(interaction, channel)
             return
+        if self.action == EDIT:
+            await _open_edit(interaction, channel, self.version)
+            return
         # Every button carries its message's version: an older lobby's Leave or Cancel must
         # not reach the game that followed it.
         version = self.version
@@ -154,6 +157,66 @@ async def _end_listed(interaction: discord.Interaction[Any], channel_id: int, ve
     locale = locale_of(interaction)
     game = t(f"game.{session.game}", locale)
     await ephemeral(interaction, t("list.ended", locale, game=game, channel=f"<#{channel_id}>"))
+
+
+EDIT = "arrange"  # the button that opens the turn's edit box (Rummikub's Arrange)
+EDIT_LIMIT = 4000  # Discord's most characters in a text input
+
+
+class EditBox(discord.ui.Modal):
+    """The turn's edit box: one paragraph prefilled by the game
+    (:meth:`bot.games.GameAdapter.edit_text`); submitting it is the move ``("arrange", text)``
+    at the version the box was opened at, answered like any move (a staged step: privately)."""
+
+    def __init__(self, channel_id: int, version: int, title: str, label: str, text: str) -> None:
+        super().__init__(title=title[:45], custom_id=f"dh-edit:{channel_id}:{version}")
+        self.channel_id = channel_id
+        self.version = version
+        self.box: discord.ui.TextInput[EditBox] = discord.ui.TextInput(
+            label=label[:45],
+            style=discord.TextStyle.paragraph,
+            default=text[:EDIT_LIMIT],
+            max_length=EDIT_LIMIT,
+            required=False,
+            custom_id="table",
+        )
+        self.add_item(self.box)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        """Stage what the member wrote (the game parses and checks it)."""
+
+        async def work() -> None:
+            reply = await deckhand(interaction).sessions.act(
+                self.channel_id,
+                interaction.user.id,
+                (EDIT, self.box.value),
+                version=self.version,
+                locale=locale_of(interaction),
+            )
+            await answer(interaction, reply)
+
+        await guarded(interaction, work, what="edit box")
+
+
+async def _open_edit(interaction: discord.Interaction[Any], channel_id: int, version: int) -> None:
+    """Open the edit box of the member's turn, prefilled by the game."""
+    registry = deckhand(interaction).sessions
+    registry.check_version(channel_id, version)
+    session = registry.game(channel_id)
+    seat = session.seat_of(interaction.user.id)
+    if seat is None:
+        raise SessionError("error.not_seated")
+    state = session.state
+    assert state is not None
+    if state.current_seat != seat:
+        raise SessionError("error.not_your_turn")
+    locale = locale_of(interaction)
+    text = registry.adapter(session).edit_text(state.view(seat), locale)
+    if text is None:
+        raise SessionError("error.stale_button")
+    title = t(f"edit.{session.game}.title", locale)
+    label = t(f"edit.{session.game}.label", locale)
+    await interaction.response.send_modal(EditBox(channel_id, version, title, label, text))
 
 
 class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
@@ -266,6 +329,10 @@ async def send_hand(interaction: discord.Interaction[Any], channel_id: int) -> N
 async def answer(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Answer an accepted command: the public table (or notice), then what the game tells
     the member alone, as an ephemeral follow-up."""
+    if reply.post is None and reply.notice is None and reply.private is not None:
+        # A private step of a turn (Rummikub's staging): the member alone is answered.
+        await ephemeral(interaction, reply.private.content, view=build_view(reply.private))
+        return
     await answer_post(interaction, reply.post, reply.notice)
     if reply.private is not None:
         private = reply.private

@@ -39,14 +39,17 @@ __all__ = [
     "INITIAL_MELD",
     "TIMEOUT_PENALTY",
     "AddTiles",
+    "Back",
     "Done",
     "Draw",
+    "Gather",
     "Meld",
     "MoveTiles",
     "Passed",
     "PutSet",
     "RummikubView",
     "SplitSet",
+    "Stage",
     "State",
     "TableChanged",
     "TilesDrawn",
@@ -66,6 +69,7 @@ TIMEOUT_PENALTY = 3  # tiles drawn when the clock runs out on staged changes (ru
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 Sets = tuple[tuple[Tile, ...], ...]
+Staging = tuple[list[list[Tile]], list[bool], list[Tile]]
 
 
 # ---------------------------------------------------------------- actions
@@ -101,6 +105,28 @@ class SplitSet(Action):
 
     target: int
     at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Gather(Action):
+    """Bring tiles to staged set ``target`` (``None``: a new set) in one step: each tile from
+    the rack (source ``None``) or from staged set ``source``; ``/rummikub add`` and ``move``."""
+
+    tiles: tuple[tuple[int | None, Tile], ...]
+    target: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Stage(Action):
+    """Replace the staged table with ``table`` without committing (the Arrange box): the
+    committed table's tiles and rack tiles only, checked like :class:`Meld` but staged."""
+
+    table: Sets
+
+
+@dataclass(frozen=True, slots=True)
+class Back(Action):
+    """Undo the last staging step only (:class:`Undo` throws them all away)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +235,7 @@ def _remove(rack: list[Tile], tiles: Sequence[Tile], where: str) -> list[Tile]:
     return rest
 
 
-def _require_tiles(tiles: Sequence[Tile]) -> None:
+def _require_tiles(tiles: Sequence[object]) -> None:
     """Refuse an operation that names no tiles (it would stage a change that is none)."""
     if not tiles:
         raise IllegalAction("Name the tiles to use.", code="no_tiles")
@@ -233,6 +259,7 @@ class State:
 
     __slots__ = (
         "_fresh",
+        "_history",
         "_idle",
         "_log",
         "_result",
@@ -240,6 +267,7 @@ class State:
         "_staged",
         "_staged_rack",
         "melded",
+        "out",
         "players",
         "pool",
         "racks",
@@ -254,11 +282,14 @@ class State:
         self.pool: list[Tile] = []
         self.table: list[tuple[Tile, ...]] = []
         self.melded = [False] * players
+        self.out = [False] * players  # seats that left the game (their racks went back)
         self.turn = 0
         self._idle = 0  # turns passed in a row with an empty pool (rule 14)
         self._staged: list[list[Tile]] | None = None
         self._fresh: list[bool] = []  # which staged sets were made this turn
         self._staged_rack: list[Tile] = []
+        # The staging before each step of this turn, for Back (None: nothing was staged).
+        self._history: list[Staging | None] = []
         self._result: Result | None = None
         self._log: list[list[Any]] = []
 
@@ -350,11 +381,22 @@ class State:
             "pool": codes(self.pool),
             "table": [codes(s) for s in self.table],
             "melded": list(self.melded),
+            "out": list(self.out),
             "turn": self.turn,
             "idle": self._idle,
             "staged": None if self._staged is None else [codes(s) for s in self._staged],
             "fresh": list(self._fresh),
             "staged_rack": codes(self._staged_rack),
+            "history": [
+                None
+                if step is None
+                else {
+                    "staged": [codes(x) for x in step[0]],
+                    "fresh": list(step[1]),
+                    "rack": codes(step[2]),
+                }
+                for step in self._history
+            ],
             "result": None
             if self._result is None
             else {
@@ -392,11 +434,64 @@ class State:
                 code="initial_meld_table",
             )
 
+    def _saved(self) -> Staging | None:
+        """The staging as it is now, for :class:`Back`."""
+        if self._staged is None:
+            return None
+        return [list(s) for s in self._staged], list(self._fresh), list(self._staged_rack)
+
+    def _gather(
+        self, seat: int, action: Gather, sets: list[list[Tile]], fresh: list[bool], rack: list[Tile]
+    ) -> list[Tile]:
+        """:class:`Gather` on copies: the rack left; set numbers are those before the step."""
+        melded = self.melded[seat]
+        _require_tiles(action.tiles)
+        if action.target is not None:
+            self._touch(fresh, action.target, melded, len(sets))
+        moved = []
+        for source, tile in action.tiles:
+            if source is None:
+                rack = _remove(rack, [tile], "Your rack")
+            else:
+                self._touch(fresh, source, melded, len(sets))
+                if source == action.target:
+                    raise IllegalAction("Move tiles to another set.", code="same_set")
+                sets[source] = _remove(sets[source], [tile], f"Set {source + 1}")
+                if action.target is not None:
+                    fresh[action.target] = fresh[action.target] or fresh[source]
+            moved.append(tile)
+        if action.target is None:
+            sets.append(moved)
+            fresh.append(True)
+        else:
+            sets[action.target].extend(moved)
+        return rack
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
         melded = self.melded[seat]
-        if isinstance(action, PutSet | AddTiles | MoveTiles | SplitSet):
+        if isinstance(action, Stage):
+            before = self._saved()
+            sets, fresh, rack = self._meld_plan(seat, action.table)
+            self._staged = [_reading_order(s) for s in sets if s]
+            self._fresh = [f for s, f in zip(sets, fresh, strict=True) if s]
+            self._staged_rack = rack
+            self._history.append(before)
+            return []
+        if isinstance(action, Back):
+            if not self._history:
+                raise IllegalAction("There is nothing to undo.", code="nothing_staged")
+            step = self._history.pop()
+            if step is None:
+                self._clear_staging()
+            else:
+                self._staged, self._fresh, self._staged_rack = step
+            return []
+        if isinstance(action, PutSet | AddTiles | MoveTiles | SplitSet | Gather):
+            before = self._saved()
             sets, fresh, rack = self._begin(seat)
-            if isinstance(action, PutSet):
+            if isinstance(action, Gather):
+                rack = self._gather(seat, action, sets, fresh, rack)
+            elif isinstance(action, PutSet):
                 _require_tiles(action.tiles)
                 rack = _remove(rack, action.tiles, "Your rack")
                 sets.append(list(action.tiles))
@@ -435,6 +530,7 @@ class State:
             self._staged = [_reading_order(sets[i]) for i in keep]
             self._fresh = [fresh[i] for i in keep]
             self._staged_rack = rack
+            self._history.append(before)
             return []
         if isinstance(action, Undo):
             if self._staged is None:
@@ -501,12 +597,20 @@ class State:
         """Rules 8, 9 and 11: raise with every reason; the rack tiles played when all is well."""
         seat = self.turn
         reasons = []
+        wrong = []
         for i, tiles in enumerate(sets):
             check = check_set(tiles)
             if not check.valid:
                 reasons.append(f"{_describe(i, tiles)}: {check.reason}")
+                wrong.append(str(i + 1))
         if reasons:
-            raise IllegalAction("\n".join(reasons), code="invalid_sets", count=len(reasons))
+            raise IllegalAction(
+                "\n".join(reasons),
+                code="invalid_sets",
+                count=len(reasons),
+                sets=", ".join(wrong),
+                first=wrong[0],
+            )
         played = Counter(self.racks[seat]) - Counter(rack)
         if not played:
             raise IllegalAction(
@@ -549,7 +653,7 @@ class State:
             self._idle += 1
             if announce:
                 events.append(Passed(seat))
-            if self._idle >= self.players:
+            if self._idle >= self.players - sum(self.out):
                 events.append(self._finish_blocked())
                 return events
         else:
@@ -562,12 +666,43 @@ class State:
         return events
 
     def _next(self) -> None:
-        self.turn = (self.turn + 1) % self.players
+        for _ in range(self.players):
+            self.turn = (self.turn + 1) % self.players
+            if not self.out[self.turn]:
+                return
+
+    def forfeit(self, seat: int) -> list[Event]:
+        """``seat`` leaves the game: its rack goes back into the pool (shuffled in) and its
+        turns are skipped; when one seat is left, it wins (its rack counts against nobody)."""
+        if self._result is not None:
+            raise IllegalAction("The game is over.", code="game_over")
+        if not 0 <= seat < self.players or self.out[seat]:
+            raise IllegalAction("There is no such seat.", code="no_seat")
+        if seat == self.turn:
+            self._clear_staging()
+        self.pool.extend(self.racks[seat])
+        self.racks[seat] = []
+        self._rng.shuffle(self.pool)
+        self.out[seat] = True
+        self._log.append([seat, {"a": "Forfeit"}])
+        staying = [s for s in range(self.players) if not self.out[s]]
+        if len(staying) == 1:
+            values = [0 if self.out[s] else rack_value(self.racks[s]) for s in range(self.players)]
+            ranking = (*staying, *(s for s in range(self.players) if self.out[s]))
+            outcomes = tuple(
+                Outcome.LOSE if self.out[s] else Outcome.WIN for s in range(self.players)
+            )
+            self._result = Result(outcomes, tuple(0 for _ in values), tuple(ranking))
+            return [GameOver(self._result)]
+        if seat == self.turn:
+            self._next()
+        return []
 
     def _clear_staging(self) -> None:
         self._staged = None
         self._fresh = []
         self._staged_rack = []
+        self._history = []
 
     # ------------------------------------------------------------ end
 
@@ -619,8 +754,14 @@ def _encode(action: Action) -> dict[str, Any]:
         }
     if isinstance(action, SplitSet):
         return {"a": name, "target": action.target, "at": action.at}
-    if isinstance(action, Meld):
+    if isinstance(action, Meld | Stage):
         return {"a": name, "table": [[t.code for t in s] for s in action.table]}
+    if isinstance(action, Gather):
+        return {
+            "a": name,
+            "target": action.target,
+            "tiles": [[source, tile.code] for source, tile in action.tiles],
+        }
     return {"a": name}
 
 
@@ -638,7 +779,16 @@ def decode_action(data: dict[str, Any]) -> Action:
         return SplitSet(int(data["target"]), int(data["at"]))
     if name == "Meld":
         return Meld(tuple(_tiles(s) for s in data["table"]))
+    if name == "Stage":
+        return Stage(tuple(_tiles(s) for s in data["table"]))
+    if name == "Gather":
+        moved = tuple(
+            (None if source is None else int(source), parse_tile(code))
+            for source, code in data["tiles"]
+        )
+        return Gather(moved, data["target"])
     simple: dict[str, type[Action]] = {
+        "Back": Back,
         "Undo": Undo,
         "Done": Done,
         "Draw": Draw,
@@ -680,6 +830,7 @@ def restore(snapshot: dict[str, Any]) -> State:
         state.pool = list(_tiles(snapshot["pool"]))
         state.table = [_tiles(s) for s in snapshot["table"]]
         state.melded = [bool(m) for m in snapshot["melded"]]
+        state.out = [bool(o) for o in snapshot.get("out", [False] * state.players)]
         state.turn = int(snapshot["turn"])
         state._idle = int(snapshot["idle"])
         staged = snapshot["staged"]
@@ -687,6 +838,16 @@ def restore(snapshot: dict[str, Any]) -> State:
             state._staged = [list(_tiles(s)) for s in staged]
             state._fresh = [bool(f) for f in snapshot["fresh"]]
             state._staged_rack = list(_tiles(snapshot["staged_rack"]))
+        state._history = [
+            None
+            if step is None
+            else (
+                [list(_tiles(x)) for x in step["staged"]],
+                [bool(f) for f in step["fresh"]],
+                list(_tiles(step["rack"])),
+            )
+            for step in snapshot.get("history", [])
+        ]
         result = snapshot["result"]
         if result is not None:
             state._result = Result(

@@ -86,7 +86,7 @@ def test_a_refusal_looks_for_its_games_words_first() -> None:
         refusal(blackjack, "ko", "blackjack") == catalog("ko")["illegal.blackjack.unknown_action"]
     )
     other = IllegalAction("Not a Rummikub operation.", code="unknown_action")
-    assert refusal(other, "ko", "rummikub") == "Not a Rummikub operation."
+    assert refusal(other, "ko", "rummikub") == catalog("ko")["illegal.rummikub.unknown_action"]
     assert refusal(other, "ko") == "Not a Rummikub operation."
     shared = IllegalAction("Over.", code="game_over")
     assert refusal(shared, "ko", "uno") == catalog("ko")["illegal.game_over"]

@@ -200,6 +200,14 @@ class CountAdapter:
     def computer_action(self, state: CountState, seat: int) -> Action:
         return Add(2)
 
+    computer_seconds: float | None = None  # the computer's move is chosen at once
+
+    def private_step(self, events: Sequence[Event]) -> bool:
+        return False
+
+    def edit_text(self, view: tuple[int, int | None, int | None], locale: str) -> str | None:
+        return None
+
     def parse(self, verb: str, arg: str | None) -> Action:
         if verb != "add" or arg is None:
             raise IllegalAction("Unknown move.", code="unknown")

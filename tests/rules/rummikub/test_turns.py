@@ -490,3 +490,77 @@ def test_snapshot_restores_a_staged_turn() -> None:
     copy.apply(0, rk.Done())
     state.apply(0, rk.Done())
     assert copy.snapshot() == state.snapshot()
+
+
+# ---------------------------------------------------------------- rule 15: the staged turn
+
+
+def test_rule_15_gather_brings_rack_and_table_tiles_to_one_set_in_one_step() -> None:
+    state = rig(["R9 O9 K1 K2 B5", "R1"], "R3 R4 R5 R6 R7 R8|K9 B9 J")
+    state.apply(0, rk.Gather(((1, ts("J")[0]), (None, ts("K1")[0]), (None, ts("K2")[0]))))
+    view = state.view(0)
+    assert view.staged is not None and codes(view.staged)[-1] == ["K1", "K2", "J"]
+    state.apply(0, rk.Gather(((None, ts("O9")[0]),), 1))
+    assert state.problems() == ()
+    # One Back takes back the last step only; the first stays.
+    state.apply(0, rk.Back())
+    assert len(state.problems()) == 1 and "set 2" in state.problems()[0]
+    state.apply(0, rk.Back())
+    assert state.view(0).staged is None
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(0, rk.Back())
+    assert refused.value.code == "nothing_staged"
+
+
+def test_rule_15_gather_refuses_a_tile_that_is_not_there_and_changes_nothing() -> None:
+    state = rig(["R9", "R1"], "R3 R4 R5|K9 B9 J")
+    before = state.snapshot()
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(0, rk.Gather(((1, ts("R3")[0]),), None))
+    assert refused.value.code == "tile_missing"
+    with pytest.raises(IllegalAction):
+        state.apply(0, rk.Gather(((0, ts("R3")[0]),), 0))
+    assert state.snapshot()["staged"] == before["staged"] is None
+
+
+def test_rule_15_stage_replaces_the_staged_table_without_committing() -> None:
+    state = rig(["R9 O9 K1 K2 B5", "R1"], "R3 R4 R5 R6 R7 R8|K9 B9 J")
+    table = (ts("R3 R4 R5"), ts("R6 R7 R8 R9"), ts("B9 O9 K9"), ts("K1 K2 J"))
+    assert state.apply(0, rk.Stage(table)) == []
+    assert state.turn == 0 and state.problems() == ()
+    assert codes(state.table) == [["R3", "R4", "R5", "R6", "R7", "R8"], ["K9", "B9", "J"]]
+    restored = rk.restore(state.snapshot())  # a restart keeps the staged turn and its steps
+    assert restored.view(0).staged == state.view(0).staged
+    restored.apply(0, rk.Back())
+    assert restored.view(0).staged is None
+    events = state.apply(0, rk.Done())
+    assert isinstance(events[0], rk.TableChanged) and events[0].tiles == ts("R9 O9 K1 K2")
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(1, rk.Stage((ts("R3 R4 R5"),)))
+    assert refused.value.code == "table_tile_missing"
+
+
+def test_rule_11_a_refused_done_names_its_wrong_sets() -> None:
+    state = rig(["R10 K1", "R1"], "R3 R4 R5|B9 O9 K9")
+    state.apply(0, rk.Stage((ts("R3 R4 R5 K1"), ts("B9 O9 K9 R10"))))
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(0, rk.Done())
+    assert refused.value.params["sets"] == "1, 2"
+
+
+def test_leaving_puts_the_rack_back_in_the_pool_and_skips_the_seat() -> None:
+    state = rig(["R9 K1", "R1 R2", "B5"], "R3 R4 R5", turn=0)
+    pool = len(state.pool)
+    state.apply(0, rk.Gather(((None, ts("R9")[0]),), None))
+    assert state.forfeit(0) == []
+    assert state.racks[0] == [] and len(state.pool) == pool + 2 and state.turn == 1
+    assert state.view(1).staged is None
+    state.apply(1, rk.Draw())
+    assert state.turn == 2
+    state.apply(2, rk.Draw())
+    assert state.turn == 1  # seat 0 is skipped
+    assert sum(all_tiles(state).values()) == 106
+    events = state.forfeit(2)
+    assert isinstance(events[0], GameOver)
+    assert events[0].result.outcomes[1] == Outcome.WIN
+    assert rk.restore(state.snapshot()).out == [True, False, True]

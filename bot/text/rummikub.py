@@ -1,0 +1,285 @@
+"""Rummikub's text: the public table in colour, the private turn view (the staged table with
+each set's exact problem), the move log and the refusal reasons, in every catalog language.
+
+Pure functions of views and events. Tiles are shown by their codes (``R5``, ``K13``, ``J``)
+in both languages; in the ``ansi`` code block each colour is drawn in its own colour (black
+as white/grey, jokers in magenta). A colour code is written only where the colour changes
+and reset at the end of the line, so a table of 100 tiles stays far below 2000 characters;
+sets are wrapped to 40 columns (colour codes take none).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from bot.i18n import t
+from bot.text.width import PHONE_COLUMNS, clip
+from rules.engine import Event, GameOver
+from rules.rummikub import Passed, RummikubView, TableChanged, TilesDrawn, TimedOut
+from rules.rummikub.sets import check_set
+from rules.rummikub.tiles import Colour, Tile
+
+__all__ = [
+    "event_lines",
+    "hand_lines",
+    "problem_lines",
+    "rack_text",
+    "reason_text",
+    "result_lines",
+    "sets_lines",
+    "sorted_rack",
+    "staged_text",
+    "table_body",
+    "tiles_plain",
+]
+
+_RESET: Final = "\x1b[0m"
+_COLOUR_CODES: Final = {
+    Colour.RED: "\x1b[31m",
+    Colour.BLUE: "\x1b[34m",
+    Colour.ORANGE: "\x1b[33m",
+    Colour.BLACK: "\x1b[37m",
+    None: "\x1b[35m",  # the joker
+}
+_NAME_COLUMNS: Final = 12
+_SET_LINE: Final = 7  # tiles on one line of a set: 4 + 7 x 5 - 1 = 38 columns
+_RACK_LINE: Final = 8  # tiles on one line of a rack: 8 x 5 - 1 = 39 columns
+_MARKDOWN: Final = re.compile(r"([\\*_~`|>])")
+
+# The engine's reasons (rules/rummikub/sets.py and state.py), read back into catalog keys so
+# every language says them; the engine stays free of any catalog.
+_REASONS: Final = (
+    (re.compile(r"group has two (\w+) (\d+)s"), "rummikub.reason.group_twice"),
+    (re.compile(r"a group has at most 4 tiles"), "rummikub.reason.group_size"),
+    (re.compile(r"run has two (\w+)s"), "rummikub.reason.run_twice"),
+    (re.compile(r"a run has at most 13 tiles"), "rummikub.reason.run_size"),
+    (re.compile(r"a run cannot wrap"), "rummikub.reason.wrap"),
+    (re.compile(r"run breaks between (\w+) and (\w+)"), "rummikub.reason.gap"),
+    (re.compile(r"a set needs at least 3 tiles, this one has (\d+)"), "rummikub.reason.short"),
+    (re.compile(r"a set needs at least one numbered tile"), "rummikub.reason.jokers_only"),
+    (re.compile(r"neither a group"), "rummikub.reason.neither"),
+)
+_PARAMS: Final = {
+    "rummikub.reason.group_twice": ("colour", "number"),
+    "rummikub.reason.run_twice": ("tile",),
+    "rummikub.reason.gap": ("low", "high"),
+    "rummikub.reason.short": ("count",),
+}
+
+
+def escape_log(lines: Iterable[str]) -> list[str]:
+    """Move-log lines with Discord markdown escaped (display names may hold ``*`` or ``_``)."""
+    return [_MARKDOWN.sub(r"\\\1", line) for line in lines]
+
+
+def tiles_plain(tiles: Iterable[Tile]) -> str:
+    """Tiles by code, space separated: ``R5 R6 J``."""
+    return " ".join(tile.code for tile in tiles)
+
+
+def _coloured(tiles: Sequence[Tile], marked: Counter[Tile] | None = None) -> list[str]:
+    """Each tile as a word with its colour code where the colour changes; ``marked`` tiles
+    (from the rack, in a staged set) carry a ``+``."""
+    words = []
+    current: Colour | str | None = "none"
+    left = Counter() if marked is None else Counter(marked)
+    for tile in tiles:
+        prefix = ""
+        if tile.colour != current:
+            prefix = _COLOUR_CODES[tile.colour]
+            current = tile.colour
+        mark = ""
+        if left[tile] > 0:
+            left[tile] -= 1
+            mark = "+"
+        words.append(f"{prefix}{mark}{tile.code}")
+    return words
+
+
+def _set_lines(number: int, tiles: Sequence[Tile], marked: Counter[Tile] | None) -> list[str]:
+    """``3: R5 R6 R7``, at most 7 tiles a line (each at most 4 columns: ``+K13``), so a line
+    never passes 40 columns; every line sets its own colours and resets them at its end."""
+    left = Counter() if marked is None else Counter(marked)
+    lines = []
+    for start in range(0, max(len(tiles), 1), _SET_LINE):
+        chunk = tiles[start : start + _SET_LINE]
+        here = Counter({t: min(c, left[t]) for t, c in Counter(chunk).items()})
+        left -= here
+        head = f"{number:>2}:" if start == 0 else "   "
+        lines.append(" ".join([head, *_coloured(chunk, here)]) + _RESET)
+    return lines
+
+
+def sets_lines(sets: Sequence[Sequence[Tile]], marked: Counter[Tile] | None = None) -> list[str]:
+    """The sets numbered from 1 in reading order, one (wrapped) line each."""
+    lines: list[str] = []
+    left = Counter() if marked is None else Counter(marked)
+    for number, tiles in enumerate(sets, 1):
+        here = Counter(t for t in tiles if left[t] > 0)
+        here = Counter({t: min(c, left[t]) for t, c in here.items()})
+        left -= here
+        lines += _set_lines(number, tiles, here)
+    return lines
+
+
+def sorted_rack(rack: Iterable[Tile]) -> list[Tile]:
+    """A rack by colour, then number in colour; jokers last."""
+    return sorted(rack, key=lambda tile: tile.index)
+
+
+def rack_text(rack: Iterable[Tile]) -> list[str]:
+    """The rack, sorted, in colour, wrapped to 40 columns."""
+    tiles = sorted_rack(rack)
+    return [
+        " ".join(_coloured(tiles[start : start + _RACK_LINE])) + _RESET
+        for start in range(0, len(tiles), _RACK_LINE)
+    ]
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return clip(names[seat], _NAME_COLUMNS)
+
+
+def table_body(view: RummikubView, names: Sequence[str], locale: str) -> str:
+    """The inside of the public ``ansi`` block: the sets, then each seat's rack count and
+    initial meld, the pool and the turn. From the spectator's view: no rack tile."""
+    lines = [t("rummikub.table.title", locale, sets=len(view.table), pool=view.pool)]
+    if view.table:
+        lines += sets_lines(view.table)
+    else:
+        lines.append(t("rummikub.table.empty", locale))
+    lines.append("")
+    for seat, count in enumerate(view.rack_counts):
+        turn = "▶ " if seat == view.current_seat else "  "
+        meld = t("rummikub.table.melded", locale) if view.melded[seat] else ""
+        lines.append(
+            clip(
+                f"{turn}{_name(names, seat)} "
+                + t("rummikub.table.rack", locale, count=count)
+                + (f" {meld}" if meld else ""),
+                PHONE_COLUMNS,
+            )
+        )
+    return "\n".join(lines)
+
+
+def reason_text(reason: str, locale: str) -> str:
+    """One of the engine's set reasons in ``locale``."""
+    for pattern, key in _REASONS:
+        found = pattern.search(reason)
+        if found is not None:
+            params = dict(zip(_PARAMS.get(key, ()), found.groups(), strict=False))
+            if "colour" in params:
+                params["colour"] = t(f"rummikub.colour.{params['colour']}", locale)
+            return t(key, locale, **params)
+    return t("rummikub.reason.other", locale)
+
+
+def problem_lines(view: RummikubView, locale: str) -> list[str]:
+    """What keeps the staged table from Done, every problem in ``locale``: each wrong set
+    with its reason, no rack tile played, an initial meld short of 30."""
+    staged = view.staged or ()
+    lines = []
+    for number, tiles in enumerate(staged, 1):
+        check = check_set(tiles)
+        if not check.valid and check.reason is not None:
+            lines.append(
+                t(
+                    "rummikub.problem.set",
+                    locale,
+                    set=number,
+                    tiles=tiles_plain(tiles),
+                    reason=reason_text(check.reason, locale),
+                )
+            )
+    if lines:
+        return lines
+    for problem in view.problems:
+        value = re.search(r"yours is (\d+)", problem)
+        if value is not None:
+            lines.append(t("rummikub.problem.meld", locale, value=value.group(1), need=30))
+        elif "rack" in problem:
+            lines.append(t("rummikub.problem.no_rack_tile", locale))
+    return lines
+
+
+def staged_text(view: RummikubView, locale: str) -> list[str]:
+    """The staged table: sets numbered, rack tiles marked ``+``, each marked valid or not."""
+    staged = view.staged if view.staged is not None else view.table
+    played: Counter[Tile] = Counter()
+    if view.staged_rack is not None:
+        played = Counter(view.rack) - Counter(view.staged_rack)
+    return sets_lines(staged, played) if staged else [t("rummikub.table.empty", locale)]
+
+
+def hand_lines(view: RummikubView, locale: str) -> list[str]:
+    """The inside of the private block: the (staged) table, then the rack sorted."""
+    rack = view.staged_rack if view.staged_rack is not None else view.rack
+    lines = [t("rummikub.hand.table", locale)]
+    lines += staged_text(view, locale)
+    lines += ["", t("rummikub.hand.rack", locale, count=len(rack))]
+    lines += rack_text(rack)
+    return lines
+
+
+def _played(name: str, tiles: Sequence[Tile], table: Sequence[Sequence[Tile]], locale: str) -> str:
+    """``bob put R5 R6 R7 and added K13 to set 3``: each set the rack tiles went to, by the
+    number the new public table shows."""
+    left = Counter(tiles)
+    parts = []
+    for number, found in enumerate(table, 1):
+        mine = []
+        for tile in found:
+            if left[tile] > 0:
+                left[tile] -= 1
+                mine.append(tile)
+        if not mine:
+            continue
+        if len(mine) == len(found):
+            parts.append(t("rummikub.log.put", locale, tiles=tiles_plain(mine)))
+        else:
+            parts.append(t("rummikub.log.added", locale, tiles=tiles_plain(mine), set=number))
+    return t("rummikub.log.played", locale, name=name, moves=t("rummikub.and", locale).join(parts))
+
+
+def event_lines(events: Iterable[Event], names: Sequence[str], locale: str) -> list[str]:
+    """The move in words: ``bob put R5 R6 R7``, ``carol drew a tile``, a timeout, the end."""
+    lines = []
+    for event in events:
+        match event:
+            case TableChanged(seat=seat, tiles=tiles, table=table):
+                lines.append(_played(names[seat], tiles, table, locale))
+            case TilesDrawn(seat=seat, count=count):
+                lines.append(t("rummikub.log.drew", locale, name=names[seat], count=count))
+            case Passed(seat=seat):
+                lines.append(t("rummikub.log.passed", locale, name=names[seat]))
+            case TimedOut(seat=seat, drawn=drawn):
+                lines.append(t("rummikub.log.timed_out", locale, name=names[seat], count=drawn))
+            case GameOver():
+                pass
+    return lines
+
+
+def result_lines(view: RummikubView, names: Sequence[str], locale: str) -> list[str]:
+    """Rules 13 and 14: each seat's rack left and score, winners first."""
+    result = view.result
+    if result is None:
+        return []
+    lines = [t("rummikub.result.title", locale)]
+    for seat in result.ranking:
+        lines.append(
+            clip(
+                t(
+                    "rummikub.result.line",
+                    locale,
+                    name=_name(names, seat),
+                    left=view.rack_counts[seat],
+                    score=f"{result.scores[seat]:+d}",
+                ),
+                PHONE_COLUMNS,
+            )
+        )
+    return lines

@@ -1,0 +1,90 @@
+"""Rummikub's adapter: every tile form of rule 1 in every verb, refusals with codes, the
+Arrange box's text both ways, and the autocomplete of valid rack sets, best first."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.rummikub import ADAPTER, arrange_text, parse_table
+from rules.engine import IllegalAction
+from rules.rummikub import Back, Done, Draw, Gather, PutSet, SplitSet, Stage, Undo
+from rules.rummikub.tiles import parse_tile
+from tests.bot.text.test_rummikub import STATE_RACKS, STATE_TABLE, game
+
+
+def tiles(text: str) -> tuple:  # type: ignore[type-arg]
+    return tuple(parse_tile(c) for c in text.split())
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["R5 R6 R7", "r5 r6 r7", "R5,R6,R7", "  R5 ,  r6,R7 ", "빨5 빨6 빨7", "r 5 r 6 r 7"],
+)
+def test_put_reads_every_form_of_a_tile(typed: str) -> None:
+    assert ADAPTER.parse("put", typed) == PutSet(tiles("R5 R6 R7"))
+
+
+def test_yellow_is_orange_and_jokers_have_every_name() -> None:
+    assert ADAPTER.parse("put", "Y5 O6 노7") == PutSet(tiles("O5 O6 O7"))
+    assert ADAPTER.parse("put", "J * 조커") == PutSet(tiles("J J J"))
+    assert ADAPTER.parse("put", "검5 파5 K5") == PutSet(tiles("K5 B5 K5"))
+
+
+def test_add_and_move_name_rack_tiles_and_tiles_of_sets() -> None:
+    assert ADAPTER.parse("add", "3 R8 2:K9, 1 : J") == Gather(
+        ((None, parse_tile("R8")), (1, parse_tile("K9")), (0, parse_tile("J"))), 2
+    )
+    assert ADAPTER.parse("move", "new 3:K9 2:J") == Gather(
+        ((2, parse_tile("K9")), (1, parse_tile("J"))), None
+    )
+    assert ADAPTER.parse("split", "3 4") == SplitSet(2, 3)
+
+
+def test_the_turn_verbs() -> None:
+    assert ADAPTER.parse("undo", None) == Back()
+    assert ADAPTER.parse("reset", None) == Undo()
+    assert ADAPTER.parse("done", None) == Done()
+    assert ADAPTER.parse("draw", None) == Draw()
+
+
+@pytest.mark.parametrize(
+    ("verb", "arg", "code"),
+    [
+        ("put", "R14", "bad_tile"),
+        ("put", "R01", "bad_tile"),
+        ("add", "x R5", "no_set"),
+        ("add", "2", "no_tiles"),
+        ("split", "1 x", "bad_split"),
+        ("fly", None, "not_a_rummikub_move"),
+        ("done", "now", "not_a_rummikub_move"),
+    ],
+)
+def test_bad_input_is_refused_with_a_code(verb: str, arg: str, code: str) -> None:
+    with pytest.raises(IllegalAction) as refused:
+        ADAPTER.parse(verb, arg)
+    assert refused.value.code == code
+
+
+def test_the_arrange_box_round_trip() -> None:
+    state = game(STATE_RACKS, STATE_TABLE)
+    text = arrange_text(state.view(0))
+    assert text == "R3 R4 R5 R6 R7 R8\nK9 B9 J"
+    assert parse_table(" 1: R3 R4 R5\n\n2: +R9 r6 R7 R8\nK9 B9 O9\nK1 K2 J") == (
+        tiles("R3 R4 R5"),
+        tiles("R9 R6 R7 R8"),
+        tiles("K9 B9 O9"),
+        tiles("K1 K2 J"),
+    )
+    assert isinstance(ADAPTER.parse("arrange", text), Stage)
+
+
+def test_autocomplete_offers_valid_rack_sets_best_first() -> None:
+    state = game(["R1 R2 R3 R4 B4 O4 K4 J", "K1"], [])
+    offered = ADAPTER.suggest(state.view(0), "tiles", "", "en")
+    assert 0 < len(offered) <= 25
+    first = offered[0].value.split()
+    assert len(first) == max(len(o.value.split()) for o in offered)
+    assert all(o.value for o in offered)
+    assert ADAPTER.suggest(state.view(1), "tiles", "", "en") == []  # not their turn
+    typed = ADAPTER.suggest(state.view(0), "tiles", "B4", "en")
+    assert typed[0].value.startswith("B4")

@@ -1,0 +1,546 @@
+"""Rummikub end to end: the real bot and cogs, driven by members through the fake Discord.
+
+Members stage their turns with ``/rummikub put``, ``add``, ``move``, ``split``, ``undo`` and
+the **Arrange** box, commit with **Done** (or ``/rummikub done``), draw, ask for a hint and
+leave; computer seats play the solver's move. Besides the games reaching their end, the tests
+check what nobody may see: every public table shows exactly the committed table (never a
+rack tile or a staged set), and every message stays within Discord's limits and 40 columns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+import rules.rng
+from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
+from bot.i18n import t
+from rules.rummikub import Draw, Meld, State
+from rules.rummikub import restore as restore_state
+from rules.rummikub.ai import choose_action
+from rules.rummikub.tiles import parse_tile
+from tests.e2e.deckhand_tables import version_of
+from tests.language import foreign_lines, message_lines
+from tests.phone import assert_fits_phone, assert_tables_fit_phone
+
+if TYPE_CHECKING:
+    from bot.client import DeckhandBot
+    from tests.e2e.conftest import Deckhand
+
+BLOCK = re.compile(r"```ansi\n(.*?)\n```", re.DOTALL)
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+TILE = re.compile(r"(?<![\w:])\+?([RBOK](?:1[0-3]|[1-9])|J)(?!\w)")
+MELD_SEED = 6  # alice (seat 0) moves first and holds a set worth under 30 and a meld over it
+GAME_SEED = 3
+
+
+# -- reading the channel --------------------------------------------------------------------
+
+
+def game_state(bot: DeckhandBot, channel_id: int) -> State:
+    session = bot.sessions.get(channel_id)
+    assert session is not None and isinstance(session.state, State)
+    return session.state
+
+
+def block_tiles(message: FakeMessage) -> Counter[str]:
+    """The tiles a message's code block names (colour codes removed)."""
+    return shown_tiles(message.content)
+
+
+def shown_tiles(content: str) -> Counter[str]:
+    """The tiles the sets of a table's code block name."""
+    found = BLOCK.findall(content)
+    assert found, content
+    body = ANSI.sub("", found[-1])
+    sets = body.split("\n\n")[0]  # the sets come first; the seats after a blank line
+    return Counter(TILE.findall(sets))
+
+
+def table_tiles(state: State) -> Counter[str]:
+    return Counter(tile.code for tiles in state.table for tile in tiles)
+
+
+def check_public(fake: FakeDiscord, message: FakeMessage, state: State) -> None:
+    """The public table shows exactly the committed table: no rack or staged tile; within
+    Discord's limits and 40 columns."""
+    assert len(message.content) <= 2000
+    assert_fits_phone(message.content)
+    assert block_tiles(message) == table_tiles(state), message.content
+    log = message.content.split("```")[0]
+    named = Counter(TILE.findall(log))
+    assert not named - table_tiles(state), (log, state.table)
+
+
+class Drawn:
+    """Every public table the bot drew, with the committed table it was drawn from: the scan
+    of every public message checks each against its own table."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from bot.games.rummikub import RummikubAdapter
+
+        self.tables: dict[str, Counter[str]] = {}
+        drawing = RummikubAdapter.table
+
+        def table(adapter: Any, view: Any, events: Any, names: Any, locale: str) -> Any:
+            assert view.seat is None and view.rack == () and view.staged is None
+            drawn = drawing(adapter, view, events, names, locale)
+            tiles = Counter(tile.code for found in view.table for tile in found)
+            self.tables[ANSI.sub("", drawn.body).split("\n\n")[0]] = tiles
+            return drawn
+
+        monkeypatch.setattr(RummikubAdapter, "table", table)
+
+    def leaks(self, message: FakeMessage) -> list[str]:
+        """What a public message shows that its table does not hold (a rack tile, a staged
+        set); a table the bot never drew from a spectator's view is one."""
+        found = BLOCK.findall(message.content)
+        if not found:
+            return [] if not TILE.findall(message.content) else ["tiles outside a table"]
+        sets = ANSI.sub("", found[-1]).split("\n\n")[0]
+        table = self.tables.get(sets)
+        if table is None:
+            return ["a table that is not a spectator's view"]
+        log = Counter(TILE.findall(BLOCK.sub("", message.content)))
+        return sorted((shown_tiles(message.content) - table) + (log - table))
+
+
+async def settled(fake: FakeDiscord, bot: DeckhandBot) -> FakeMessage:
+    """The table of the session's current version once a member is to move, or the end."""
+
+    def ready() -> FakeMessage | None:
+        session = bot.sessions.get(fake.channel.id)
+        live = [m for m in fake.public_messages(fake.channel) if m.buttons]
+        if len(live) != 1:
+            return None
+        if session is None:
+            finished = bot.sessions.finished.get(fake.channel.id)
+            return live[0] if finished is not None else None
+        if session.state is None or version_of(live[0]) != session.version:
+            return None
+        seat = session.state.current_seat
+        if seat is not None and session.seats[seat].computer:
+            return None
+        return live[0]
+
+    return await fake.wait_for(ready, within=20.0)
+
+
+def locale_of(member: FakeMember) -> str:
+    return "ko" if str(member.locale).startswith("ko") else "en"
+
+
+def codes(tiles: Any) -> str:
+    return " ".join(tile.code for tile in tiles)
+
+
+async def arrange(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, text: str
+) -> tuple[Any, str]:
+    """Hand, then Arrange: the box's prefilled text; submit ``text``; the preview."""
+    lang = locale_of(member)
+    hand = await fake.click(member, table, t("button.hand", "en"))
+    assert hand.ephemeral and hand.message is not None, hand.text
+    shown = await fake.click(member, hand.message, t("button.rummikub.arrange", lang))
+    assert shown.response_type == 9, shown.text
+    modal = shown.interaction.response_data or {}
+    prefilled = modal["components"][0]["components"][0].get("value", "")
+    preview = await fake.submit_modal(member, shown, {"table": text})
+    return preview, prefilled
+
+
+async def play_by_solver(
+    fake: FakeDiscord, bot: DeckhandBot, members: dict[int, FakeMember], turns: int
+) -> FakeMessage:
+    """Each member plays the solver's move through the Arrange box and Done, or draws by
+    command; every public table is checked. The last table."""
+    for turn in range(turns):
+        table = await settled(fake, bot)
+        state = game_state(bot, fake.channel.id) if bot.sessions.get(fake.channel.id) else None
+        if state is None:
+            return table
+        check_public(fake, table, state)
+        seat = state.current_seat
+        assert seat is not None
+        session = bot.sessions.get(fake.channel.id)
+        assert session is not None
+        member = members[session.seats[seat].member_id or 0]
+        action = choose_action(state.view(seat))
+        if isinstance(action, Draw):
+            drew = await fake.slash(member, fake.channel, "rummikub draw")
+            assert not drew.ephemeral, drew.text
+            continue
+        assert isinstance(action, Meld)
+        text = "\n".join(codes(tiles) for tiles in action.table)
+        preview, _ = await arrange(fake, member, table, text)
+        assert preview.ephemeral and preview.message is not None, preview.text
+        assert not foreign_lines(message_lines(preview.message), locale_of(member))
+        if turn % 2:
+            done = await fake.click(
+                member, preview.message, t("button.rummikub.done", locale_of(member))
+            )
+        else:
+            done = await fake.slash(member, fake.channel, "rummikub done")
+        assert not done.ephemeral, done.text
+    raise AssertionError("the game did not end")
+
+
+# -- fixtures ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def bot(deckhand: Deckhand) -> Any:
+    async with deckhand.run() as running:
+        yield running
+
+
+@pytest.fixture
+def members(fake_discord: FakeDiscord) -> list[FakeMember]:
+    return [
+        fake_discord.add_member("alice"),
+        fake_discord.add_member("민준", locale="ko"),
+    ]
+
+
+async def open_game(
+    fake: FakeDiscord, members: list[FakeMember], seed: int | None, *, bots: int = 0
+) -> None:
+    players = len(members) + bots
+    seeded = {} if seed is None else {"seed": seed}
+    opened = await fake.slash(
+        members[0], fake.channel, "rummikub start", players=players, bots=bots, **seeded
+    )
+    assert not opened.ephemeral, opened.text
+    for member in members[1:]:
+        joined = await fake.slash(member, fake.channel, "rummikub join")
+        assert not joined.ephemeral, joined.text
+
+
+def put_position(bot: DeckhandBot, channel_id: int, snapshot: dict[str, Any]) -> None:
+    """Set the game to a position built for the test (saved with the next change)."""
+    session = bot.sessions.get(channel_id)
+    assert session is not None
+    session.state = restore_state(snapshot)
+
+
+def position(
+    racks: list[list[str]], table: list[list[str]], *, melded: bool = True, turn: int = 0
+) -> dict[str, Any]:
+    """A snapshot of a game with these racks and table; the rest of the tiles in the pool."""
+    from rules import rummikub
+    from rules.rummikub.tiles import FULL_SET
+
+    state = rummikub.new(len(racks), seed=1)
+    state.racks = [[parse_tile(c) for c in rack] for rack in racks]
+    state.table = [tuple(parse_tile(c) for c in tiles) for tiles in table]
+    left = Counter(FULL_SET) - Counter(t for r in state.racks for t in r)
+    left -= Counter(t for s in state.table for t in s)
+    state.pool = sorted(left.elements())
+    state.melded = [melded] * len(racks)
+    state.turn = turn
+    return state.snapshot()
+
+
+# -- the tests --------------------------------------------------------------------------------
+
+
+async def test_two_members_and_a_computer_play_to_the_end_then_deal_again_and_stats(
+    fake_discord: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    drawn = Drawn(monkeypatch)
+    # A fair deal (counted in the stats), its secret seed fixed so the game is known.
+    monkeypatch.setattr(rules.rng, "new_seed", lambda: GAME_SEED)
+    await open_game(fake, members, None, bots=1)
+    by_id = {m.id: m for m in members}
+    final = await play_by_solver(fake, bot, by_id, 400)
+    finished = bot.sessions.finished.get(fake.channel.id)
+    assert finished is not None and isinstance(finished.state, State)
+    result = finished.state.result
+    assert result is not None and sum(result.scores) == 0
+    assert final.button_labels == [t("button.again", "en")]
+    assert t("rummikub.result.title", "en") in final.content
+    public = fake.public_messages(fake.channel)
+    assert any(t("rummikub.log.drew", "en", name="alice") in m.content for m in public)
+    tables = [m for m in public if "```ansi" in m.content]
+    assert len(tables) > 20
+    for message in public:
+        assert len(message.content) <= 2000
+        assert_tables_fit_phone(message.content)
+        assert drawn.leaks(message) == [], message.content
+    # The scan is no formality: a rack tile in a table, or a made-up table, is seen.
+    on_table = table_tiles(finished.state)
+    rack_tile = next(x.code for r in finished.state.racks for x in r if not on_table[x.code])
+    table = tables[-1]
+    shown = table.content.replace(" 1: ", f" 1: {rack_tile} ", 1)
+    assert drawn.leaks(dataclasses.replace(table, content=table.content + "\n" + rack_tile))
+    assert drawn.leaks(dataclasses.replace(table, content=shown))
+    board = await fake.slash(members[0], fake.channel, "leaderboard", game="rummikub")
+    assert not board.ephemeral, board.text
+    assert f"<@{members[0].id}>" in board.text and f"<@{members[1].id}>" in board.text
+    stats = await bot.store.member_stats(fake.guild.id, members[0].id)
+    assert stats.games["rummikub"]["played"] == 1
+    again = await fake.click(members[0], final, t("button.again", "en"))
+    assert not again.ephemeral, again.text
+    await settled(fake, bot)  # the next deal, the computer's first move made if it starts
+
+
+async def test_an_initial_meld_below_30_is_refused_with_its_value_then_accepted(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    await open_game(fake, members, MELD_SEED)
+    await settled(fake, bot)
+    state = game_state(bot, fake.channel.id)
+    assert state.current_seat == 0
+    from bot.games.rummikub import _rack_sets
+    from rules.rummikub.sets import check_set
+    from rules.rummikub.solver import solve
+
+    small = min(_rack_sets(state.racks[0]), key=lambda s: check_set(s).value)
+    value = check_set(small).value
+    assert value < 30
+    offered = await fake.autocomplete(alice, fake.channel, "rummikub put", "tiles", "")
+    assert offered and len(offered) <= 25
+    staged = await fake.slash(alice, fake.channel, "rummikub put", tiles=codes(small).lower())
+    assert staged.ephemeral, staged.text
+    assert t("rummikub.problem.meld", "en", value=value, need=30) in staged.text
+    assert len(fake.public_messages(fake.channel)) == 2  # the lobby and the first table
+    refused = await fake.slash(alice, fake.channel, "rummikub done")
+    assert refused.ephemeral
+    assert refused.text == t("illegal.rummikub.initial_meld_value", "en", value=value)
+    # 민준 asks for the view: not her turn, nothing staged shown, in Korean only.
+    theirs = await fake.slash(minjun, fake.channel, "rummikub hand")
+    assert not foreign_lines(message_lines(theirs.message), "ko")
+    undone = await fake.slash(alice, fake.channel, "rummikub undo")
+    assert t("rummikub.hand.nothing_staged", "en") in undone.text
+    best = solve(state.racks[0], (), initial=True)
+    for tiles in best.table:
+        put = await fake.slash(
+            alice, fake.channel, "rummikub put", tiles=", ".join(x.code for x in tiles)
+        )
+        assert put.ephemeral, put.text
+    assert t("rummikub.hand.ready", "en") in put.text
+    done = await fake.slash(alice, fake.channel, "rummikub done")
+    assert not done.ephemeral, done.text
+    assert done.message is not None and f"<@{minjun.id}>" in done.text
+    assert done.message.pinged == [minjun.id]
+    check_public(fake, done.message, game_state(bot, fake.channel.id))
+    assert game_state(bot, fake.channel.id).melded[0]
+
+
+REARRANGE_RACKS = [["R9", "O9", "K1", "K2", "B5"], ["R1", "B1", "O1", "K3"]]
+REARRANGE_TABLE = [["R3", "R4", "R5", "R6", "R7", "R8"], ["K9", "B9", "J"]]
+REARRANGED = "R3 R4 R5\nR6 R7 R8 R9\nB9 O9 K9\nK1 K2 J"
+
+
+async def test_a_rearrangement_splits_a_run_and_reuses_a_joker_by_commands(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, _ = members
+    await open_game(fake, members, GAME_SEED)
+    await settled(fake, bot)
+    put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
+
+    async def step(command: str, **options: Any) -> str:
+        answer = await fake.slash(alice, fake.channel, f"rummikub {command}", **options)
+        assert answer.ephemeral, answer.text
+        assert answer.message is not None and len(answer.message.content) <= 2000
+        return answer.text
+
+    text = await step("split", set=1, at=4)
+    assert "R3 R4 R5" in ANSI.sub("", text) and "R6 R7 R8" in ANSI.sub("", text)
+    text = await step("move", tiles="3:J", to="new")
+    assert t("rummikub.reason.short", "en", count=2) in text  # set 3 is left with B9 K9
+    text = await step("add", set=3, tiles="노9")  # O9 typed in Korean
+    text = await step("add", set=4, tiles="k1,K2")
+    text = await step("add", set=2, tiles="r 9")
+    plain = ANSI.sub("", text)
+    assert "+R9" in plain and "+O9" in plain and "+K1" in plain
+    assert t("rummikub.hand.ready", "en") in text
+    # Undo takes back the last step only; Reset all of them.
+    text = await step("undo")
+    assert "+R9" not in ANSI.sub("", text) and "+K1" in ANSI.sub("", text)
+    await step("add", set=2, tiles="R9")
+    done = await fake.slash(alice, fake.channel, "rummikub done")
+    assert not done.ephemeral and done.message is not None, done.text
+    state = game_state(bot, fake.channel.id)
+    assert sorted(sorted(x.code for x in s) for s in state.table) == sorted(
+        sorted(line.split()) for line in REARRANGED.splitlines()
+    )
+    check_public(fake, done.message, state)
+    numbered = {tuple(x.code for x in s): n for n, s in enumerate(state.table, 1)}
+    assert f"alice added R9 to set {numbered[('R6', 'R7', 'R8', 'R9')]}" in done.text
+    assert f"added K1 K2 to set {numbered[('K1', 'K2', 'J')]}" in done.text
+    # alice leaves: her rack goes back to the pool and 민준, the last seat, wins.
+    pool = len(state.pool)
+    left = await fake.slash(alice, fake.channel, "rummikub leave")
+    assert not left.ephemeral, left.text
+    finished = bot.sessions.finished.get(fake.channel.id)
+    assert finished is not None and isinstance(finished.state, State)
+    assert finished.state.result is not None and finished.state.result.ranking[0] == 1
+    assert len(finished.state.pool) == pool + 1 and finished.state.racks[0] == []
+
+
+async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    await open_game(fake, members, GAME_SEED)
+    table = await settled(fake, bot)
+    put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
+    # A wrong arrangement first: the preview names the set and why; Done is refused naming it.
+    wrong = "R3 R4 R5\nR6 R7 R8 R9\nB9 O9 K9 K1\nK2 J"
+    preview, prefilled = await arrange(fake, alice, table, wrong)
+    assert prefilled.splitlines() == [" ".join(s) for s in REARRANGE_TABLE]
+    assert preview.ephemeral and preview.message is not None, preview.text
+    assert "set 3: B9 O9 K1 K9 — " in preview.text
+    assert "set 4: K2 J" in preview.text
+    refused = await fake.click(alice, preview.message, t("button.rummikub.done", "en"))
+    assert refused.ephemeral
+    assert refused.text == t("illegal.rummikub.invalid_sets", "en", sets="3, 4")
+    # The box again, prefilled with the staged table; the right arrangement; Done.
+    first = preview
+    preview, prefilled = await arrange(fake, alice, table, REARRANGED)
+    assert prefilled.splitlines()[2] == "B9 O9 K1 K9"
+    assert t("rummikub.hand.ready", "en") in preview.text
+    # Staging saves a new version: the older preview's buttons are out of date, while the
+    # public table's Hand (no version) still works for everyone, and shows no staged set.
+    assert first.message is not None
+    stale = await fake.click(alice, first.message, t("button.rummikub.done", "en"))
+    assert stale.ephemeral and stale.text == t("error.stale_button", "en")
+    theirs = await fake.click(minjun, table, t("button.hand", "en"))
+    assert theirs.ephemeral and "O9" not in theirs.text and "K1" not in ANSI.sub("", theirs.text)
+    done = await fake.click(alice, preview.message, t("button.rummikub.done", "en"))
+    assert not done.ephemeral and done.message is not None, done.text
+    check_public(fake, done.message, game_state(bot, fake.channel.id))
+    # A table tile left out of the box is refused, and nothing changes.
+    table = await settled(fake, bot)
+    session = bot.sessions.get(fake.channel.id)
+    assert session is not None
+    before = session.version
+    shown, _ = await arrange(fake, minjun, table, "R3 R4 R5")
+    assert shown.text == t("illegal.rummikub.table_tile_missing", "ko")
+    assert session.version == before
+
+
+async def test_a_restart_keeps_a_staged_turn(
+    fake_discord: FakeDiscord, deckhand: Deckhand, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, _ = members
+    async with deckhand.run() as bot:
+        await open_game(fake, members, GAME_SEED)
+        await settled(fake, bot)
+        put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
+        await fake.slash(alice, fake.channel, "rummikub split", set=1, at=4)
+        staged = await fake.slash(alice, fake.channel, "rummikub add", set=2, tiles="R9")
+        assert "+R9" in ANSI.sub("", staged.text)
+    async with deckhand.run() as bot:
+        view = await fake.slash(alice, fake.channel, "rummikub hand")
+        assert "+R9" in ANSI.sub("", view.text) and t("rummikub.hand.ready", "en") in view.text
+        undone = await fake.slash(alice, fake.channel, "rummikub undo")
+        assert "+R9" not in ANSI.sub("", undone.text)
+        redone = await fake.slash(alice, fake.channel, "rummikub add", set=2, tiles="R9")
+        assert redone.ephemeral
+        done = await fake.slash(alice, fake.channel, "rummikub done")
+        assert not done.ephemeral, done.text
+
+
+async def test_a_timeout_with_staged_changes_draws_three(
+    fake_discord: FakeDiscord, deckhand: Deckhand, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, _ = members
+    async with deckhand.run(default_turn_seconds=2.0) as bot:
+        await open_game(fake, members, GAME_SEED)
+        await settled(fake, bot)
+        put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
+        staged = await fake.slash(alice, fake.channel, "rummikub split", set=1, at=4)
+        assert staged.ephemeral, staged.text
+        line = t("rummikub.log.timed_out", "en", name="alice", count=3)
+        timed_out = await fake.wait_for(
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if line in m.content), None
+            ),
+            within=10.0,
+        )
+        state = game_state(bot, fake.channel.id)
+        assert len(state.racks[0]) == len(REARRANGE_RACKS[0]) + 3
+        check_public(fake, timed_out, state)
+
+
+FULL_TABLE = [
+    [f"{c}{n}" for n in range(1, 13 if copy == 0 else 14)] for c in "RBOK" for copy in (0, 1)
+]  # 100 tiles: every run 1-13 twice, the first copy of each colour without its 13
+
+
+async def test_a_full_table_fits_discord_and_a_hint_answers_in_time(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, _ = members
+    await open_game(fake, members, GAME_SEED)
+    await settled(fake, bot)
+    assert sum(len(s) for s in FULL_TABLE) == 100
+    put_position(
+        bot, fake.channel.id, position([["R13", "B13", "J"], ["O13", "K13", "J"]], FULL_TABLE)
+    )
+    hint = await fake.slash(alice, fake.channel, "rummikub hint")
+    # A deferred answer ("thinking") within Discord's 3 s (the fake refuses a late one), then
+    # edited with the play. How long the solver takes is measured in
+    # benchmarks/rummikub_bot.py, not asserted here (machines are noisy).
+    answer = await fake.wait_for(
+        lambda: hint.message if hint.message and hint.message.edits else None
+    )
+    assert hint.response_type == 5 and answer.ephemeral
+    assert t("rummikub.hint.play", "en", tiles="R13 B13 J", count=3, value=39) in answer.content
+    assert len(answer.content) <= 2000
+    view = await fake.slash(alice, fake.channel, "rummikub hand")
+    assert view.message is not None and len(view.message.content) <= 2000
+    assert_fits_phone(view.message.content)
+    # The public table of 100 (then 103) tiles: one message, 40 columns, every tile shown.
+    done = await fake.slash(alice, fake.channel, "rummikub put", tiles="R13 B13 J")
+    assert done.ephemeral
+    committed = await fake.slash(alice, fake.channel, "rummikub done")
+    assert not committed.ephemeral and committed.message is not None, committed.text
+    finished = bot.sessions.finished.get(fake.channel.id)  # alice's rack is empty: she won
+    assert finished is not None and isinstance(finished.state, State)
+    assert finished.state.result is not None and finished.state.result.ranking[0] == 0
+    check_public(fake, committed.message, finished.state)
+    assert sum(block_tiles(committed.message).values()) == 103
+    assert not foreign_lines(message_lines(committed.message), "en")
+
+
+async def test_hints_can_be_turned_off_by_the_host(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, minjun = members
+    opened = await fake.slash(alice, fake.channel, "rummikub start", players=2, hints="off")
+    assert not opened.ephemeral, opened.text
+    await fake.slash(minjun, fake.channel, "rummikub join")
+    await settled(fake, bot)
+    refused = await fake.slash(minjun, fake.channel, "rummikub hint")
+    assert refused.ephemeral and refused.text == t("error.rummikub_hints_off", "ko")
+
+
+def test_the_public_check_sees_a_rack_tile() -> None:
+    """The public check is no formality: a table naming one more tile fails it."""
+    from bot.text.rummikub import table_body
+
+    state = restore_state(position(REARRANGE_RACKS, REARRANGE_TABLE))
+    body = table_body(state.view(None), ["alice", "민준"], "en")
+    assert shown_tiles(f"```ansi\n{body}\n```") == table_tiles(state)
+    leaked = body.replace("R8", "R8 R9", 1)
+    assert shown_tiles(f"```ansi\n{leaked}\n```") != table_tiles(state)
