@@ -230,14 +230,59 @@ async def test_a_member_in_korean_gets_korean_answers_and_autocomplete_of_their_
 async def test_a_button_that_opens_a_form_is_answered_through_the_modal_route(
     fake_discord: FakeDiscord, deckhand: Deckhand
 ) -> None:
+    # Rummikub's Arrange: the form opens prefilled, its submission is answered privately.
     fake = fake_discord
     populate(fake)
-    async with deckhand.run(), page(fake) as client:
-        _, members = ids(await get(client, "/api/server"))
-        unknown = await post(
-            client, "/api/modal", 400, member=members["alice"], interaction="42", values={}
-        )
+    async with deckhand.run(computer_delay_seconds=0.0), page(fake) as client:
+        channel, members = ids(await get(client, "/api/server"))
+        alice, bob = members["alice"], members["bob"]
+        unknown = await post(client, "/api/modal", 400, member=alice, interaction="42", values={})
         assert unknown["error"] == "That form is no longer open."
+        options = {"players": "2", "bots": "1", "seed": "3"}
+        await post(
+            client,
+            "/api/command",
+            member=alice,
+            channel=channel,
+            command="rummikub start",
+            options=options,
+        )
+        await post(
+            client,
+            "/api/command",
+            member=alice,
+            channel=channel,
+            command="rummikub hand",
+            options={},
+        )
+        seen = (await get(client, f"/api/messages?channel={channel}&member={alice}"))["messages"]
+        view = seen[-1]
+        assert view["ephemeral"]
+        arrange = next(
+            b
+            for row in view["components"]
+            for b in row["components"]
+            if b.get("label") == "Arrange"
+        )
+        opened = await post(
+            client,
+            "/api/click",
+            member=alice,
+            channel=channel,
+            message=view["id"],
+            custom_id=arrange["custom_id"],
+        )
+        assert opened["type"] == 9 and len(opened["modal"]["title"]) <= 45
+        [row] = opened["modal"]["components"]
+        box = row.get("component") or row["components"][0]
+        form = opened["modal"]["interaction"]
+        stolen = await post(client, "/api/modal", 400, member=bob, interaction=form, values={})
+        assert stolen["error"] == "That form is no longer open."  # only its member's
+        values = {box["custom_id"]: box.get("value", "")}
+        answered = await post(client, "/api/modal", member=alice, interaction=form, values=values)
+        assert answered["type"] in (4, 7)
+        again = await post(client, "/api/modal", 400, member=alice, interaction=form, values=values)
+        assert again["error"] == "That form is no longer open."  # submitted once
 
 
 async def test_the_page_hears_of_every_change(fake_discord: FakeDiscord) -> None:
