@@ -196,6 +196,7 @@ function openModal(modal) {
   }
   $("modal-inputs").replaceChildren(...fields);
   $("modal-cancel").textContent = w.cancel;
+  $("modal-submit").textContent = w.submit;
   const dialog = $("modal");
   $("modal-form").onsubmit = (event) => {
     event.preventDefault();
