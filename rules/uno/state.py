@@ -849,7 +849,9 @@ class UnoState:
 
     def _finish(self, winner: int) -> None:
         points = [sum(CARD_POINTS[c] for c in hand) for hand in self.hands]
-        total = sum(points)
+        # Rule 10: the sum of the *other* hands. The winner's own is empty when they went
+        # out, but not when everyone else left (rule: a leaver's cards go under the pile).
+        total = sum(p for i, p in enumerate(points) if i != winner)
         outcomes = tuple(Outcome.WIN if i == winner else Outcome.LOSE for i in range(self.n))
         scores = tuple(total if i == winner else 0 for i in range(self.n))
         ranking = (

@@ -594,7 +594,9 @@ async def test_leaving_forfeits_the_cards_go_under_the_pile_and_the_last_member_
     final = await final_table(fake)
     assert "carol wins the round" in final.text
     stats = await bot.store.member_stats(fake.guild.id, carol.id)
-    assert stats.games["uno"]["win"] == 1 and stats.games["uno"]["points"] > 0
+    # Rule 10: the other hands' points; theirs went under the pile, so carol's own blue 9
+    # does not count for her.
+    assert stats.games["uno"]["win"] == 1 and stats.games["uno"]["points"] == 0
     board = await fake.slash(alice, fake.channel, "leaderboard", game="uno")
     assert "carol" in board.text or carol.mention in board.text, board.text
     again = await fake.click(carol, final, "Deal again")

@@ -74,3 +74,14 @@ def test_the_last_seat_left_wins_and_a_snapshot_keeps_who_left() -> None:
     result = again.result
     assert result is not None and result.outcomes[2] is Outcome.WIN
     assert restore(again.snapshot()).result == result
+
+
+def test_rule_10_the_last_seat_left_scores_the_other_hands_not_its_own() -> None:
+    # The others' cards went under the pile: their hands are empty, and the cards the winner
+    # still holds (50 + 9) are not theirs to score.
+    state = rig([["red_3"], ["green_1"], ["none_W+4", "blue_9"]], "red_7")
+    state.forfeit(0)
+    state.forfeit(1)
+    result = state.result
+    assert result is not None and result.outcomes[2] is Outcome.WIN
+    assert result.scores == (0, 0, 0)
