@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import string
 import unicodedata
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -27,11 +28,13 @@ from rules.engine import IllegalAction
 __all__ = [
     "DEFAULT",
     "LANGUAGES",
+    "CardNamer",
     "DeckhandTranslator",
     "catalog",
     "describe",
     "echo",
     "language",
+    "name_cards_with",
     "placeholders",
     "refusal",
     "t",
@@ -111,6 +114,17 @@ def echo(typed: object, limit: int = ECHO_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+CardNamer = Callable[[str, str], str | None]
+_CARD_NAMERS: dict[str, CardNamer] = {}
+
+
+def name_cards_with(game: str, namer: CardNamer) -> None:
+    """Say ``game``'s cards in refusals with ``namer(code, lang)`` (``None``: not a card of
+    it), for a game whose card names are composed (Uno's colour and rank) rather than listed
+    in its catalog as ``<game>.card.<code>``."""
+    _CARD_NAMERS[game] = namer
+
+
 def refusal(error: IllegalAction, locale: object, game: str | None = None) -> str:
     """The engine's refusal in the member's language: ``illegal.<game>.<code>`` (engines
     share codes with different words: Blackjack's and Rummikub's ``unknown_action``), else
@@ -123,8 +137,10 @@ def refusal(error: IllegalAction, locale: object, game: str | None = None) -> st
     keys = [f"illegal.{error.code}"]
     if game is not None:
         keys.insert(0, f"illegal.{game}.{error.code}")
+        namer = _CARD_NAMERS.get(game)
         for name, value in params.items():
-            params[name] = describe(f"{game}.card.{value}", locale) or value
+            named = namer(value, language(locale)) if namer is not None else None
+            params[name] = named or describe(f"{game}.card.{value}", locale) or value
     for key in keys:
         try:
             translated = describe(key, locale, **params)

@@ -218,7 +218,14 @@ class UnoAdapter(PublicTurns):
         self, view: uno.UnoView, events: Sequence[Event], names: Sequence[str], locale: str
     ) -> Table | None:
         """To the mover alone: the hand a challenge revealed (rule 8); after a draw that
-        may be played, the drawn card with Play it / Keep."""
+        may be played, the drawn card with Play it / Keep; after UNO! said before the
+        next-to-last card, the hand again (its menu of this version) and that it counts."""
+        # UNO! said early (no event): the table is posted again, so the hand a member pressed
+        # it in is out of date; a fresh one comes with the answer.
+        if not events and view.current_seat == view.seat:
+            hand = self.hand(view, names, locale)
+            log = (t("uno.said_early", locale), *hand.log[1:])
+            return Table(log=log, body=hand.body, lang="ansi", menu=hand.menu)
         if view.revealed is not None and any(isinstance(e, uno.ChallengeResolved) for e in events):
             offender, cards = view.revealed
             body = "\n".join(render.revealed_lines(offender, cards, names, locale))

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import DEFAULT, t
+from bot.i18n import DEFAULT, catalog, name_cards_with, t
 from bot.text.width import PHONE_COLUMNS, clip, columns, wrap, wrap_words
 from rules.engine import Event, GameOver, Outcome
 from rules.uno import (
@@ -300,3 +300,14 @@ def revealed_lines(
     """Rule 8: the hand a challenge revealed, for the challenger alone."""
     lines = [t("uno.revealed", locale, name=_name(block_names(names), offender))]
     return lines + _listing(sorted(cards, key=sort_key), locale)
+
+
+def _refused_card(code: str, locale: str) -> str | None:
+    """A card code in a refusal (``red_5``) said as the tables say it; ``None``: not one."""
+    colour, rank = _split(code)
+    if f"uno.colour.{colour}" not in catalog(locale) or not rank:
+        return None
+    return card_name(code, locale)
+
+
+name_cards_with("uno", _refused_card)

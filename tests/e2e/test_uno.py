@@ -386,6 +386,34 @@ async def test_uno_called_in_time_cannot_be_caught(
     assert [len(hand) for hand in state_of(bot, fake.channel.id).hands] == cards
 
 
+async def test_uno_pressed_in_the_hand_then_the_card_picked_from_the_hand_it_answers(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, _, carol = members
+    await open_rigged(
+        fake,
+        bot,
+        members,
+        [["red_3", "red_4"], ["green_1", "green_2", "green_3"], ["blue_9", "blue_8", "blue_7"]],
+        "red_7",
+        uno_call=True,
+    )
+    table = await settled(fake, bot, fake.channel)
+    hand = await fake.click(alice, table, "Hand")
+    assert hand.message is not None and "UNO!" in hand.message.button_labels
+    said = await fake.click(alice, hand.message, "UNO!")
+    # The table again, and to alice alone a fresh hand, its menu of the new version.
+    [fresh] = await said.wait_followup()
+    assert fresh.ephemeral and t("uno.said_early", "en") in fresh.content, fresh.content
+    played = await fake.select(alice, fresh, menu_of(fresh)["custom_id"], ["red_3"])
+    assert not played.ephemeral, played.text
+    await settled(fake, bot, fake.channel)
+    assert "alice called UNO!" in log_text(fake)
+    refused = await fake.slash(carol, fake.channel, "uno catch")
+    assert refused.ephemeral
+
+
 async def test_a_seven_swaps_hands_with_the_seat_picked_from_the_select(
     fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
 ) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from bot.games import Menu
 from bot.games.uno import ADAPTER, play_arg
+from bot.i18n import refusal
 from rules import uno
 from rules.engine import IllegalAction
 from rules.uno.cards import cards_of_code
@@ -115,3 +116,11 @@ def test_a_turn_with_nothing_to_play_offers_draw_in_the_menu() -> None:
     state = rig([["blue_3"], ["green_1"]], "red_7")
     menu = ADAPTER.hand(state.view(0), ["a", "b"], "en").menu
     assert menu is not None and [o.value for o in menu.options] == ["draw"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"), [("en", "You do not hold Red 5."), ("ko", "빨강 5이(가) 없어요.")]
+)
+def test_a_refusal_names_the_card_as_the_tables_do(locale: str, said: str) -> None:
+    refused = IllegalAction("You do not hold that card.", code="not_in_hand", card="red_5")
+    assert refusal(refused, locale, "uno") == said
