@@ -18,7 +18,7 @@ from typing import Final
 from bot.i18n import t
 from bot.text.width import PHONE_COLUMNS, clip
 from rules.engine import Event, GameOver
-from rules.rummikub import Passed, RummikubView, TableChanged, TilesDrawn, TimedOut
+from rules.rummikub import Left, Passed, RummikubView, TableChanged, TilesDrawn, TimedOut
 from rules.rummikub.sets import check_set
 from rules.rummikub.tiles import Colour, Tile
 
@@ -258,6 +258,8 @@ def event_lines(events: Iterable[Event], names: Sequence[str], locale: str) -> l
                 lines.append(t("rummikub.log.passed", locale, name=names[seat]))
             case TimedOut(seat=seat, drawn=drawn):
                 lines.append(t("rummikub.log.timed_out", locale, name=names[seat], count=drawn))
+            case Left(seat=seat, returned=returned):
+                lines.append(t("rummikub.log.left", locale, name=names[seat], count=returned))
             case GameOver():
                 pass
     return lines

@@ -185,6 +185,14 @@ class Passed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Left(Event):
+    """``seat`` left the game; the ``returned`` tiles of its rack went back into the pool."""
+
+    seat: int
+    returned: int
+
+
+@dataclass(frozen=True, slots=True)
 class TimedOut(Event):
     """``seat``'s clock ran out; staged changes were undone and ``drawn`` tiles drawn."""
 
@@ -266,6 +274,7 @@ class State:
         "_rng",
         "_staged",
         "_staged_rack",
+        "left_with",
         "melded",
         "out",
         "players",
@@ -283,6 +292,7 @@ class State:
         self.table: list[tuple[Tile, ...]] = []
         self.melded = [False] * players
         self.out = [False] * players  # seats that left the game (their racks went back)
+        self.left_with = [0] * players  # what a seat's rack was worth when it left: its debt
         self.turn = 0
         self._idle = 0  # turns passed in a row with an empty pool (rule 14)
         self._staged: list[list[Tile]] | None = None
@@ -382,6 +392,7 @@ class State:
             "table": [codes(s) for s in self.table],
             "melded": list(self.melded),
             "out": list(self.out),
+            "left_with": list(self.left_with),
             "turn": self.turn,
             "idle": self._idle,
             "staged": None if self._staged is None else [codes(s) for s in self._staged],
@@ -672,14 +683,20 @@ class State:
                 return
 
     def forfeit(self, seat: int) -> list[Event]:
-        """``seat`` leaves the game: its rack goes back into the pool (shuffled in) and its
-        turns are skipped; when one seat is left, it wins (its rack counts against nobody)."""
+        """``seat`` leaves the game: its rack goes back into the pool (shuffled in), its turns
+        are skipped, and it owes what that rack was worth at the end, as a rack left over
+        does by rule 13; a seat that left always loses and ranks last. When one seat is
+        left, it wins as if it went out (rule 13): the leavers' debts are its score."""
         if self._result is not None:
             raise IllegalAction("The game is over.", code="game_over")
         if not 0 <= seat < self.players or self.out[seat]:
             raise IllegalAction("There is no such seat.", code="no_seat")
         if seat == self.turn:
             self._clear_staging()
+        self.left_with[seat] = rack_value(self.racks[seat])
+        left: list[Event] = [Left(seat, len(self.racks[seat]))]
+        if self.racks[seat]:
+            self._idle = 0  # the pool has tiles again: rule 14's round of passes starts over
         self.pool.extend(self.racks[seat])
         self.racks[seat] = []
         self._rng.shuffle(self.pool)
@@ -687,16 +704,10 @@ class State:
         self._log.append([seat, {"a": "Forfeit"}])
         staying = [s for s in range(self.players) if not self.out[s]]
         if len(staying) == 1:
-            values = [0 if self.out[s] else rack_value(self.racks[s]) for s in range(self.players)]
-            ranking = (*staying, *(s for s in range(self.players) if self.out[s]))
-            outcomes = tuple(
-                Outcome.LOSE if self.out[s] else Outcome.WIN for s in range(self.players)
-            )
-            self._result = Result(outcomes, tuple(0 for _ in values), tuple(ranking))
-            return [GameOver(self._result)]
+            return [*left, self._finish_out(staying[0])]
         if seat == self.turn:
             self._next()
-        return []
+        return left
 
     def _clear_staging(self) -> None:
         self._staged = None
@@ -706,26 +717,41 @@ class State:
 
     # ------------------------------------------------------------ end
 
+    def _values(self) -> list[int]:
+        """Each seat's rack value at the end; a seat that left owes its rack's value then."""
+        return [
+            self.left_with[s] if self.out[s] else rack_value(self.racks[s])
+            for s in range(self.players)
+        ]
+
     def _finish_out(self, winner: int) -> GameOver:
         """Rule 13: the others pay their rack values to the winner."""
-        values = [rack_value(r) for r in self.racks]
+        values = self._values()
         scores = [-v for v in values]
-        scores[winner] = sum(values)
+        scores[winner] = sum(values) - values[winner]
         return self._end(scores, values, {winner})
 
     def _finish_blocked(self) -> GameOver:
-        """Rule 14: the lowest rack wins; the others pay the difference (ties: see module)."""
-        values = [rack_value(r) for r in self.racks]
-        low = min(values)
-        winners = [s for s, v in enumerate(values) if v == low]
-        scores = [low - v for v in values]
-        share, odd = divmod(sum(v - low for v in values), len(winners))
+        """Rule 14: the lowest rack still playing wins; the others pay the difference (ties:
+        see module), a seat that left its whole debt."""
+        values = self._values()
+        low = min(v for s, v in enumerate(values) if not self.out[s])
+        winners = [s for s, v in enumerate(values) if v == low and not self.out[s]]
+        debts = [v if self.out[s] else v - low for s, v in enumerate(values)]
+        scores = [-debt for debt in debts]
+        share, odd = divmod(sum(debts), len(winners))
         for place, s in enumerate(winners):
             scores[s] = share + (1 if place < odd else 0)
         return self._end(scores, values, set(winners))
 
     def _end(self, scores: list[int], values: list[int], winners: set[int]) -> GameOver:
-        ranking = tuple(sorted(range(self.players), key=lambda s: (values[s], s)))
+        # Winners first, then the lower racks; seats that left last of all.
+        ranking = tuple(
+            sorted(
+                range(self.players),
+                key=lambda s: (s not in winners, self.out[s], values[s], s),
+            )
+        )
         outcomes = tuple(Outcome.WIN if s in winners else Outcome.LOSE for s in range(self.players))
         self._result = Result(outcomes, tuple(scores), ranking)
         return GameOver(self._result)
@@ -831,6 +857,7 @@ def restore(snapshot: dict[str, Any]) -> State:
         state.table = [_tiles(s) for s in snapshot["table"]]
         state.melded = [bool(m) for m in snapshot["melded"]]
         state.out = [bool(o) for o in snapshot.get("out", [False] * state.players)]
+        state.left_with = [int(v) for v in snapshot.get("left_with", [0] * state.players)]
         state.turn = int(snapshot["turn"])
         state._idle = int(snapshot["idle"])
         staged = snapshot["staged"]

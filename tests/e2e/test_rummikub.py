@@ -385,6 +385,8 @@ async def test_a_rearrangement_splits_a_run_and_reuses_a_joker_by_commands(
     pool = len(state.pool)
     left = await fake.slash(alice, fake.channel, "rummikub leave")
     assert not left.ephemeral, left.text
+    said = t("rummikub.log.left", "en", name="alice", count=1)
+    assert said in left.text  # in public: who left and that the rack went back
     finished = bot.sessions.finished.get(fake.channel.id)
     assert finished is not None and isinstance(finished.state, State)
     assert finished.state.result is not None and finished.state.result.ranking[0] == 1

@@ -552,7 +552,7 @@ def test_leaving_puts_the_rack_back_in_the_pool_and_skips_the_seat() -> None:
     state = rig(["R9 K1", "R1 R2", "B5"], "R3 R4 R5", turn=0)
     pool = len(state.pool)
     state.apply(0, rk.Gather(((None, ts("R9")[0]),), None))
-    assert state.forfeit(0) == []
+    assert state.forfeit(0) == [rk.Left(0, 2)]
     assert state.racks[0] == [] and len(state.pool) == pool + 2 and state.turn == 1
     assert state.view(1).staged is None
     state.apply(1, rk.Draw())
@@ -561,6 +561,47 @@ def test_leaving_puts_the_rack_back_in_the_pool_and_skips_the_seat() -> None:
     assert state.turn == 1  # seat 0 is skipped
     assert sum(all_tiles(state).values()) == 106
     events = state.forfeit(2)
-    assert isinstance(events[0], GameOver)
-    assert events[0].result.outcomes[1] == Outcome.WIN
+    assert events[0] == rk.Left(2, 2) and isinstance(events[-1], GameOver)
+    assert events[-1].result.outcomes[1] == Outcome.WIN
     assert rk.restore(state.snapshot()).out == [True, False, True]
+
+
+def test_rule_13_the_last_seat_left_wins_what_the_leavers_owed() -> None:
+    # A seat that leaves owes its rack's value, as a rack left over does; the last seat left
+    # wins that, not its own rack (30 for a joker).
+    state = rig(["R9 K1", "B5 J", "O13 O12"], "R3 R4 R5", turn=0)
+    state.forfeit(0)  # owes 10
+    events = state.forfeit(1)  # owes 5 + 30
+    over = events[-1]
+    assert isinstance(over, GameOver)
+    assert over.result.winners == (2,)
+    assert over.result.scores == (-10, -35, 45)
+    assert over.result.ranking == (2, 0, 1)  # the winner, then the leavers by debt
+    again = rk.restore(state.snapshot())
+    assert again.left_with == [10, 35, 0] and again.result == over.result
+
+
+def test_rule_14_a_seat_that_left_never_wins_a_blocked_game_and_pays_its_debt() -> None:
+    state = rig(["R9 R1", "B3 B7", "K13 J", "O2"], pool="")
+    state.forfeit(3)  # owes 2, the lowest rack of all: leaving must not make it the winner
+    assert state.pool  # its tile went back: the pool is not empty any more
+    state.pool = []
+    for seat in range(3):
+        events = state.apply(seat, rk.Draw())
+    over = events[-1]
+    assert isinstance(over, GameOver)
+    # Totals 10, 10, 43 and the leaver's 2: the 33 and the 2 paid are shared by the two 10s.
+    assert over.result.winners == (0, 1)
+    assert over.result.scores == (18, 17, -33, -2)
+    assert over.result.ranking[-1] == 3 and over.result.outcomes[3] is Outcome.LOSE
+
+
+def test_rule_14_tiles_a_leaver_returns_start_the_round_of_passes_over() -> None:
+    state = rig(["R9 R1", "B3", "K13 J", "O2 O3"], pool="")
+    state.apply(0, rk.Draw())
+    state.apply(1, rk.Draw())  # two passes of the round of four
+    state.forfeit(3)  # its two tiles go back into the pool
+    state.apply(2, rk.Draw())  # draws one
+    state.apply(0, rk.Draw())  # draws the other: the pool is empty again
+    state.apply(1, rk.Draw())  # the first pass of a new round, not the third of the old
+    assert not state.is_over
