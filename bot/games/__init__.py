@@ -211,11 +211,14 @@ class GameAdapter(Protocol[StateT]):
         (Uno: the hand a challenge revealed to the challenger); ``None``: nothing.
         ``view`` is that seat's own view after the move."""
 
-    def picked(self, view: Any, step: str | None, value: str, locale: str) -> Move | Menu:
+    def picked(
+        self, view: Any, step: str | None, value: str, locale: str, names: Sequence[str] = ()
+    ) -> Move | Menu:
         """What a pick from a hand's menu means: the move to make, or a second menu.
 
         ``step`` is the menu's own (``None`` for the first). A value the menu never offered
-        is passed on as a move for the engine to refuse with its reason.
+        is passed on as a move for the engine to refuse with its reason. ``names``: the
+        seats' names, for a second menu of seats (Uno's 7).
         """
 
     def suggest(self, view: Any, option: str, typed: str, locale: str) -> Sequence[Option]:

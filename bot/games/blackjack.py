@@ -97,7 +97,14 @@ class BlackjackAdapter(PublicTurns):
         """Nothing is told to the member alone: every move shows on the table."""
         return None
 
-    def picked(self, view: Any, step: str | None, value: str, locale: str) -> Move | Menu:
+    def picked(
+        self,
+        view: Any,
+        step: str | None,
+        value: str,
+        locale: str,
+        names: Sequence[str] = (),
+    ) -> Move | Menu:
         """Blackjack offers no menu; a pick is read as the verb it names."""
         return (value, None)
 

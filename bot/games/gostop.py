@@ -298,7 +298,14 @@ class GostopAdapter(PublicTurns):
             return None
         return self.hand(view, names, locale)
 
-    def picked(self, view: GostopView, step: str | None, value: str, locale: str) -> Move | Menu:
+    def picked(
+        self,
+        view: GostopView,
+        step: str | None,
+        value: str,
+        locale: str,
+        names: Sequence[str] = (),
+    ) -> Move | Menu:
         """A card (asking next which floor card, whether to shake or to bomb when the rules
         give that choice), the flip's floor card, or the chongtong choice."""
         if step is not None:  # the second menu carries the card picked first

@@ -212,7 +212,12 @@ class OneCardAdapter(PublicTurns):
         return None
 
     def picked(
-        self, view: onecard.OneCardView, step: str | None, value: str, locale: str
+        self,
+        view: onecard.OneCardView,
+        step: str | None,
+        value: str,
+        locale: str,
+        names: Sequence[str] = (),
     ) -> Move | Menu:
         """A card (a 7 first asks for the suit, rule 9), Take, or after a 7 its suit."""
         if step is not None:  # the suit menu carries the 7

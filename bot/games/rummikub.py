@@ -254,7 +254,14 @@ class RummikubAdapter(PublicTurns):
             return None
         return self.hand(view, names, locale)
 
-    def picked(self, view: RummikubView, step: str | None, value: str, locale: str) -> Any:
+    def picked(
+        self,
+        view: RummikubView,
+        step: str | None,
+        value: str,
+        locale: str,
+        names: Sequence[str] = (),
+    ) -> Any:
         """No menus: a pick is passed on as a set to put down."""
         return ("put", value)
 

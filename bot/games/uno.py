@@ -239,7 +239,14 @@ class UnoAdapter(PublicTurns):
             )
         return None
 
-    def picked(self, view: uno.UnoView, step: str | None, value: str, locale: str) -> Move | Menu:
+    def picked(
+        self,
+        view: uno.UnoView,
+        step: str | None,
+        value: str,
+        locale: str,
+        names: Sequence[str] = (),
+    ) -> Move | Menu:
         """A card (a wild asks for its colour, a 7 for its target), Draw, Keep, a colour."""
         if value.startswith(NAME_COLOUR):
             return ("colour", value[len(NAME_COLOUR) :])
@@ -262,7 +269,16 @@ class UnoAdapter(PublicTurns):
         if needs == "target":  # the seats the engine offers: never one who left
             targets = sorted({p.target for p in plays if p.target is not None})
             seats = [
-                Option(t("uno.seat", locale, n=seat + 1, cards=view.hand_counts[seat]), str(seat))
+                Option(
+                    t(
+                        "uno.seat",
+                        locale,
+                        n=seat + 1,
+                        name=names[seat] if seat < len(names) else "",
+                        cards=view.hand_counts[seat],
+                    ).replace("  ", " "),
+                    str(seat),
+                )
                 for seat in targets
             ]
             return Menu(

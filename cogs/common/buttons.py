@@ -265,7 +265,8 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEM
         locale = locale_of(interaction)
         value = self.item.values[0] if self.item.values else ""
         view = session.state.view(seat)
-        picked = registry.adapter(session).picked(view, self.step, value, locale)
+        adapter = registry.adapter(session)
+        picked = adapter.picked(view, self.step, value, locale, session.names)
         if isinstance(picked, Menu):
             holder = discord.ui.View(timeout=None)
             holder.add_item(MoveMenu(menu_select(self.channel_id, self.version, self.game, picked)))

@@ -188,7 +188,12 @@ class CountAdapter:
         return Table((f"{locale}: only {names[view[2] or 0]} sees this",), f"total {view[0]}")
 
     def picked(
-        self, view: tuple[int, int | None, int | None], step: str | None, value: str, locale: str
+        self,
+        view: tuple[int, int | None, int | None],
+        step: str | None,
+        value: str,
+        locale: str,
+        names: Sequence[str] = (),
     ) -> tuple[str, str | None]:
         return ("add", value)
 

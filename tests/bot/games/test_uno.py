@@ -60,8 +60,13 @@ def test_the_menu_offers_each_legal_card_once_then_a_colour_or_a_seat() -> None:
         "blue",
     ]
     assert ADAPTER.picked(view, wild.step, "green", "en") == ("play", "none_W/green")
-    seven = ADAPTER.picked(view, None, "red_7", "en")
+    seven = ADAPTER.picked(view, None, "red_7", "en", ["alice", "bob", "carol"])
     assert isinstance(seven, Menu) and [o.value for o in seven.options] == ["1", "2"]
+    counts = view.hand_counts
+    assert [o.label for o in seven.options] == [
+        f"2 bob ({counts[1]} cards)",
+        f"3 carol ({counts[2]} cards)",
+    ]  # the seats by the names the table shows
     assert ADAPTER.picked(view, seven.step, "2", "en") == ("play", "red_7@2")
     assert ADAPTER.picked(view, None, "red_3", "en") == ("play", "red_3")
     assert ADAPTER.picked(view, None, "forged", "en") == ("play", "forged")  # parse refuses it
