@@ -28,15 +28,15 @@ from rules.engine import IllegalAction
 __all__ = [
     "DEFAULT",
     "LANGUAGES",
-    "CardNamer",
     "DeckhandTranslator",
+    "ParamWords",
     "catalog",
     "describe",
     "echo",
     "language",
-    "name_cards_with",
     "placeholders",
     "refusal",
+    "say_params_with",
     "t",
 ]
 
@@ -114,15 +114,15 @@ def echo(typed: object, limit: int = ECHO_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-CardNamer = Callable[[str, str], str | None]
-_CARD_NAMERS: dict[str, CardNamer] = {}
+ParamWords = Callable[[str, str], str | None]
+_PARAM_WORDS: dict[str, ParamWords] = {}
 
 
-def name_cards_with(game: str, namer: CardNamer) -> None:
-    """Say ``game``'s cards in refusals with ``namer(code, lang)`` (``None``: not a card of
-    it), for a game whose card names are composed (Uno's colour and rank) rather than listed
-    in its catalog as ``<game>.card.<code>``."""
-    _CARD_NAMERS[game] = namer
+def say_params_with(game: str, namer: ParamWords) -> None:
+    """Say ``game``'s refusal parameters with ``namer(value, lang)`` (``None``: leave it to
+    the catalog): a card whose name is composed (Uno's colour and rank) rather than listed as
+    ``<game>.card.<code>``, or a list of the engine's reasons (Rummikub's wrong sets)."""
+    _PARAM_WORDS[game] = namer
 
 
 def refusal(error: IllegalAction, locale: object, game: str | None = None) -> str:
@@ -137,10 +137,12 @@ def refusal(error: IllegalAction, locale: object, game: str | None = None) -> st
     keys = [f"illegal.{error.code}"]
     if game is not None:
         keys.insert(0, f"illegal.{game}.{error.code}")
-        namer = _CARD_NAMERS.get(game)
-        for name, value in params.items():
-            named = namer(value, language(locale)) if namer is not None else None
-            params[name] = named or describe(f"{game}.card.{value}", locale) or value
+        namer = _PARAM_WORDS.get(game)
+        for name, value in error.params.items():
+            # The game's own words for a value come whole (they are not what was typed).
+            named = namer(str(value), language(locale)) if namer is not None else None
+            echoed = params[name]
+            params[name] = named or describe(f"{game}.card.{echoed}", locale) or echoed
     for key in keys:
         try:
             translated = describe(key, locale, **params)

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import t
+from bot.i18n import say_params_with, t
 from bot.text.width import PHONE_COLUMNS, clip
 from rules.engine import Event, GameOver
 from rules.rummikub import Left, Passed, RummikubView, TableChanged, TilesDrawn, TimedOut
@@ -285,3 +285,23 @@ def result_lines(view: RummikubView, names: Sequence[str], locale: str) -> list[
             )
         )
     return lines
+
+
+_SET_REASON = re.compile(r"set (\d+) \(([^)]*)\): (.+)")
+
+
+def _refusal_words(value: str, locale: str) -> str | None:
+    """A refused Done's reasons (the engine's ``set 3 (B9 O9 B10): <reason>`` lines) as the
+    turn view says them, in ``locale``; ``None`` for any other parameter."""
+    lines = value.splitlines()
+    found = [_SET_REASON.fullmatch(line) for line in lines]
+    if not lines or not all(found):
+        return None
+    return "\n".join(
+        t("rummikub.problem.set", locale, set=m[1], tiles=m[2], reason=reason_text(m[3], locale))
+        for m in found
+        if m is not None
+    )
+
+
+say_params_with("rummikub", _refusal_words)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import DEFAULT, catalog, name_cards_with, t
+from bot.i18n import DEFAULT, catalog, say_params_with, t
 from bot.text.width import PHONE_COLUMNS, clip, columns, wrap, wrap_words
 from rules.engine import Event, GameOver, Outcome
 from rules.uno import (
@@ -310,4 +310,4 @@ def _refused_card(code: str, locale: str) -> str | None:
     return card_name(code, locale)
 
 
-name_cards_with("uno", _refused_card)
+say_params_with("uno", _refused_card)

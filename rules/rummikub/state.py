@@ -621,6 +621,7 @@ class State:
                 count=len(reasons),
                 sets=", ".join(wrong),
                 first=wrong[0],
+                why="\n".join(reasons),
             )
         played = Counter(self.racks[seat]) - Counter(rack)
         if not played:

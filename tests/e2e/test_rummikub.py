@@ -410,7 +410,11 @@ async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done
     assert "set 4: K2 J" in preview.text
     refused = await fake.click(alice, preview.message, t("button.rummikub.done", "en"))
     assert refused.ephemeral
-    assert refused.text == t("illegal.rummikub.invalid_sets", "en", sets="3, 4")
+    # The refusal itself says which sets and why, as the preview does.
+    lines = refused.text.splitlines()
+    assert lines[0] == "Not done:" and len(lines) == 3, refused.text
+    assert lines[1].startswith("set 3: ") and " — " in lines[1]
+    assert lines[2].startswith("set 4: K2 J — ")
     # The box again, prefilled with the staged table; the right arrangement; Done.
     first = preview
     preview, prefilled = await arrange(fake, alice, table, REARRANGED)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games.rummikub import ADAPTER, arrange_text, parse_table
+from bot.i18n import refusal
 from rules.engine import IllegalAction
 from rules.rummikub import Back, Done, Draw, Gather, PutSet, SplitSet, Stage, Undo
 from rules.rummikub.tiles import parse_tile
@@ -88,3 +89,26 @@ def test_autocomplete_offers_valid_rack_sets_best_first() -> None:
     assert ADAPTER.suggest(state.view(1), "tiles", "", "en") == []  # not their turn
     typed = ADAPTER.suggest(state.view(0), "tiles", "B4", "en")
     assert typed[0].value.startswith("B4")
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        ("en", ["Not done:", "set 1: B9 B10 O9 — a group needs one number, a run one colour"]),
+        (
+            "ko",
+            [
+                "완료할 수 없어요:",
+                "1번 세트: B9 B10 O9 — 그룹은 같은 숫자, 런은 같은 색이어야 해요",
+            ],
+        ),
+    ],
+)
+def test_a_refused_done_says_which_set_and_why_in_the_members_language(
+    locale: str, expected: list[str]
+) -> None:
+    state = game(["B9 O9 B10 R1 R2", "K5"], [])
+    state.apply(0, ADAPTER.parse("put", "B9 O9 B10"))
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(0, Done())
+    assert refusal(refused.value, locale, "rummikub").splitlines() == expected
