@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from bot.i18n import say_params_with, t
-from bot.text.width import PHONE_COLUMNS, clip
+from bot.text.width import PHONE_COLUMNS, clip, columns
 from rules.engine import Event, GameOver
 from rules.rummikub import Left, Passed, RummikubView, TableChanged, TilesDrawn, TimedOut
 from rules.rummikub.sets import check_set
@@ -113,15 +113,25 @@ def _set_lines(number: int, tiles: Sequence[Tile], marked: Counter[Tile] | None)
     return lines
 
 
-def sets_lines(sets: Sequence[Sequence[Tile]], marked: Counter[Tile] | None = None) -> list[str]:
-    """The sets numbered from 1 in reading order, one (wrapped) line each."""
+def sets_lines(
+    sets: Sequence[Sequence[Tile]], marked: Counter[Tile] | None = None, *, checked: bool = False
+) -> list[str]:
+    """The sets numbered from 1 in reading order, one (wrapped) line each; ``checked``: each
+    ends with ✓ when it is a valid set, ✗ when not (the turn view says why below)."""
     lines: list[str] = []
     left = Counter() if marked is None else Counter(marked)
     for number, tiles in enumerate(sets, 1):
         here = Counter(t for t in tiles if left[t] > 0)
         here = Counter({t: min(c, left[t]) for t, c in here.items()})
         left -= here
-        lines += _set_lines(number, tiles, here)
+        found = _set_lines(number, tiles, here)
+        if checked:
+            mark = "✓" if check_set(tiles).valid else "✗"
+            if columns(found[-1]) + 2 <= PHONE_COLUMNS:
+                found[-1] += f" {mark}"
+            else:
+                found.append(f"    {mark}")
+        lines += found
     return lines
 
 
@@ -212,7 +222,9 @@ def staged_text(view: RummikubView, locale: str) -> list[str]:
     played: Counter[Tile] = Counter()
     if view.staged_rack is not None:
         played = Counter(view.rack) - Counter(view.staged_rack)
-    return sets_lines(staged, played) if staged else [t("rummikub.table.empty", locale)]
+    if not staged:
+        return [t("rummikub.table.empty", locale)]
+    return sets_lines(staged, played, checked=True)
 
 
 def hand_lines(view: RummikubView, locale: str) -> list[str]:

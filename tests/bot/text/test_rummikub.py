@@ -11,6 +11,7 @@ from bot.games.rummikub import ADAPTER
 from bot.i18n import catalog
 from bot.sessions.model import compose
 from rules.rummikub import State, restore
+from rules.rummikub.sets import check_set
 from rules.rummikub.tiles import FULL_SET, parse_tile
 from tests.phone import assert_fits_phone
 
@@ -79,6 +80,15 @@ def test_the_turn_view_names_each_wrong_set_and_why_in_the_members_language() ->
     assert not [line for line in ko.log if any(p in line for p in phrases if len(p) > 8)]
     waiting = ADAPTER.hand(state.view(1), NAMES, "en")
     assert waiting.controls == () and "R12" not in waiting.body
+    # Each staged set is marked: valid ✓, wrong ✗ (its reason is in the lines above).
+    marks = [
+        line.rstrip().rsplit(" ", 1)[-1]
+        for line in ANSI.sub("", en.body).splitlines()
+        if line.rstrip().endswith(("✓", "✗"))
+    ]
+    checks = [check_set(tiles).valid for tiles in view.staged or ()]
+    assert marks == ["✓" if valid else "✗" for valid in checks] and False in checks
+    assert_fits_phone(en.body)
 
 
 def test_a_table_of_100_tiles_fits_one_message_and_a_phone() -> None:
