@@ -400,7 +400,7 @@ def test_without_discord_api_url_the_bot_talks_to_discord(
     monkeypatch.delenv("DISCORD_API_URL", raising=False)
     before = discord.http.Route.BASE
     create_bot(Settings(_env_file=None), MemoryStore())  # type: ignore[call-arg]
-    assert discord.http.Route.BASE == before
+    assert before == discord.http.Route.BASE
 
 
 def test_discord_api_url_must_be_http(monkeypatch: pytest.MonkeyPatch) -> None:
