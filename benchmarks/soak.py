@@ -421,6 +421,16 @@ class Witness:
         )
 
 
+def actions_of(message: FakeMessage) -> dict[str, str]:
+    """A table's buttons by action (``dh:<channel>:<version>:<action>``): their labels."""
+    found = {}
+    for button in message.buttons:
+        parts = str(button.get("custom_id", "")).split(":")
+        if len(parts) >= 4 and parts[0] == "dh":
+            found[parts[3]] = str(button.get("label", ""))
+    return found
+
+
 # -- the members ----------------------------------------------------------------------------
 
 
@@ -482,7 +492,8 @@ class Table:
         game = self.strategy.game
         member = rng.choice(self.members)
         table = self.live_table()
-        if table is None:
+        actions = actions_of(table) if table is not None else {}
+        if table is None or ("again" in actions and rng.random() < 0.3):
             # Each new table plays the next game in turn.
             self.game_index += 1
             self.strategy = STRATEGIES[self.game_index % len(STRATEGIES)]
@@ -490,11 +501,24 @@ class Table:
             options = self.strategy.start(rng)
             await self.send(self.fake.slash(member, self.channel, f"{game} start", **options))
             return
+        # Mostly the member the table pinged (whose turn it is) acts; anyone may, though.
+        turn = next((m for m in self.members if m.id in table.pinged), None)
+        if turn is not None and rng.random() < 0.7:
+            member = turn
+        for action in ("join", "start", "again"):
+            # A finished table offers nothing else but "Deal again" (or a new game above).
+            chance = 0.9 if action == "again" else 0.5
+            if action in actions and rng.random() < chance:
+                await self.click(member, table, actions[action])
+                return
         snapshot = table.snapshot()
         self.old_tables = [*self.old_tables[-4:], snapshot]
         roll = rng.random()
         if roll < 0.45:
-            await self.click(member, table, rng.choice(table.button_labels))
+            # Leaving and cancelling rarely, or no game would last.
+            calm = [label for a, label in actions.items() if a not in ("leave", "cancel")]
+            pool = calm if calm and rng.random() < 0.85 else table.button_labels
+            await self.click(member, table, rng.choice(pool))
         elif roll < 0.55:  # a double click: the same button twice at once
             label = rng.choice(table.button_labels)
             await asyncio.gather(self.click(member, table, label), self.click(member, table, label))
@@ -742,6 +766,12 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
                 "limit violations": len(violations),
                 "unhandled errors": len(errors),
                 "games stuck": len(tally.stuck),
+                "not sent (button gone)": tally.not_sent,
+                "private answers, most common": Counter(
+                    r.text.splitlines()[0][:60] if r.text else "(none)"
+                    for r in run.sent
+                    if r.ephemeral or not r.messages
+                ).most_common(12),
                 "log": str(run.bot.log_path),
                 "details": {
                     "moves lost": tally.moves_lost[:20],
