@@ -75,6 +75,8 @@ VERSION = re.compile(r"^dh:(\d+):(\d+):")
 # Go-Stop's month numbers, which many cards share).
 CARD = re.compile(r"\[(?=[^\]]*[^\d\]])[^\]\s]{2,4}\]")
 COMPONENT = 3
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?P<level>[A-Z]+) ")
 READY_SECONDS = 60.0
 
 # -- the games ------------------------------------------------------------------------------
@@ -720,12 +722,20 @@ class Soak:
                 self.tally.double_applies.append(f"{custom_id} acknowledged {count} times")
 
     def errors(self) -> list[str]:
-        lines = self.bot.log_text().splitlines()
-        return [
-            line
-            for line in lines
-            if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")
-        ]
+        """ERROR and CRITICAL records, and tracebacks no handled record (a WARNING with the
+        failure it survived) owns: an uncaught exception printed by Python."""
+        found = []
+        level = None
+        for raw in self.bot.log_text().splitlines():
+            line = ANSI.sub("", raw)
+            record = RECORD.match(line)
+            if record:
+                level = record["level"]
+                if level in ("ERROR", "CRITICAL"):
+                    found.append(line)
+            elif line.startswith("Traceback") and level not in ("DEBUG", "INFO", "WARNING"):
+                found.append(line)
+        return found
 
 
 async def soak(args: argparse.Namespace) -> dict[str, Any]:

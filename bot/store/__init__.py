@@ -10,7 +10,12 @@ import importlib
 
 from bot.store.base import GameStore
 
-__all__ = ["StoreUnavailable", "UnsupportedDatabaseURL", "open_store"]
+__all__ = ["STORE_WAIT_SECONDS", "StoreUnavailable", "UnsupportedDatabaseURL", "open_store"]
+
+# How long one statement may wait for a locked or silent database before it is
+# StoreUnavailable: under Discord's 3 s for an interaction's first answer, so a member whose
+# move cannot be saved is told so in time (the soak found 5 s answering after Discord gave up).
+STORE_WAIT_SECONDS = 2.0
 
 # scheme -> (module, class); each class has ``from_url(url)``.
 STORES: dict[str, tuple[str, str]] = {

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
-from bot.store import StoreUnavailable
+from bot.store import STORE_WAIT_SECONDS, StoreUnavailable
 from bot.store._common import (
     LEADERBOARD_ORDER,
     check_finish,
@@ -81,7 +81,13 @@ class PostgresStore:
         min_size, max_size = self._sizes
         try:
             self._pool = await asyncpg.create_pool(
-                self._dsn, min_size=min_size, max_size=max_size, timeout=_CONNECT_TIMEOUT
+                self._dsn,
+                min_size=min_size,
+                max_size=max_size,
+                timeout=_CONNECT_TIMEOUT,
+                # A statement waiting on a lock or a silent server gives up (TimeoutError,
+                # so StoreUnavailable) while the member can still be answered.
+                command_timeout=STORE_WAIT_SECONDS,
             )
             await self._migrate()
         except (
@@ -117,7 +123,10 @@ class PostgresStore:
 
     async def _migrate(self) -> None:
         async with self._p.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            # Another process may be migrating: wait for it as long as for a connection.
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK, timeout=_CONNECT_TIMEOUT
+            )
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"

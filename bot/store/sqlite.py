@@ -45,7 +45,7 @@ from urllib.parse import parse_qs
 
 import aiosqlite
 
-from bot.store import StoreUnavailable
+from bot.store import STORE_WAIT_SECONDS, StoreUnavailable
 from bot.store._common import (
     LEADERBOARD_ORDER,
     check_finish,
@@ -69,7 +69,7 @@ __all__ = ["SQLiteStore"]
 
 log = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_SECONDS = 5.0
+BUSY_TIMEOUT_SECONDS = STORE_WAIT_SECONDS
 _SYNCHRONOUS = ("normal", "full")
 # Back-off between attempts to open a file other connections are opening too: short, since
 # the one that won finishes in milliseconds, and randomised so the losers do not collide again.

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import StoreUnavailable, open_store
+from bot.store import STORE_WAIT_SECONDS, StoreUnavailable, open_store
 from bot.store.base import ActiveGame, GuildSettings, SeatResult, VersionConflict
 from bot.store.migrations import migrations
 from bot.store.sqlite import SQLiteStore, _statements
@@ -394,3 +394,22 @@ async def test_a_commit_sqlite_refuses_rolls_back_and_loses_no_later_save(tmp_pa
         assert (await again.member_stats(2, 7)).games == {}
     finally:
         await again.close()
+
+
+async def test_a_locked_file_is_refused_before_discord_stops_waiting(tmp_path: Path) -> None:
+    """The default wait for another process's lock ends under Discord's 3 s for a first
+    answer, so the member hears "could not be saved" (the soak found a 5 s wait: the save
+    went through after Discord had told the member the interaction failed)."""
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        with write_lock_held(path):
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            assert time.monotonic() - started < STORE_WAIT_SECONDS + 0.5 < 3.0
+        assert [g.data for g in await store.load_active()] == [{"n": 1}]
+    finally:
+        await store.close()
