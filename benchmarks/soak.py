@@ -18,9 +18,10 @@ At the end it reports, all of which must be 0 (the exit status is 1 otherwise):
   or it was ended (a public notice followed that table);
 - ``double applies``: one button (one version) acknowledged in public twice, or two different
   public tables posted for one version;
-- ``leaks``: a public message with the bot's token, an interaction token, a stack trace, or a
-  card a member's ephemeral hand listed while that hand was current, unless the public table
-  shows it as played since (see :func:`hand_cards`);
+- ``leaks``: a public message with the bot's token, an interaction token or a stack trace, or
+  a public table naming a card that a hand menu offered at the same game version (one version
+  is one position: a card cannot be both in a hand and on the table; see
+  :meth:`Witness._leaked`);
 - ``limit violations``: what the fake says Discord would have refused (interactions the kill
   caught in flight excused: the member saw "interaction failed", which no bot can prevent);
 - ``unhandled errors``: ERROR or CRITICAL lines and tracebacks in the bot's log;
@@ -75,6 +76,7 @@ VERSION = re.compile(r"^dh:(\d+):(\d+):")
 # Go-Stop's month numbers, which many cards share).
 CARD = re.compile(r"\[(?=[^\]]*[^\d\]])[^\]\s]{2,4}\]")
 COMPONENT = 3
+INTERACTION_TOKEN = "aW50ZXJhY3Rpb24"  # how the fake's interaction tokens begin
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?P<level>[A-Z]+) ")
 READY_SECONDS = 60.0
@@ -331,7 +333,7 @@ class Witness:
         # (channel, version) -> card texts a hand offered / the public table's content
         self.hands: dict[tuple[int, int], set[str]] = {}
         self.public: dict[tuple[int, int], str] = {}
-        self.tokens: set[str] = {fake.token}
+        self.tokens: set[str] = {fake.token, INTERACTION_TOKEN}
         new_message, edit = fake.new_message, fake.edit
 
         def created(channel: FakeChannel, data: dict[str, Any], **kw: Any) -> FakeMessage:
@@ -355,7 +357,7 @@ class Witness:
             self._saw_hand(message)
             return
         for token in self.tokens:
-            if token in text:
+            if token in text:  # the bot's token, or the start every interaction token shares
                 self.tally.leaks.append(f"channel {channel}: a token in message {message.id}")
         if "Traceback" in text or 'File "' in text:
             self.tally.leaks.append(f"channel {channel}: a stack trace in message {message.id}")
@@ -597,6 +599,7 @@ class Soak:
         self.sent: list[InteractionResult] = []
         self.notes: list[str] = []
         self.excused: list[tuple[float, float]] = []  # fake loop times: kill .. ready
+        self.excused_count = 0  # interactions a kill left unanswered
         self.moderator = fake.add_member("mod", moderator=True)
         self.tables: list[Table] = []
         for i in range(args.channels):
@@ -695,6 +698,7 @@ class Soak:
         self.fake._check_unanswered()
         deadline = self.fake.deadline
         found = []
+        self.excused_count = 0
         for v in self.fake.violations:
             inter = self.fake.interactions.get(v.interaction_id or 0)
             lost = v.kind in ("no-response", "no-followup", "late-response")
@@ -703,6 +707,7 @@ class Soak:
                 and lost
                 and any(start - deadline - 1 <= inter.created <= end for start, end in self.excused)
             ):
+                self.excused_count += 1
                 continue
             found.append(str(v))
         return found
@@ -722,20 +727,24 @@ class Soak:
                 self.tally.double_applies.append(f"{custom_id} acknowledged {count} times")
 
     def errors(self) -> list[str]:
-        """ERROR and CRITICAL records, and tracebacks no handled record (a WARNING with the
-        failure it survived) owns: an uncaught exception printed by Python."""
-        found = []
-        level = None
-        for raw in self.bot.log_text().splitlines():
-            line = ANSI.sub("", raw)
-            record = RECORD.match(line)
-            if record:
-                level = record["level"]
-                if level in ("ERROR", "CRITICAL"):
-                    found.append(line)
-            elif line.startswith("Traceback") and level not in ("DEBUG", "INFO", "WARNING"):
+        return log_errors(self.bot.log_text())
+
+
+def log_errors(text: str) -> list[str]:
+    """ERROR and CRITICAL records, and tracebacks no handled record (a WARNING with the
+    failure it survived) owns: an uncaught exception printed by Python."""
+    found = []
+    level = None
+    for raw in text.splitlines():
+        line = ANSI.sub("", raw)
+        record = RECORD.match(line)
+        if record:
+            level = record["level"]
+            if level in ("ERROR", "CRITICAL"):
                 found.append(line)
-        return found
+        elif line.startswith("Traceback") and level not in ("DEBUG", "INFO", "WARNING"):
+            found.append(line)
+    return found
 
 
 async def soak(args: argparse.Namespace) -> dict[str, Any]:
@@ -777,6 +786,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
                 "unhandled errors": len(errors),
                 "games stuck": len(tally.stuck),
                 "not sent (button gone)": tally.not_sent,
+                "unanswered because of a kill (excused)": run.excused_count,
                 "private answers, most common": Counter(
                     r.text.splitlines()[0][:60] if r.text else "(none)"
                     for r in run.sent

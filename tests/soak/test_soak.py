@@ -9,7 +9,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from benchmarks.soak import CARD, STRATEGIES, Tally, Witness, actions_of, version_of
+from benchmarks.soak import (
+    CARD,
+    STRATEGIES,
+    Tally,
+    Witness,
+    actions_of,
+    log_errors,
+    version_of,
+)
 from tests.e2e.fakediscord import FakeDiscord
 
 
@@ -76,7 +84,8 @@ def test_tokens_and_stack_traces_in_public_are_leaks() -> None:
     fake, tally, _ = watched()
     fake.new_message(fake.channel, {"content": f"oops {fake.token}"})
     fake.new_message(fake.channel, {"content": 'Traceback (most recent call last):\n  File "x"'})
-    assert len(tally.leaks) == 2
+    fake.new_message(fake.channel, {"content": "aW50ZXJhY3Rpb24abc"})  # an interaction's
+    assert len(tally.leaks) == 3
 
 
 def test_cards_are_told_from_month_numbers() -> None:
@@ -90,3 +99,20 @@ def test_every_game_of_the_soak_has_a_strategy_that_starts_it() -> None:
     for strategy in STRATEGIES:
         options = strategy.start(random.Random(1))
         assert "bots" in options, strategy.game
+
+
+def test_the_log_counts_errors_and_stray_tracebacks_not_survived_failures() -> None:
+    log = "\n".join(
+        [
+            "2026-11-25 08:51:39 \x1b[33;1mWARNING \x1b[0m cogs.common.buttons posting it instead",
+            "Traceback (most recent call last):",
+            '  File "x", line 1',
+            "2026-11-25 08:51:40 INFO     bot.client ready",
+            "2026-11-25 08:51:41 ERROR    bot.sessions channel 1: failed",
+            "Traceback (most recent call last):",
+        ]
+    )
+    assert len(log_errors(log)) == 2  # the ERROR record and its traceback
+    assert log_errors("Traceback (most recent call last):\nboom") == [
+        "Traceback (most recent call last):"
+    ]
