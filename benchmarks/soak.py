@@ -233,7 +233,8 @@ class BotProcess:
     async def kill(self) -> None:
         """SIGKILL: no close hook, no flush, sockets gone."""
         assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
         self.process = None
 
@@ -616,9 +617,8 @@ class Soak:
         players = [asyncio.create_task(t.play(until)) for t in self.tables]
         chaos = asyncio.create_task(self.chaos(until))
         await asyncio.gather(*players)
-        chaos.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await chaos
+        # The schedule ends by itself after its current fault (never cut in a kill's middle).
+        await chaos
         self.running.set()
         await self.quiet()
         # The last kill, checked like the others; then a last start restores every game.
