@@ -269,7 +269,7 @@ class StoreProbe:
             with contextlib.closing(sqlite3.connect(self.sqlite_path, timeout=30)) as db:
                 found = db.execute("SELECT channel_id, version, data FROM active_games").fetchall()
             return {int(c): (int(v), json.loads(d)) for c, v, d in found}
-        import asyncpg
+        import asyncpg  # type: ignore[import-untyped]
 
         conn = await asyncpg.connect(self.url)
         try:
@@ -295,7 +295,7 @@ class StoreProbe:
             finally:
                 db.close()
             return
-        import asyncpg
+        import asyncpg  # type: ignore[import-untyped]
 
         conn = await asyncpg.connect(self.url)
         try:
@@ -809,7 +809,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
 
 async def _fresh_schema(url: str, schema: str) -> str:
     """A schema of its own, so the soak never touches another run's tables."""
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(url)
     try:
@@ -821,7 +821,7 @@ async def _fresh_schema(url: str, schema: str) -> str:
 
 
 async def _drop_schema(url: str, schema: str) -> None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(url)
     try:
