@@ -250,6 +250,13 @@ class BotProcess:
             self.process = None
 
 
+def _asyncpg() -> Any:
+    """asyncpg, imported only for a PostgreSQL run."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    return asyncpg
+
+
 # -- the store, read from outside -----------------------------------------------------------
 
 
@@ -269,7 +276,7 @@ class StoreProbe:
             with contextlib.closing(sqlite3.connect(self.sqlite_path, timeout=30)) as db:
                 found = db.execute("SELECT channel_id, version, data FROM active_games").fetchall()
             return {int(c): (int(v), json.loads(d)) for c, v, d in found}
-        import asyncpg  # type: ignore[import-untyped]
+        asyncpg = _asyncpg()
 
         conn = await asyncpg.connect(self.url)
         try:
@@ -295,7 +302,7 @@ class StoreProbe:
             finally:
                 db.close()
             return
-        import asyncpg  # type: ignore[import-untyped]
+        asyncpg = _asyncpg()
 
         conn = await asyncpg.connect(self.url)
         try:
@@ -809,7 +816,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
 
 async def _fresh_schema(url: str, schema: str) -> str:
     """A schema of its own, so the soak never touches another run's tables."""
-    import asyncpg  # type: ignore[import-untyped]
+    asyncpg = _asyncpg()
 
     conn = await asyncpg.connect(url)
     try:
@@ -821,7 +828,7 @@ async def _fresh_schema(url: str, schema: str) -> str:
 
 
 async def _drop_schema(url: str, schema: str) -> None:
-    import asyncpg  # type: ignore[import-untyped]
+    asyncpg = _asyncpg()
 
     conn = await asyncpg.connect(url)
     try:
