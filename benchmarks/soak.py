@@ -61,6 +61,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.harness import Report
+from bot.i18n import t
 from tests.e2e.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -76,6 +77,7 @@ VERSION = re.compile(r"^dh:(\d+):(\d+):")
 # Go-Stop's month numbers, which many cards share).
 CARD = re.compile(r"\[(?=[^\]]*[^\d\]])[^\]\s]{2,4}\]")
 COMPONENT = 3
+NO_GAME = {t("error.no_game", lang) for lang in ("en", "ko")}
 INTERACTION_TOKEN = "aW50ZXJhY3Rpb24"  # how the fake's interaction tokens begin
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?P<level>[A-Z]+) ")
@@ -464,6 +466,9 @@ class Table:
         self.game_index = index
         self.strategy = STRATEGIES[index % len(STRATEGIES)]
         self.old_tables: list[FakeMessage] = []
+        # Refusals in a row saying no game runs here: a kill left an ended game's table with
+        # its buttons (nobody stripped them), so members open a new one as people would.
+        self.no_game = 0
 
     def live_table(self) -> FakeMessage | None:
         tables = [
@@ -481,7 +486,10 @@ class Table:
             self.soak.tally.not_sent += 1
             return None
         self.soak.tally.interactions += 1
+        if result.text in NO_GAME:
+            self.no_game += 1
         if result.messages and not result.ephemeral:
+            self.no_game = 0
             self.soak.tally.acknowledged += 1
         elif result.response_type is not None:
             self.soak.tally.refused += 1
@@ -505,7 +513,9 @@ class Table:
         member = rng.choice(self.members)
         table = self.live_table()
         actions = actions_of(table) if table is not None else {}
-        if table is None or ("again" in actions and rng.random() < 0.3):
+        stale = self.no_game >= 3
+        if table is None or stale or ("again" in actions and rng.random() < 0.3):
+            self.no_game = 0
             # Each new table plays the next game in turn.
             self.game_index += 1
             self.strategy = STRATEGIES[self.game_index % len(STRATEGIES)]
@@ -621,7 +631,7 @@ class Soak:
         await self.bot.start()
         self.running.set()
         until = asyncio.get_running_loop().time() + self.args.minutes * 60
-        players = [asyncio.create_task(t.play(until)) for t in self.tables]
+        players = [asyncio.create_task(table.play(until)) for table in self.tables]
         chaos = asyncio.create_task(self.chaos(until))
         await asyncio.gather(*players)
         # The schedule ends by itself after its current fault (never cut in a kill's middle).
