@@ -413,3 +413,32 @@ async def test_a_locked_file_is_refused_before_discord_stops_waiting(tmp_path: P
         assert [g.data for g in await store.load_active()] == [{"n": 1}]
     finally:
         await store.close()
+
+
+async def test_writes_queued_behind_a_locked_file_are_refused_in_time_too(tmp_path: Path) -> None:
+    """Every write waits on the one connection: the wait for it counts against
+    ``busy_timeout``, so the third write queued behind a locked file is refused as soon as
+    the first, not after three waits (the soak saw one answer 3.4 s late)."""
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        for channel in (1, 2, 3):
+            await store.create(ActiveGame(channel, 2, "uno", 1, {"n": 1}))
+        with write_lock_held(path):
+            started = time.monotonic()
+            results = await asyncio.gather(
+                *(
+                    store.save(ActiveGame(channel, 2, "uno", 2, {"n": 2}), expected_version=1)
+                    for channel in (1, 2, 3)
+                ),
+                return_exceptions=True,
+            )
+            took = time.monotonic() - started
+        assert all(isinstance(result, StoreUnavailable) for result in results), results
+        assert took < STORE_WAIT_SECONDS + 0.5 < 3.0
+        # Once the lock is gone, the full wait is back and writes go through.
+        await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+        assert [g.version for g in await store.load_active()] == [2, 1, 1]
+    finally:
+        await store.close()
