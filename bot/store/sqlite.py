@@ -45,7 +45,7 @@ from urllib.parse import parse_qs
 
 import aiosqlite
 
-from bot.store import STORE_WAIT_SECONDS, StoreUnavailable
+from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable
 from bot.store._common import (
     LEADERBOARD_ORDER,
     check_finish,
@@ -98,6 +98,7 @@ class SQLiteStore:
         self.busy_timeout = busy_timeout
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._refused_at = -float("inf")  # time.monotonic() of the last refusal
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
@@ -225,7 +226,9 @@ class SQLiteStore:
                 raise StoreUnavailable(
                     f"cannot use SQLite database {self.path}: busy for {waited:.1f} s"
                 )
-            shortened = waited > _QUEUED and self._db is not None
+            if time.monotonic() - self._refused_at < self.busy_timeout:
+                left = min(left, STORE_RETRY_WAIT_SECONDS)
+            shortened = left < self.busy_timeout - _QUEUED and self._db is not None
             if shortened:
                 await self._conn.execute(f"PRAGMA busy_timeout = {round(left * 1000)}")
             try:
@@ -233,6 +236,7 @@ class SQLiteStore:
             except sqlite3.IntegrityError:
                 raise  # a broken rule of the schema: a bug, not the database out of reach
             except sqlite3.DatabaseError as error:  # locked, gone, full, not a database
+                self._refused_at = time.monotonic()
                 raise StoreUnavailable(
                     f"cannot use SQLite database {self.path}: {error}"
                 ) from error

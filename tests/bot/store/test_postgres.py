@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from bot.store import STORE_WAIT_SECONDS, StoreUnavailable, open_store
+from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable, open_store
 from bot.store.base import ActiveGame
 from bot.store.migrations import migrations
 from bot.store.postgres import PostgresStore
@@ -165,6 +165,11 @@ async def test_a_locked_table_is_refused_before_discord_stops_waiting() -> None:
             with pytest.raises(StoreUnavailable):
                 await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
             assert time.monotonic() - started < STORE_WAIT_SECONDS + 0.5 < 3.0
+            # Right after a refusal (a click queued behind it), a short wait only.
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            assert time.monotonic() - started < STORE_RETRY_WAIT_SECONDS + 0.5
         await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
         assert [g.data for g in await store.load_active()] == [{"n": 2}]
     finally:

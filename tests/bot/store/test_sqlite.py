@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import STORE_WAIT_SECONDS, StoreUnavailable, open_store
+from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable, open_store
 from bot.store.base import ActiveGame, GuildSettings, SeatResult, VersionConflict
 from bot.store.migrations import migrations
 from bot.store.sqlite import SQLiteStore, _statements
@@ -440,5 +440,28 @@ async def test_writes_queued_behind_a_locked_file_are_refused_in_time_too(tmp_pa
         # Once the lock is gone, the full wait is back and writes go through.
         await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
         assert [g.version for g in await store.load_active()] == [2, 1, 1]
+    finally:
+        await store.close()
+
+
+async def test_right_after_a_refusal_a_write_waits_briefly_then_works_again(
+    tmp_path: Path,
+) -> None:
+    """A click queued in the same channel behind a refused one starts its write only after
+    that refusal: it must not wait a whole ``busy_timeout`` again (3 s gone by then)."""
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        with write_lock_held(path):
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            assert time.monotonic() - started < STORE_RETRY_WAIT_SECONDS + 0.5
+        await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+        assert [g.data for g in await store.load_active()] == [{"n": 2}]
     finally:
         await store.close()
