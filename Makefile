@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run sandbox test lint unit flaky bench clean
+.PHONY: run sandbox test lint unit soak flaky bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,18 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(PY) -m pytest -n 2
 
-test: lint unit
+test: lint unit soak
+
+# The chaos soak (benchmarks/soak.py): the bot process killed, Discord failing and the store
+# locked while members play every game; any lost move, double apply, leak, refused reply or
+# logged error fails it. On PostgreSQL too when TEST_DATABASE_URL is set.
+SOAK_MINUTES ?= 1
+SOAK_SEED ?= 15
+soak: $(STAMP)
+	$(PY) benchmarks/soak.py --minutes $(SOAK_MINUTES) --channels 3 --seed $(SOAK_SEED) --json soak-results/sqlite.json
+	@if [ -n "$$TEST_DATABASE_URL" ]; then \
+	  $(PY) benchmarks/soak.py --minutes $(SOAK_MINUTES) --channels 3 --seed $(SOAK_SEED) --database-url "$$TEST_DATABASE_URL" --json soak-results/postgresql.json; \
+	fi
 
 # The whole suite RUNS times in a row, as CI runs it: a test that fails once in N runs is a
 # bug to find (a race, a port, an order, an unseeded deal), never one to retry. Each failed

@@ -17,6 +17,7 @@ import pkgutil
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
@@ -32,6 +33,7 @@ __all__ = [
     "ShardedDeckhandBot",
     "create_bot",
     "extension_names",
+    "point_at_api",
 ]
 
 log = logging.getLogger(__name__)
@@ -195,8 +197,23 @@ class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):
         return shard in self.shard_ids
 
 
+def point_at_api(base_url: str) -> None:
+    """Send this process's REST calls and gateway connections to a Discord-compatible API at
+    ``base_url`` (``http://host:port``): REST under ``/api/v10``, the gateway at ``ws://host:port/``.
+
+    discord.py keeps both as class attributes, so this holds for every client of the process.
+    """
+    url = yarl.URL(base_url)
+    discord.http.Route.BASE = str(url / "api" / "v10")
+    scheme = "wss" if url.scheme == "https" else "ws"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = url.with_scheme(scheme).with_path("/")
+
+
 def create_bot(settings: Settings, store: GameStore) -> DeckhandBot:
-    """A sharded bot when ``SHARD_COUNT`` is set, else a plain one."""
+    """A sharded bot when ``SHARD_COUNT`` is set, else a plain one (pointed at
+    ``DISCORD_API_URL`` when that is set)."""
+    if settings.discord_api_url is not None:
+        point_at_api(settings.discord_api_url)
     if settings.shard_count is None:
         return DeckhandBot(settings, store)
     return ShardedDeckhandBot(

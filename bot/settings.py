@@ -24,6 +24,17 @@ class Settings(BaseSettings):
     default_turn_seconds: float = Field(default=90.0, gt=0)
     blackjack_turn_seconds: float = Field(default=45.0, gt=0)
     computer_delay_seconds: float = Field(default=1.0, ge=0)
+    # A Discord-compatible API (a local fake, a sandbox); None: Discord itself.
+    discord_api_url: str | None = None
+
+    @field_validator("discord_api_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("DISCORD_API_URL must start with http:// or https://")
+        return value.rstrip("/")
 
     @field_validator("shard_ids", mode="before")
     @classmethod

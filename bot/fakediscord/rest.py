@@ -8,6 +8,7 @@ silently ignored.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,7 @@ from .model import EPHEMERAL, LOADING, FakeMessage, Interaction
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
-__all__ = ["Failure", "Rest"]
+__all__ = ["Failure", "Rest", "Slowdown"]
 
 Handler = Callable[[web.Request, dict[str, str], dict[str, Any] | None], Awaitable[web.Response]]
 
@@ -61,12 +62,24 @@ class Failure:
     hits: int = 0
 
 
+@dataclass
+class Slowdown:
+    """An injected slow answer: the next ``count`` requests matching ``route`` wait
+    ``seconds`` before they are handled (Discord having a bad minute)."""
+
+    seconds: float
+    route: str | None
+    count: int = 1
+    hits: int = 0
+
+
 class Rest:
     """Routes, each ``(method, template)``; a template names its parameters in braces."""
 
     def __init__(self, discord: FakeDiscord) -> None:
         self.discord = discord
         self.failures: list[Failure] = []
+        self.slowdowns: list[Slowdown] = []
         self.requests: list[str] = []  # "METHOD template", in order
         self.sent_at: dict[int, list[float]] = {}  # channel id -> times of recent sends
         self.routes: list[tuple[str, str, re.Pattern[str], Handler]] = []
@@ -119,6 +132,7 @@ class Rest:
                 continue
             route = f"{method} {template}"
             self.requests.append(route)
+            await self._slow(route)
             injected = self._injected(route)
             if injected is not None:
                 return injected
@@ -133,6 +147,15 @@ class Rest:
             route=f"{request.method} {path}",
         )
         return error(404, 0, "404: Not Found")
+
+    async def _slow(self, route: str) -> None:
+        for slowdown in self.slowdowns:
+            if slowdown.count <= 0 or slowdown.route not in (None, route):
+                continue
+            slowdown.count -= 1
+            slowdown.hits += 1
+            await asyncio.sleep(slowdown.seconds)
+            return
 
     def _injected(self, route: str) -> web.Response | None:
         for failure in self.failures:

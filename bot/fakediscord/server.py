@@ -37,7 +37,7 @@ from .model import (
     iso_now,
     pinged_users,
 )
-from .rest import INTERACTION_DEADLINE, Failure, Rest
+from .rest import INTERACTION_DEADLINE, Failure, Rest, Slowdown
 
 __all__ = ["FakeDiscord", "FakeGuild", "InteractionResult", "UsageError"]
 
@@ -496,6 +496,12 @@ class FakeDiscord:
         failure = Failure(status, route, count, retry_after)
         self.rest.failures.append(failure)
         return failure
+
+    def slow_next(self, seconds: float, route: str | None = None, *, count: int = 1) -> Slowdown:
+        """Answer the next ``count`` requests to ``route`` (``None``: any) ``seconds`` late."""
+        slowdown = Slowdown(seconds, route, count)
+        self.rest.slowdowns.append(slowdown)
+        return slowdown
 
     async def reconnect_gateway(self, *, how: str = "reconnect", within: float = 10.0) -> None:
         """Make the bot reconnect and wait until it has resumed.

@@ -90,6 +90,7 @@ async def serve(port: int, database_url: str) -> int:
                 discord_token=SecretStr(fake.token),
                 database_url=database_url,
                 dev_guild_id=fake.guild.id,
+                discord_api_url=fake.base_url,  # as DISCORD_API_URL would point deckhand run
             )
             return await app.serve(settings)
         finally:

@@ -10,7 +10,22 @@ import importlib
 
 from bot.store.base import GameStore
 
-__all__ = ["StoreUnavailable", "UnsupportedDatabaseURL", "open_store"]
+__all__ = [
+    "STORE_RETRY_WAIT_SECONDS",
+    "STORE_WAIT_SECONDS",
+    "StoreUnavailable",
+    "UnsupportedDatabaseURL",
+    "open_store",
+]
+
+# How long one statement may wait for a locked or silent database before it is
+# StoreUnavailable: under Discord's 3 s for an interaction's first answer, so a member whose
+# move cannot be saved is told so in time (the soak found 5 s answering after Discord gave up).
+STORE_WAIT_SECONDS = 2.0
+# Right after a refusal the database is most likely still out of reach: an operation then
+# waits this long only, so a click queued behind a refused one (in the same channel) is not
+# answered after two whole waits.
+STORE_RETRY_WAIT_SECONDS = 0.25
 
 # scheme -> (module, class); each class has ``from_url(url)``.
 STORES: dict[str, tuple[str, str]] = {

@@ -7,14 +7,16 @@ game names the version it replaces, so a second writer of one channel fails loud
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
-from bot.store import StoreUnavailable
+from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable
 from bot.store._common import (
     LEADERBOARD_ORDER,
     check_finish,
@@ -61,6 +63,7 @@ class PostgresStore:
         self._dsn = dsn
         self._sizes = (min_size, max_size)
         self._pool: asyncpg.Pool | None = None
+        self._refused_at = -float("inf")  # time.monotonic() of the last refusal
 
     @classmethod
     def from_url(cls, url: str) -> PostgresStore:
@@ -81,7 +84,13 @@ class PostgresStore:
         min_size, max_size = self._sizes
         try:
             self._pool = await asyncpg.create_pool(
-                self._dsn, min_size=min_size, max_size=max_size, timeout=_CONNECT_TIMEOUT
+                self._dsn,
+                min_size=min_size,
+                max_size=max_size,
+                timeout=_CONNECT_TIMEOUT,
+                # A statement waiting on a lock or a silent server gives up (TimeoutError,
+                # so StoreUnavailable) while the member can still be answered.
+                command_timeout=STORE_WAIT_SECONDS,
             )
             await self._migrate()
         except (
@@ -109,15 +118,25 @@ class PostgresStore:
     @asynccontextmanager
     async def _using(self) -> AsyncIterator[None]:
         """One operation; the server gone, restarting or unreachable becomes
-        :class:`StoreUnavailable` (the pool reconnects by itself once it is back)."""
+        :class:`StoreUnavailable` (the pool reconnects by itself once it is back).
+
+        Right after a refusal an operation gets STORE_RETRY_WAIT_SECONDS, not a whole
+        ``command_timeout``: a click queued behind a refused one is answered in time too.
+        """
+        recently = time.monotonic() - self._refused_at < STORE_WAIT_SECONDS
         try:
-            yield
+            async with asyncio.timeout(STORE_RETRY_WAIT_SECONDS if recently else None):
+                yield
         except _UNREACHABLE as error:
+            self._refused_at = time.monotonic()
             raise StoreUnavailable(f"cannot use PostgreSQL at {self.where}: {error}") from error
 
     async def _migrate(self) -> None:
         async with self._p.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            # Another process may be migrating: wait for it as long as for a connection.
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK, timeout=_CONNECT_TIMEOUT
+            )
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"

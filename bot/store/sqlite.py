@@ -45,7 +45,7 @@ from urllib.parse import parse_qs
 
 import aiosqlite
 
-from bot.store import StoreUnavailable
+from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable
 from bot.store._common import (
     LEADERBOARD_ORDER,
     check_finish,
@@ -69,8 +69,10 @@ __all__ = ["SQLiteStore"]
 
 log = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_SECONDS = 5.0
+BUSY_TIMEOUT_SECONDS = STORE_WAIT_SECONDS
 _SYNCHRONOUS = ("normal", "full")
+# A wait for the connection longer than this was a queue behind a lock, not a busy moment.
+_QUEUED = 0.05
 # Back-off between attempts to open a file other connections are opening too: short, since
 # the one that won finishes in milliseconds, and randomised so the losers do not collide again.
 _RETRY_FIRST = 0.002
@@ -96,6 +98,7 @@ class SQLiteStore:
         self.busy_timeout = busy_timeout
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._refused_at = -float("inf")  # time.monotonic() of the last refusal
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
@@ -208,16 +211,40 @@ class SQLiteStore:
     @asynccontextmanager
     async def _using(self) -> AsyncIterator[None]:
         """Hold the connection for one operation; a lock another process held past
-        ``busy_timeout`` (or a file gone bad) becomes :class:`StoreUnavailable`."""
+        ``busy_timeout`` (or a file gone bad) becomes :class:`StoreUnavailable`.
+
+        ``busy_timeout`` is the whole wait, the turn for the connection included: when the
+        file is locked every operation queues behind the one waiting on it, and each then
+        waiting ``busy_timeout`` of its own would answer members after Discord gave up (the
+        soak saw a second save succeed 3.4 s late).
+        """
+        asked = time.monotonic()
         async with self._lock:
+            waited = time.monotonic() - asked
+            left = self.busy_timeout - waited
+            if left <= 0:
+                raise StoreUnavailable(
+                    f"cannot use SQLite database {self.path}: busy for {waited:.1f} s"
+                )
+            if time.monotonic() - self._refused_at < self.busy_timeout:
+                left = min(left, STORE_RETRY_WAIT_SECONDS)
+            shortened = left < self.busy_timeout - _QUEUED and self._db is not None
+            if shortened:
+                await self._conn.execute(f"PRAGMA busy_timeout = {round(left * 1000)}")
             try:
                 yield
             except sqlite3.IntegrityError:
                 raise  # a broken rule of the schema: a bug, not the database out of reach
             except sqlite3.DatabaseError as error:  # locked, gone, full, not a database
+                self._refused_at = time.monotonic()
                 raise StoreUnavailable(
                     f"cannot use SQLite database {self.path}: {error}"
                 ) from error
+            finally:
+                if shortened and self._db is not None:
+                    await self._db.execute(
+                        f"PRAGMA busy_timeout = {round(self.busy_timeout * 1000)}"
+                    )
 
     @property
     def _conn(self) -> aiosqlite.Connection:

@@ -13,6 +13,7 @@ from unittest import mock
 
 import discord
 import pytest
+from pydantic import ValidationError
 
 import cogs
 from bot.client import (
@@ -22,6 +23,7 @@ from bot.client import (
     create_bot,
     extension_names,
     intents,
+    point_at_api,
 )
 from bot.i18n import t
 from bot.sessions import SessionRegistry
@@ -369,3 +371,39 @@ async def test_a_debug_log_of_a_whole_session_never_shows_the_token(
     assert "IDENTIFY" in caplog.text  # the gateway handshake was logged...
     assert fake.token not in caplog.text  # ...without the token
     assert fake.token.split(".", 1)[1] not in caplog.text
+
+
+def test_discord_api_url_points_rest_and_gateway_at_another_api(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """DISCORD_API_URL (the soak's fake Discord, a sandbox) moves REST and the gateway."""
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket,
+        "DEFAULT_GATEWAY",
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+    )
+    monkeypatch.setenv("DISCORD_API_URL", "http://127.0.0.1:8080/")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.discord_api_url == "http://127.0.0.1:8080"
+    create_bot(settings, MemoryStore())
+    assert discord.http.Route.BASE == "http://127.0.0.1:8080/api/v10"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:8080/"
+    point_at_api("https://sandbox.example")
+    assert discord.http.Route.BASE == "https://sandbox.example/api/v10"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "wss://sandbox.example/"
+
+
+def test_without_discord_api_url_the_bot_talks_to_discord(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("DISCORD_API_URL", raising=False)
+    before = discord.http.Route.BASE
+    create_bot(Settings(_env_file=None), MemoryStore())  # type: ignore[call-arg]
+    assert before == discord.http.Route.BASE
+
+
+def test_discord_api_url_must_be_http(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_API_URL", "ftp://nowhere")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)  # type: ignore[call-arg]

@@ -467,6 +467,22 @@ async def test_server_error_500_is_retried(fake_discord: FakeDiscord, toy: Toy) 
     assert result.message is not None and result.message.content == "pong"
 
 
+async def test_slow_answer_arrives_late_and_whole(fake_discord: FakeDiscord, toy: Toy) -> None:
+    alice = fake_discord.add_member("alice")
+    slowdown = fake_discord.slow_next(0.3, "POST /channels/{channel_id}/messages")
+    await fake_discord.slash(alice, fake_discord.channel, "post")
+    asked = fake_discord.loop_time()
+    posted = await fake_discord.wait_for_message(
+        fake_discord.channel, lambda m: m.content == "posted"
+    )
+    assert slowdown.hits == 1 and slowdown.count == 0
+    assert fake_discord.loop_time() - asked >= 0.25 and posted.content == "posted"
+    # Only the named route and only ``count`` requests are slowed.
+    before = fake_discord.loop_time()
+    await fake_discord.slash(alice, fake_discord.channel, "ping")
+    assert fake_discord.loop_time() - before < 0.25 and slowdown.hits == 1
+
+
 @pytest.mark.parametrize("how", ["reconnect", "drop"])
 async def test_gateway_resume_replays_missed_events(
     fake_discord: FakeDiscord, toy: Toy, how: str

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import time
 import uuid
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from bot.store import StoreUnavailable, open_store
+from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable, open_store
 from bot.store.base import ActiveGame
 from bot.store.migrations import migrations
 from bot.store.postgres import PostgresStore
@@ -140,5 +141,38 @@ async def test_the_server_gone_is_store_unavailable_and_the_store_reconnects_by_
     finally:
         await store.close()
         await cable.cut()
+        await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        await admin.close()
+
+
+async def test_a_locked_table_is_refused_before_discord_stops_waiting() -> None:
+    """A statement waiting on a lock (another connection's LOCK TABLE, as the soak holds)
+    gives up as StoreUnavailable under Discord's 3 s, and the store works once it is free."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        pytest.skip("PostgreSQL store tests need TEST_DATABASE_URL=postgresql://...")
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(base)
+    separator = "&" if "?" in base else "?"
+    store = open_store(f"{base}{separator}search_path={schema}")
+    try:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        await store.open()
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        async with admin.transaction():
+            await admin.execute(f'LOCK TABLE "{schema}".active_games IN ACCESS EXCLUSIVE MODE')
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            assert time.monotonic() - started < STORE_WAIT_SECONDS + 0.5 < 3.0
+            # Right after a refusal (a click queued behind it), a short wait only.
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            assert time.monotonic() - started < STORE_RETRY_WAIT_SECONDS + 0.5
+        await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+        assert [g.data for g in await store.load_active()] == [{"n": 2}]
+    finally:
+        await store.close()
         await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         await admin.close()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import StoreUnavailable, open_store
+from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable, open_store
 from bot.store.base import ActiveGame, GuildSettings, SeatResult, VersionConflict
 from bot.store.migrations import migrations
 from bot.store.sqlite import SQLiteStore, _statements
@@ -394,3 +394,74 @@ async def test_a_commit_sqlite_refuses_rolls_back_and_loses_no_later_save(tmp_pa
         assert (await again.member_stats(2, 7)).games == {}
     finally:
         await again.close()
+
+
+async def test_a_locked_file_is_refused_before_discord_stops_waiting(tmp_path: Path) -> None:
+    """The default wait for another process's lock ends under Discord's 3 s for a first
+    answer, so the member hears "could not be saved" (the soak found a 5 s wait: the save
+    went through after Discord had told the member the interaction failed)."""
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        with write_lock_held(path):
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            assert time.monotonic() - started < STORE_WAIT_SECONDS + 0.5 < 3.0
+        assert [g.data for g in await store.load_active()] == [{"n": 1}]
+    finally:
+        await store.close()
+
+
+async def test_writes_queued_behind_a_locked_file_are_refused_in_time_too(tmp_path: Path) -> None:
+    """Every write waits on the one connection: the wait for it counts against
+    ``busy_timeout``, so the third write queued behind a locked file is refused as soon as
+    the first, not after three waits (the soak saw one answer 3.4 s late)."""
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        for channel in (1, 2, 3):
+            await store.create(ActiveGame(channel, 2, "uno", 1, {"n": 1}))
+        with write_lock_held(path):
+            started = time.monotonic()
+            results = await asyncio.gather(
+                *(
+                    store.save(ActiveGame(channel, 2, "uno", 2, {"n": 2}), expected_version=1)
+                    for channel in (1, 2, 3)
+                ),
+                return_exceptions=True,
+            )
+            took = time.monotonic() - started
+        assert all(isinstance(result, StoreUnavailable) for result in results), results
+        assert took < STORE_WAIT_SECONDS + 0.5 < 3.0
+        # Once the lock is gone, the full wait is back and writes go through.
+        await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+        assert [g.version for g in await store.load_active()] == [2, 1, 1]
+    finally:
+        await store.close()
+
+
+async def test_right_after_a_refusal_a_write_waits_briefly_then_works_again(
+    tmp_path: Path,
+) -> None:
+    """A click queued in the same channel behind a refused one starts its write only after
+    that refusal: it must not wait a whole ``busy_timeout`` again (3 s gone by then)."""
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        with write_lock_held(path):
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            assert time.monotonic() - started < STORE_RETRY_WAIT_SECONDS + 0.5
+        await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+        assert [g.data for g in await store.load_active()] == [{"n": 2}]
+    finally:
+        await store.close()

@@ -1,0 +1,118 @@
+"""The soak's own checks (benchmarks/soak.py) see what they are there to see.
+
+The soak itself is not a test (make soak runs it); these keep its judges honest: a check that
+can never fire would report 0 for ever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from benchmarks.soak import (
+    CARD,
+    STRATEGIES,
+    Tally,
+    Witness,
+    actions_of,
+    log_errors,
+    version_of,
+)
+from bot.fakediscord import FakeDiscord
+
+
+def table(channel: int, version: int, content: str, action: str = "hit") -> dict[str, Any]:
+    button = {
+        "type": 2,
+        "style": 2,
+        "label": action,
+        "custom_id": f"dh:{channel}:{version}:{action}",
+    }
+    return {"content": content, "components": [{"type": 1, "components": [button]}]}
+
+
+def hand(channel: int, version: int, cards: list[str]) -> dict[str, Any]:
+    options = [{"label": card, "value": f"c{i}"} for i, card in enumerate(cards)]
+    menu = {"type": 3, "custom_id": f"dh:{channel}:{version}:onecard-menu", "options": options}
+    return {"content": "Your hand", "components": [{"type": 1, "components": [menu]}], "flags": 64}
+
+
+def watched() -> tuple[FakeDiscord, Tally, Witness]:
+    fake = FakeDiscord()
+    tally = Tally()
+    return fake, tally, Witness(fake, tally)
+
+
+def test_a_table_reads_its_version_and_actions() -> None:
+    data = table(5, 42, "```x```", "join")
+    assert version_of(data["components"]) == 42
+    fake, _, _ = watched()
+    message = fake.new_message(fake.channel, data)
+    assert actions_of(message) == {"join": "join"}
+    assert version_of([]) is None
+
+
+def test_two_different_tables_for_one_version_are_a_double_apply() -> None:
+    fake, tally, witness = watched()
+    channel = fake.channel
+    fake.new_message(channel, table(channel.id, 7, "```A```"))
+    fake.new_message(channel, table(channel.id, 7, "```A```"))  # a repost: the same table
+    assert tally.double_applies == []
+    fake.new_message(channel, table(channel.id, 7, "```B```"))
+    assert len(tally.double_applies) == 1
+    assert witness.shown[channel.id][0] == 7
+
+
+async def test_a_hand_card_on_the_public_table_of_its_version_is_a_leak() -> None:
+    fake, tally, _ = watched()
+    fake._loop = asyncio.get_running_loop()  # the interaction's clock; no server needed
+    channel = fake.channel
+    alice = fake.add_member("alice")
+    fake.new_message(channel, table(channel.id, 3, "```top [♠7]```"))
+    inter = fake._interaction(3, alice, channel, {"custom_id": "x", "component_type": 2})
+    fake.new_message(channel, hand(channel.id, 3, ["[♥2]", "[♣K]"]), interaction=inter)
+    assert tally.leaks == []
+    # A later version may show the card (it was played); the same version may not.
+    fake.new_message(channel, table(channel.id, 4, "```top [♥2]```"))
+    assert tally.leaks == []
+    fake.new_message(channel, hand(channel.id, 5, ["[♣K]"]), interaction=inter)
+    fake.new_message(channel, table(channel.id, 5, "```top [♣K]```"))
+    assert len(tally.leaks) == 1 and "[♣K]" in tally.leaks[0]
+
+
+def test_tokens_and_stack_traces_in_public_are_leaks() -> None:
+    fake, tally, _ = watched()
+    fake.new_message(fake.channel, {"content": f"oops {fake.token}"})
+    fake.new_message(fake.channel, {"content": 'Traceback (most recent call last):\n  File "x"'})
+    fake.new_message(fake.channel, {"content": "aW50ZXJhY3Rpb24abc"})  # an interaction's
+    assert len(tally.leaks) == 3
+
+
+def test_cards_are_told_from_month_numbers() -> None:
+    assert CARD.fullmatch("[♠10]") and CARD.fullmatch("[7H]")
+    assert not CARD.fullmatch("[1]") and not CARD.fullmatch("[12]")
+
+
+def test_every_game_of_the_soak_has_a_strategy_that_starts_it() -> None:
+    import random
+
+    for strategy in STRATEGIES:
+        options = strategy.start(random.Random(1))
+        assert "bots" in options, strategy.game
+
+
+def test_the_log_counts_errors_and_stray_tracebacks_not_survived_failures() -> None:
+    log = "\n".join(
+        [
+            "2026-11-25 08:51:39 \x1b[33;1mWARNING \x1b[0m cogs.common.buttons posting it instead",
+            "Traceback (most recent call last):",
+            '  File "x", line 1',
+            "2026-11-25 08:51:40 INFO     bot.client ready",
+            "2026-11-25 08:51:41 ERROR    bot.sessions channel 1: failed",
+            "Traceback (most recent call last):",
+        ]
+    )
+    assert len(log_errors(log)) == 2  # the ERROR record and its traceback
+    assert log_errors("Traceback (most recent call last):\nboom") == [
+        "Traceback (most recent call last):"
+    ]
