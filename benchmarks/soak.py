@@ -123,6 +123,13 @@ def _gostop(rng: random.Random) -> dict[str, Any]:
     return chosen
 
 
+def _uno(rng: random.Random) -> dict[str, Any]:
+    chosen = _players(2, 4)(rng)
+    for rule in ("stacking", "jump_in", "seven_zero", "uno_call"):
+        chosen[rule] = rng.random() < 0.5
+    return chosen
+
+
 STRATEGIES: tuple[Strategy, ...] = (
     Strategy("blackjack", _players(1, 3), (("hit", {}), ("stand", {}))),
     Strategy(
@@ -143,6 +150,33 @@ STRATEGIES: tuple[Strategy, ...] = (
             ("play", {"card": NONSENSE}),
             ("go", {}),
             ("stop", {}),
+            ("hand", {}),
+        ),
+    ),
+    Strategy(
+        "uno",
+        _uno,
+        (
+            ("play", {"card": AUTOCOMPLETE}),
+            ("play", {"card": NONSENSE}),
+            ("draw", {}),
+            ("pass", {}),
+            ("uno", {}),
+            ("challenge", {}),
+            ("hand", {}),
+        ),
+    ),
+    Strategy(
+        "rummikub",
+        _players(2, 3),
+        (
+            ("put", {"tiles": AUTOCOMPLETE}),
+            ("put", {"tiles": NONSENSE}),
+            ("done", {}),
+            ("undo", {}),
+            ("reset", {}),
+            ("draw", {}),
+            ("hint", {}),
             ("hand", {}),
         ),
     ),
