@@ -541,6 +541,40 @@ async def test_hints_can_be_turned_off_by_the_host(
     assert refused.ephemeral and refused.text == t("error.rummikub_hints_off", "ko")
 
 
+async def test_a_hint_the_solver_cannot_finish_in_time_says_so(
+    fake_discord: FakeDiscord,
+    bot: DeckhandBot,
+    members: list[FakeMember],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from cogs.rummikub import cog as rummikub_cog
+
+    released = threading.Event()
+
+    def stuck_solver(view: Any) -> Any:
+        released.wait(30)  # a solver still working when the time limit comes
+        return None
+
+    monkeypatch.setattr(rummikub_cog, "solver_hint", stuck_solver)
+    fake = fake_discord
+    alice, _ = members
+    await open_game(fake, members, GAME_SEED)
+    await settled(fake, bot)
+    try:
+        hint = await fake.slash(alice, fake.channel, "rummikub hint")
+        # The deferred "thinking" answer, edited with the words once the limit passed.
+        answer = await fake.wait_for(
+            lambda: hint.message if hint.message and hint.message.edits else None
+        )
+    finally:
+        released.set()  # let the thread go
+    assert hint.response_type == 5 and answer.ephemeral
+    seconds = rummikub_cog.HINT_SECONDS
+    assert answer.content == t("rummikub.hint.timeout", "en", seconds=seconds)
+
+
 def test_the_public_check_sees_a_rack_tile() -> None:
     """The public check is no formality: a table naming one more tile fails it."""
     from bot.text.rummikub import table_body
