@@ -227,8 +227,9 @@ class GameAdapter(Protocol[StateT]):
 
 
 class PublicTurns:
-    """What most games' adapters share: every move is public, one safe move ends a timed-out
-    turn, the computer's move is chosen at once, no edit box. An adapter inherits these and
+    """What most games' adapters share: every move is public (nothing told to the mover
+    alone), one safe move ends a timed-out turn, the computer's move is chosen at once, no
+    edit box. An adapter inherits these and
     overrides what its game does otherwise (Uno's two timeout moves, Rummikub's staging)."""
 
     timeout_moves: int = 1
@@ -240,6 +241,12 @@ class PublicTurns:
 
     def edit_text(self, view: Any, locale: str) -> str | None:
         """No edit box."""
+        return None
+
+    def private(
+        self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str
+    ) -> Table | None:
+        """Nothing is told to the member alone: every move shows on the table."""
         return None
 
 

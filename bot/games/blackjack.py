@@ -91,12 +91,6 @@ class BlackjackAdapter(PublicTurns):
         """One seat's hand (:func:`bot.text.blackjack.hand`): Hit and Stand are buttons."""
         return render.hand(view, names, locale)
 
-    def private(
-        self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table | None:
-        """Nothing is told to the member alone: every move shows on the table."""
-        return None
-
     def picked(
         self,
         view: Any,

@@ -205,12 +205,6 @@ class OneCardAdapter(PublicTurns):
         note = t("onecard.more_cards", locale, n=left_out) if left_out else None
         return Menu(t("onecard.pick", locale), options, note=note)
 
-    def private(
-        self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table | None:
-        """Nothing is told to the member alone: every move shows on the table."""
-        return None
-
     def picked(
         self,
         view: onecard.OneCardView,

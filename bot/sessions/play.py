@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any
 
 from bot.i18n import t
 from bot.sessions.core import Tables
 from bot.sessions.model import Post, Reply, Seat, Session, SessionError, compose
-from rules.engine import Action, Event
+from rules.engine import Action
 
 __all__ = ["PlayVerbs"]
 
@@ -93,18 +91,14 @@ class PlayVerbs(Tables):
                 del session.seats[seat]
                 return await self.commit(session, [], [t("lobby.left", session.locale, name=name)])
             adapter = self.adapter(session)
-            if adapter.forfeits:
-                return await self._forfeit(session, seat, adapter.forfeit)
-            events = self.to_computer(session, seat)
-            return await self.commit(session, events, [t("game.left", session.locale, name=name)])
-
-    async def _forfeit(
-        self, session: Session, seat: int, leave: Callable[[Any, int], Sequence[Event]]
-    ) -> Reply:
-        state = session.state
-        events = await self.change(session, lambda: leave(state, seat))
-        session.seats[seat].computer = True
-        return await self.commit(session, events, [])
+            if not adapter.forfeits:
+                events = self.to_computer(session, seat)
+                notice = t("game.left", session.locale, name=name)
+                return await self.commit(session, events, [notice])
+            state = session.state
+            events = list(await self.change(session, lambda: adapter.forfeit(state, seat)))
+            session.seats[seat].computer = True
+            return await self.commit(session, events, [])
 
     async def kick(self, channel_id: int, member_id: int, *, by: int | None = None) -> Reply:
         """A moderator (``by``) hands ``member_id``'s seat to a computer player."""
