@@ -8,6 +8,8 @@ calls Go only when ahead, with the opponent far from 7 and enough cards left to 
 
 from __future__ import annotations
 
+import random
+
 from rules.engine import Action
 from rules.gostop.cards import BIRDS, DANS, RAIN_BRIGHT, HwatuCard, Kind
 from rules.gostop.state import (
@@ -20,6 +22,7 @@ from rules.gostop.state import (
     Stop,
     TakeFlip,
 )
+from rules.levels import Level
 
 __all__ = ["choose_action"]
 
@@ -100,7 +103,9 @@ def _should_go(view: GostopView, me: int) -> bool:
     )
 
 
-def choose_action(view: GostopView) -> Action:
+def choose_action(
+    view: GostopView, level: Level = Level.NORMAL, rng: random.Random | None = None
+) -> Action:
     """The computer's move for the seat ``view`` belongs to; it must be that seat's turn."""
     if view.seat is None or not view.legal:
         raise ValueError("the computer player needs the view of the seat to move")

@@ -7,10 +7,12 @@ suit it holds most of, and names after a 7 the suit it holds most of.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 
 from rules.cards import SUITS, Card, Rank, Suit
+from rules.levels import Level
 from rules.onecard.events import PlayCard, Take
 from rules.onecard.state import OneCardView, attack_value
 
@@ -23,7 +25,9 @@ def favourite_suit(hand: Sequence[Card], *, without: Card | None = None) -> Suit
     return max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
 
 
-def choose_action(view: OneCardView) -> PlayCard | Take:
+def choose_action(
+    view: OneCardView, level: Level = Level.NORMAL, rng: random.Random | None = None
+) -> PlayCard | Take:
     """The move for ``view.seat``, which must be the seat to act."""
     hand = view.hand or ()
     playable = view.playable

@@ -11,7 +11,10 @@ always worth the joker: it opens the table. With no play it draws.
 
 from __future__ import annotations
 
+import random
+
 from rules.engine import Action
+from rules.levels import Level
 from rules.rummikub.solver import Solution, solve
 from rules.rummikub.state import Draw, Meld, RummikubView
 from rules.rummikub.tiles import JOKER
@@ -44,7 +47,9 @@ def best_play(view: RummikubView) -> Solution:
     return play
 
 
-def choose_action(view: RummikubView) -> Action:
+def choose_action(
+    view: RummikubView, level: Level = Level.NORMAL, rng: random.Random | None = None
+) -> Action:
     """The computer's move for the seat whose turn it is in ``view``."""
     play = best_play(view)
     if play.found:

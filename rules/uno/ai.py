@@ -8,7 +8,10 @@ no bluffs). It stacks when it can, never challenges, says UNO and catches anyone
 
 from __future__ import annotations
 
+import random
+
 from rules.engine import Action
+from rules.levels import Level
 from rules.uno.actions import CallUno, CatchUno, ChooseColour, Draw, Pass, Play
 from rules.uno.cards import COLOUR_NAMES, RANK_NAMES
 from rules.uno.state import UnoView
@@ -24,7 +27,9 @@ def _split(code: str) -> tuple[int, str]:
     return COLOUR_NAMES.index(colour), rank
 
 
-def choose_action(view: UnoView) -> Action:
+def choose_action(
+    view: UnoView, level: Level = Level.NORMAL, rng: random.Random | None = None
+) -> Action:
     """The action this seat takes; ``view.legal`` must not be empty."""
     legal = view.legal
     if not legal:
