@@ -95,6 +95,7 @@ class Tables:
         self.clock = clock
         self.sleep = sleep
         self.tasks = ChannelTasks()
+        self.reposts = ChannelTasks()  # tables to post again (see TurnClock.published)
         self.locks = ChannelLocks()
         self._sessions: dict[int, Session] = {}
         # The last version of each channel's ended session, so the next one never reuses a

@@ -26,6 +26,7 @@ __all__ = [
     "MAX_BURST",
     "MAX_MESSAGE",
     "PUBLISH_WAIT",
+    "REPOST_DELAYS",
     "TIMEOUTS_BEFORE_COMPUTER",
     "Host",
     "NoPoster",
@@ -44,6 +45,10 @@ log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_COMPUTER = 3
 MAX_MESSAGE = 2000  # Discord's limit on a message's content
 PUBLISH_WAIT = 5.0  # how long a computer burst waits for the move before it to be posted
+# Waits before each new try at posting a table Discord refused (5xx, 429 after discord.py's
+# own retries): until one gets through, the channel shows an older table whose buttons are
+# out of date, so members could only move by slash command.
+REPOST_DELAYS = (2.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
 MAX_BURST = 500  # computer moves in one burst; a game of bots always ends well before
 DEAL_AGAIN_SECONDS = 3600.0  # how long a finished table's "Deal again" keeps working
 

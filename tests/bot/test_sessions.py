@@ -23,6 +23,7 @@ from bot.sessions import (
     compose,
 )
 from bot.sessions.core import STORE_RETRY_SECONDS, VERSION_EPOCH
+from bot.sessions.model import REPOST_DELAYS
 from bot.settings import Settings
 from bot.store import StoreUnavailable
 from bot.store.base import ActiveGame, GuildSettings
@@ -247,8 +248,14 @@ class FakePoster:
         self.stripped: list[int] = []
         self.pings: list[tuple[int, str]] = []
         self.next_id = 5000
+        self.refuse = 0  # how many posts to come Discord refuses
+        self.refused: list[Post] = []
 
     async def post(self, post: Post) -> int | None:
+        if self.refuse:
+            self.refuse -= 1
+            self.refused.append(post)
+            return None
         self.posts.append(post)
         self.next_id += 1
         return self.next_id
@@ -336,7 +343,7 @@ class Harness:
         reply = await reply_coro
         if reply.post is not None:
             self.message_id += 1
-            await self.registry.published(CHANNEL, reply.post.version, self.message_id)
+            await self.registry.published(reply.post, self.message_id)
         return reply.post
 
     async def saved_total_back_at_seat_0(self) -> int:
@@ -512,7 +519,7 @@ async def test_what_a_move_tells_the_mover_alone_comes_in_their_language(table: 
     await start_two(table)
     reply = await table.registry.act(CHANNEL, ALICE.id, Add(1), locale="ko")
     assert reply.private is None  # the game tells nothing after an Add(1)
-    await table.registry.published(CHANNEL, reply.post.version, 1)  # type: ignore[union-attr]
+    await table.registry.published(reply.post, 1)  # type: ignore[union-attr]
     reply = await table.registry.act(CHANNEL, BOB.id, Add(2), locale="ko")
     assert reply.private is not None and reply.post is not None
     assert reply.private.content == "ko: only Bob sees this\n```\ntotal 3\n```"
@@ -877,9 +884,9 @@ async def test_a_table_whose_id_arrives_after_the_game_moved_on_loses_its_button
     assert lobby.post is not None
     joined = await table.registry.join(CHANNEL, BOB)  # before Discord told us the lobby's id
     assert joined.post is not None
-    await table.registry.published(CHANNEL, lobby.post.version, 4242)
+    await table.registry.published(lobby.post, 4242)
     assert table.poster.stripped == [4242]
-    await table.registry.published(CHANNEL, joined.post.version, 4243)
+    await table.registry.published(joined.post, 4243)
     assert table.poster.stripped == [4242]
     session = table.registry.get(CHANNEL)
     assert session is not None and session.message_id == 4243
@@ -915,12 +922,67 @@ async def test_a_table_discord_did_not_take_leaves_the_previous_one_live(table: 
     assert reply.post is not None
     # Neither the answer nor the fallback post reached Discord: no table is newer than the
     # first one, so it keeps its buttons (and the next table will retire it).
-    await table.registry.published(CHANNEL, reply.post.version, None)
+    await table.registry.published(reply.post, None)
     assert table.poster.stripped == stripped
     session = table.registry.get(CHANNEL)
     assert session is not None and session.message_id == first
     await table.answered(table.registry.act(CHANNEL, BOB.id, Add(1)))
     assert table.poster.stripped == [*stripped, first]
+
+
+def untimed(table: Harness) -> None:
+    """No turn runs out in this test: its clock may run far ahead."""
+    session = table.registry.get(CHANNEL)
+    assert session is not None
+    session.turn_seconds = 10.0**9
+
+
+async def test_a_table_discord_did_not_take_is_posted_again_until_it_gets_through(
+    table: Harness,
+) -> None:
+    await start_two(table)
+    untimed(table)
+    first = table.message_id
+    reply = await table.registry.act(CHANNEL, ALICE.id, Add(1))
+    assert reply.post is not None
+    table.poster.refuse = 2
+    await table.registry.published(reply.post, None)
+    await table.clock.advance(1.9)
+    assert table.poster.refused == [] and table.poster.posts == []  # not at once
+    await table.clock.advance(0.1 + 5.0)  # two tries, both refused (Discord still failing)
+    assert table.poster.refused == [reply.post, reply.post] and table.poster.posts == []
+    await table.clock.advance(15.0)
+    assert table.poster.posts == [reply.post]  # the same table, mention included
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.message_id == table.poster.next_id
+    assert table.poster.stripped[-1] == first  # the out-of-date table is retired
+    await table.clock.advance(1000.0)
+    assert table.poster.posts == [reply.post]  # once through, never again
+
+
+async def test_a_table_to_post_again_is_dropped_once_the_game_moves_on(table: Harness) -> None:
+    await start_two(table)
+    untimed(table)
+    reply = await table.registry.act(CHANNEL, ALICE.id, Add(1))
+    assert reply.post is not None
+    await table.registry.published(reply.post, None)
+    newer = await table.answered(table.registry.act(CHANNEL, BOB.id, Add(1)))
+    await table.clock.advance(1000.0)
+    assert reply.post not in table.poster.posts and reply.post not in table.poster.refused
+    session = table.registry.get(CHANNEL)
+    assert newer is not None and session is not None and session.version == newer.version
+
+
+async def test_posting_again_gives_up_after_its_last_try(table: Harness) -> None:
+    await start_two(table)
+    untimed(table)
+    reply = await table.registry.act(CHANNEL, ALICE.id, Add(1))
+    assert reply.post is not None
+    table.poster.refuse = 100
+    await table.registry.published(reply.post, None)
+    await table.clock.advance(10_000.0)
+    assert len(table.poster.refused) == len(REPOST_DELAYS)
+    assert not table.registry.reposts.running(CHANNEL)
 
 
 async def finish_two(table: Harness) -> Post:
@@ -944,7 +1006,7 @@ async def test_deal_again_still_works_after_a_restart(table: Harness) -> None:
         CHANNEL, ALICE.id, version=final.version, table_id=final_table
     )
     assert reply.post is not None and "total 0" in reply.post.content
-    await again.registry.published(CHANNEL, reply.post.version, 7777)
+    await again.registry.published(reply.post, 7777)
     assert again.poster.stripped == [final_table]  # the clicked table is retired
     session = again.registry.get(CHANNEL)
     assert session is not None and session.version > final.version
