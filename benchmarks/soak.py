@@ -73,6 +73,7 @@ from bot.i18n import t
 
 ROOT = Path(__file__).resolve().parent.parent
 VERSION = re.compile(r"^dh:(\d+):(\d+):")
+MENU = re.compile(r"^dh:\d+:\d+:[a-z]+-menu\b")  # a game's menu of moves (cogs/common/ids.py)
 # A card as the games write it in a hand menu and on a table: "[♠7]", "[10H]" (not "[1]",
 # Go-Stop's month numbers, which many cards share).
 CARD = re.compile(r"\[(?=[^\]]*[^\d\]])[^\]\s]{2,4}\]")
@@ -405,6 +406,11 @@ class Witness:
                 self.tally.leaks.append(f"channel {channel}: a token in message {message.id}")
         if "Traceback" in text or 'File "' in text:
             self.tally.leaks.append(f"channel {channel}: a stack trace in message {message.id}")
+        if any(MENU.match(str(c.get("custom_id", ""))) for c in message.items()):
+            # A hand's menu of moves lists its cards: in public, in every game, it is a hand
+            # shown to the whole channel (the check the card names below cannot make in
+            # games whose decks repeat a card, Uno's and Rummikub's).
+            self.tally.leaks.append(f"channel {channel}: a hand's menu in public, {message.id}")
         self._check_hands(message)
         version = version_of(message.components)
         if version is None:

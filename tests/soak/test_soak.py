@@ -80,6 +80,17 @@ async def test_a_hand_card_on_the_public_table_of_its_version_is_a_leak() -> Non
     assert len(tally.leaks) == 1 and "[♣K]" in tally.leaks[0]
 
 
+def test_a_hand_menu_in_public_is_a_leak_in_every_game() -> None:
+    fake, tally, _ = watched()
+    channel = fake.channel
+    public = hand(channel.id, 3, ["Red 5", "Red 5"])  # Uno's cards repeat: no card check
+    del public["flags"]
+    fake.new_message(channel, table(channel.id, 3, "```top Red 5```"))
+    assert tally.leaks == []
+    fake.new_message(channel, public)
+    assert len(tally.leaks) == 1 and "menu" in tally.leaks[0]
+
+
 def test_tokens_and_stack_traces_in_public_are_leaks() -> None:
     fake, tally, _ = watched()
     fake.new_message(fake.channel, {"content": f"oops {fake.token}"})
