@@ -31,6 +31,7 @@ from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
 from bot.text.lobby import LOBBY_CONTROLS, lobby_text
 from bot.timers import ChannelTasks
 from rules.engine import Action, Event, IllegalAction
+from rules.levels import Level
 
 __all__ = ["ChannelLocks", "Tables", "is_finished"]
 
@@ -410,8 +411,10 @@ class Tables:
     def deal(self, session: Session, adapter: AnyAdapter) -> list[Event]:
         """Seat the computers and deal the game (from a secret seed unless a member chose
         one, ``bot.fairness``); what dealing did. The first table says how it was dealt."""
+        # A levelled computer's short name leaves room for its level in a table's columns.
+        key = "seat.computer" if session.level is Level.NORMAL else "seat.computer_short"
         for number in range(len(session.seats) + 1, session.players + 1):
-            session.seats.append(Seat(None, t("seat.computer", session.locale, n=number), True))
+            session.seats.append(Seat(None, t(key, session.locale, n=number), True))
         if session.seed is None:
             session.secret = new_secret()
             seed = session.secret.seed
@@ -423,6 +426,7 @@ class Tables:
             session.options,
             session.computer_seats,
             secret=not session.seeded,
+            level=session.level,
         )
         session.dealt = True
         return list(events)

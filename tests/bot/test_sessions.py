@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from bot.store import StoreUnavailable
 from bot.store.base import ActiveGame, GuildSettings
 from bot.store.memory import MemoryStore
 from rules.engine import Action, Event, GameOver, IllegalAction, Outcome, Result
+from rules.levels import Level
 
 CHANNEL = 10
 GUILD = 1
@@ -129,6 +131,11 @@ class CountAdapter:
     min_seats = 2
     max_seats = 4
 
+    def __init__(self) -> None:
+        self.dealt_levels: list[Level] = []  # the level each deal was given
+        # What each computer move was asked with: (seat, level, a draw of its rng).
+        self.asked: list[tuple[int, Level, float]] = []
+
     def turn_seconds(self, settings: Settings) -> float:
         return settings.default_turn_seconds
 
@@ -140,9 +147,11 @@ class CountAdapter:
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[CountState, Sequence[Event]]:
         state = CountState(seats, int(options.get("target", 10)))
         state.computers = list(computers)
+        self.dealt_levels.append(level)
         if options.get("instant"):  # like a House blackjack: over before anyone acts
             state.winner = 0
             result = state.result
@@ -202,10 +211,19 @@ class CountAdapter:
     ) -> list[Option]:
         return [Option(f"+{n}", str(n)) for n in (1, 2) if view[1] == view[2]]
 
-    def computer_action(self, state: CountState, seat: int) -> Action:
+    def computer_action(
+        self,
+        state: CountState,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
+        assert rng is not None, "the session gives every computer move its own rng"
+        self.asked.append((seat, level, rng.random()))
         return Add(2)
 
-    computer_seconds: float | None = None  # the computer's move is chosen at once
+    def computer_seconds(self, level: Level) -> float | None:
+        return None  # the computer's move is chosen at once
 
     def private_step(self, events: Sequence[Event]) -> bool:
         return False
@@ -1090,6 +1108,7 @@ class MisplayingComputer(CountAdapter):
     ``safe_too`` the timeout move is refused as well, with ``stuck`` the seat has none."""
 
     def __init__(self, *, safe_too: bool = False, stuck: bool = False) -> None:
+        super().__init__()
         self.safe_too = safe_too
         self.stuck = stuck
 
@@ -1101,13 +1120,20 @@ class MisplayingComputer(CountAdapter):
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[CountState, Sequence[Event]]:
-        state, events = super().new(seats, seed, options, computers)
+        state, events = super().new(seats, seed, options, computers, level=level)
         if self.stuck:
             state.legal_actions = lambda seat: []  # type: ignore[method-assign]
         return state, events
 
-    def computer_action(self, state: CountState, seat: int) -> Action:
+    def computer_action(
+        self,
+        state: CountState,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
         return Add(7) if seat == state.seats - 1 else Add(2)
 
     def timeout_action(self, state: CountState, seat: int) -> Action:
