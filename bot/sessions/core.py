@@ -184,10 +184,13 @@ class Tables:
     async def create(self, session: Session, adapter: AnyAdapter) -> Reply:
         """Store a new session (a lobby, or seats to deal to) and deal if it is full.
 
-        It replaces the channel's finished table, if one is kept for "Deal again".
+        It replaces the channel's finished table, if one is kept for "Deal again". A deal
+        the engine refuses (``IllegalAction``: options it does not take) opens nothing.
         """
         session.touched = self.clock()
         session.version = max(session.version, self.first_version(session.channel_id))
+        # Dealt before anything is stored, so a refused deal leaves no half-opened table.
+        events = self.deal(session, adapter) if self.lobby_full(session) else None
         try:
             await self.finished.store_in_place_of(session)
         except VersionConflict:
@@ -200,9 +203,9 @@ class Tables:
             raise SessionError("error.storage") from None
         self._retired.pop(session.channel_id, None)
         self._sessions[session.channel_id] = session
-        if not self.lobby_full(session):
+        if events is None:
             return Reply(self.render(session, [], []))
-        return await self.commit(session, self.deal(session, adapter), [])
+        return await self.commit(session, events, [])
 
     async def commit(
         self, session: Session, events: Sequence[Event], notices: Sequence[str]

@@ -152,6 +152,8 @@ class CountAdapter:
         secret: bool = False,
         level: Level = Level.NORMAL,
     ) -> tuple[CountState, Sequence[Event]]:
+        if level is Level.EASY and options.get("no_easy"):  # an engine without that level
+            raise IllegalAction("No easy players here.", code="unknown_option")
         state = CountState(seats, int(options.get("target", 10)))
         state.computers = list(computers)
         self.dealt_levels.append(level)
@@ -1606,3 +1608,16 @@ async def test_only_a_hard_computer_thinks_off_the_event_loop_and_is_cut_short(
     finally:
         adapter.release.set()
         await table.registry.close()
+
+
+async def test_a_deal_the_engine_refuses_opens_nothing(table: Harness) -> None:
+    """Blackjack's engine refuses a level it does not know; the start is refused whole."""
+    with pytest.raises(IllegalAction):
+        await table.registry.open_lobby(
+            CHANNEL, GUILD, "count", ALICE, players=2, bots=1, level="easy", options={"no_easy": 1}
+        )
+    assert table.registry.get(CHANNEL) is None and await table.stored() is None
+    post = await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=1)
+    )
+    assert post is not None and "total 0" in post.content
