@@ -146,12 +146,13 @@ class Session:
 
     @property
     def names(self) -> list[str]:
-        """Seat names in seat order, for rendering: a computer's with its level (one place
-        for every game's table, see :func:`~bot.text.names.leveled_name`)."""
-        return [
-            leveled_name(seat.name, self.level, self.locale) if seat.computer else seat.name
-            for seat in self.seats
-        ]
+        """Seat names in seat order, for rendering (:meth:`shown_name`)."""
+        return [self.shown_name(seat, self.locale) for seat in self.seats]
+
+    def shown_name(self, seat: Seat, locale: str) -> str:
+        """A seat's name as every game's table and ``/game list`` show it: a computer's with
+        its level in ``locale`` (:func:`~bot.text.names.leveled_name`)."""
+        return leveled_name(seat.name, self.level, locale) if seat.computer else seat.name
 
     @property
     def computer_seats(self) -> list[int]:
