@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,13 @@ if TYPE_CHECKING:
 __all__ = ["TurnClock"]
 
 log = logging.getLogger(__name__)
+
+
+def computer_rng(session: Session, seat: int, move: int) -> random.Random:
+    """The computer's own random choices for ``move`` of a burst: the same on a replay of
+    the same version, and never the game's stream, which a fair deal's verifier replays
+    from the revealed seed alone."""
+    return random.Random(f"{session.channel_id}:{session.version}:{seat}:{move}")
 
 
 def first_legal(state: GameState[Any, Any], seat: int) -> Action:
@@ -189,14 +197,19 @@ class TurnClock:
                 return
             state = session.state
             adapter = self.tables.adapter(session)
+            level = session.level
+            limit = adapter.computer_seconds(level)
             events: list[Event] = []
-            for _ in range(MAX_BURST):
+            for move in range(MAX_BURST):
                 seat = state.current_seat
                 if state.is_over or seat is None or not session.seats[seat].computer:
                     break
-                played = await self._play_for(
-                    session, seat, adapter.computer_action, limit=adapter.computer_seconds
-                )
+                rng = computer_rng(session, seat, move)
+
+                def computer(state: Any, seat: int, rng: random.Random = rng) -> Action:
+                    return adapter.computer_action(state, seat, level, rng)
+
+                played = await self._play_for(session, seat, computer, limit=limit)
                 if played is None:
                     break
                 events += played
