@@ -25,7 +25,11 @@ At the end it reports, all of which must be 0 (the exit status is 1 otherwise):
 - ``limit violations``: what the fake says Discord would have refused (interactions the kill
   caught in flight excused: the member saw "interaction failed", which no bot can prevent);
 - ``unhandled errors``: ERROR or CRITICAL lines and tracebacks in the bot's log;
-- ``games stuck``: after the last restart, stored games the bot did not restore.
+- ``games stuck``: after the last restart, stored games the bot did not restore;
+- ``refused yet written``: a save the bot reported failed ("nothing changed") that the store
+  holds all the same, seen as the bot's next save of that channel meeting a version conflict
+  (one process writes each channel under its lock, so nothing else can cause one; a kill
+  cannot either: the new process reads what the store holds).
 
 Adding a game is adding a :class:`Strategy` to :data:`STRATEGIES` (how to start it, which
 slash moves a member may try); its buttons and hand menus are played without more code.
@@ -83,6 +87,7 @@ INTERACTION_TOKEN = "aW50ZXJhY3Rpb24"  # how the fake's interaction tokens begin
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?P<level>[A-Z]+) ")
 READY_SECONDS = 60.0
+CONFLICT = "version conflict; reloading"
 
 # -- the games ------------------------------------------------------------------------------
 
@@ -786,6 +791,14 @@ class Soak:
     def errors(self) -> list[str]:
         return log_errors(self.bot.log_text())
 
+    def conflicts(self) -> list[str]:
+        return log_conflicts(self.bot.log_text())
+
+
+def log_conflicts(text: str) -> list[str]:
+    """The bot's records of a save meeting a version conflict (``bot/sessions/core.py``)."""
+    return [ANSI.sub("", line) for line in text.splitlines() if CONFLICT in ANSI.sub("", line)]
+
 
 def log_errors(text: str) -> list[str]:
     """ERROR and CRITICAL records, and tracebacks no handled record (a WARNING with the
@@ -822,6 +835,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
             run.double_clicks()
             violations = run.violations()
             errors = run.errors()
+            conflicts = run.conflicts()
             tally = run.tally
             return {
                 "minutes": args.minutes,
@@ -842,6 +856,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
                 "limit violations": len(violations),
                 "unhandled errors": len(errors),
                 "games stuck": len(tally.stuck),
+                "refused yet written": len(conflicts),
                 "not sent (button gone)": tally.not_sent,
                 "unanswered because of a kill (excused)": run.excused_count,
                 "private answers, most common": Counter(
@@ -857,6 +872,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
                     "limit violations": violations[:20],
                     "unhandled errors": errors[:20],
                     "games stuck": tally.stuck,
+                    "refused yet written": conflicts[:20],
                 },
             }
     finally:
@@ -894,6 +910,7 @@ COUNTS = (
     "limit violations",
     "unhandled errors",
     "games stuck",
+    "refused yet written",
 )
 
 
