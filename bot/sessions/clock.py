@@ -71,8 +71,7 @@ class TurnClock:
 
     def set_deadline(self, session: Session) -> None:
         """A whole turn time for the member to move now (none for a computer)."""
-        state = session.state
-        seat = None if state is None else state.current_seat
+        seat = session.turn
         session.deadline_seat = seat
         if seat is None or session.seats[seat].computer:
             session.deadline = None
@@ -88,12 +87,12 @@ class TurnClock:
         ``not_before`` (a clock time) holds either back: after a save the store refused, a
         timer whose deadline has passed must not try again at once, and again, and again.
         """
-        state = session.state
+        seat = session.turn  # a restored table's state stays unread until it is needed
         channel_id = session.channel_id
-        if state is None or state.is_over or state.current_seat is None:
+        if seat is None:
             self.tables.tasks.cancel(channel_id)
             return
-        if session.seats[state.current_seat].computer:
+        if session.seats[seat].computer:
             work = self._computer_burst(channel_id, session.version, not_before)
             self.tables.tasks.replace(channel_id, work, f"computer-{channel_id}")
             return

@@ -116,7 +116,8 @@ class Session:
     turn_seconds: float
     seats: list[Seat]
     version: int = 1
-    state: GameState[Any, Any] | None = None
+    # The engine's state once loaded (see :attr:`state`); ``None`` in a lobby.
+    engine: GameState[Any, Any] | None = None
     message_id: int | None = None
     deadline: float | None = None
     pinged: bool = False
@@ -131,6 +132,33 @@ class Session:
     saved: tuple[int, str] | None = None  # (version, JSON of the record's data)
     # How well its computer seats play (issue 18), those handed over later too.
     level: Level = Level.NORMAL
+    # A game restored from the store whose state is read from ``saved`` on first use: a
+    # table nobody touches costs its record's text, not its engine objects (issue 16 asks
+    # 10,000 restored tables of a process). ``stored_turn`` is the seat to move meanwhile.
+    unloaded: AnyAdapter | None = None
+    stored_turn: int | None = None
+
+    @property
+    def state(self) -> GameState[Any, Any] | None:
+        """The game's state, ``None`` in a lobby; a restored game's is read on first use."""
+        if self.unloaded is not None:
+            assert self.saved is not None
+            self.engine = self.unloaded.restore(decode(self.saved[1])["state"])
+            self.unloaded = None
+        return self.engine
+
+    @state.setter
+    def state(self, value: GameState[Any, Any] | None) -> None:
+        self.engine = value
+        self.unloaded = None
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to move (``None``: a lobby, or a game over), without loading the state."""
+        if self.unloaded is not None:
+            return self.stored_turn
+        state = self.engine
+        return None if state is None or state.is_over else state.current_seat
 
     @property
     def seeded(self) -> bool:
@@ -140,7 +168,7 @@ class Session:
     @property
     def is_lobby(self) -> bool:
         """Whether the game has not started yet."""
-        return self.state is None
+        return self.engine is None and self.unloaded is None
 
     def seat_of(self, member_id: int) -> int | None:
         """The seat ``member_id`` holds (and still plays), or ``None``."""
@@ -181,6 +209,7 @@ class Session:
             "touched": self.touched,
             "secret": None if self.secret is None else self.secret.to_data(),
             "state": None if self.state is None else self.state.snapshot(),
+            "turn": self.turn,
         }
 
     def stored(self) -> ActiveGame:
@@ -223,10 +252,14 @@ class Session:
             # Saved before levels existed: today's (normal) players.
             level=Level(data.get("level", Level.NORMAL.value)),
         )
-        if data["state"] is not None:
-            session.state = adapter.restore(data["state"])
-            session.deadline_seat = session.state.current_seat
         session.remember(stored)
+        if data["state"] is not None:
+            if "turn" in data:  # read the state when it is first needed
+                session.unloaded = adapter
+                session.stored_turn = data["turn"]
+            else:  # saved before the turn was: read it now
+                session.state = adapter.restore(data["state"])
+            session.deadline_seat = session.turn
         return session
 
     def remember(self, record: ActiveGame) -> None:

@@ -7,7 +7,7 @@ import logging
 import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -836,6 +836,41 @@ async def test_restore_rearms_the_turn_timer(table: Harness) -> None:
     [post] = again.poster.posts
     assert "Alice ran out of time" in post.content
     assert again.poster.pings == []  # half-time had passed before the restart
+    await again.registry.close()
+
+
+async def test_a_restored_game_is_read_from_its_record_only_when_first_needed(
+    table: Harness,
+) -> None:
+    await start_two(table)
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(2)))
+    await table.registry.close()
+    again = Harness(table.store)
+    assert await again.registry.restore_all() == 1
+    session = again.registry.get(CHANNEL)
+    assert session is not None and not session.is_lobby
+    # Restored and timed (Bob's turn), yet no engine state built: the record's text is all.
+    assert session.engine is None and session.turn == 1
+    assert session.deadline_seat == 1 and again.registry.tasks.running(CHANNEL)
+    post = await again.answered(again.registry.act(CHANNEL, BOB.id, Add(1)))
+    assert session.engine is not None and post is not None and "total 3" in post.content
+    await again.registry.close()
+
+
+async def test_a_record_saved_before_the_turn_was_kept_loads_its_state_at_once(
+    table: Harness,
+) -> None:
+    await start_two(table)
+    stored = await table.stored()
+    assert stored is not None and stored.data["turn"] == 0
+    await table.registry.close()
+    del stored.data["turn"]
+    older = replace(stored, version=stored.version + 1, text=None)
+    await table.store.save(older, expected_version=stored.version)
+    again = Harness(table.store)
+    assert await again.registry.restore_all() == 1
+    session = again.registry.get(CHANNEL)
+    assert session is not None and session.engine is not None and session.turn == 0
     await again.registry.close()
 
 
