@@ -50,9 +50,9 @@ from rules.gostop.scoring import (
     WINNING_SCORE,
     Breakdown,
     Settlement,
-    best_breakdown,
     best_points,
-    settle,
+    best_tally_breakdown,
+    settle_tallies,
     steal_order,
 )
 from rules.rng import GameRandom
@@ -677,15 +677,21 @@ class GostopState:
 
     # -- the turn machine -----------------------------------------------------------------
 
-    def _begin_turn(self, events: list[Event]) -> None:
-        """Start ``self._seat``'s turn: a decision, or a flip-only turn owed after a bomb."""
-        s = self._seat
+    def _begin_turn(self, s: int, events: list[Event]) -> None:
+        """Start seat ``s``'s turn: a decision, or a flip-only turn owed after a bomb; a nagari
+        when the pile is out or ``s`` has no turn left."""
+        self._seat = s
+        hand = self._hands[s]
+        pile = self._pile
+        if not pile or (not hand and self._flip_turns[s] == 0):
+            self._finish_nagari(events)
+            return
         self._played = -1
         self._played_n = 0
         self._pending = []
         self._special = _NO_SPECIAL
         self._steals = 0
-        if self._flip_turns[s] > 0 or not self._hands[s]:
+        if self._flip_turns[s] > 0 or not hand:
             if self._flip_turns[s] > 0:
                 self._flip_turns[s] -= 1
             self._phase = Phase.PLAY
@@ -866,15 +872,7 @@ class GostopState:
             else:
                 self._phase = Phase.GO_STOP
             return
-        self._end_turn(events)
-
-    def _end_turn(self, events: list[Event]) -> None:
-        nxt = 1 - self._seat
-        self._seat = nxt
-        if not self._pile or (not self._hands[nxt] and self._flip_turns[nxt] == 0):
-            self._finish_nagari(events)
-            return
-        self._begin_turn(events)
+        self._begin_turn(1 - s, events)
 
     def _go(self, events: list[Event]) -> None:
         s = self._seat
@@ -882,7 +880,7 @@ class GostopState:
         self._go_score[s] = self._score[s]
         events.append(GoCalled(s, self._goes[s], self._score[s]))
         self._phase = Phase.PLAY
-        self._end_turn(events)
+        self._begin_turn(1 - s, events)
 
     # -- piles ----------------------------------------------------------------------------
 
@@ -942,9 +940,9 @@ class GostopState:
     def _settle(self, w: int) -> Settlement:
         """Seat ``w``'s score sheet if they won now."""
         lo = 1 - w
-        return settle(
-            self._captured[w],
-            self._captured[lo],
+        return settle_tallies(
+            self._tallies[w],
+            self._tallies[lo],
             winner_go=self._goes[w],
             shakes=self._shakes[w],
             bombs=self._bombs[w],
@@ -973,7 +971,7 @@ class GostopState:
 
     def _pile_view(self, s: int) -> PileView:
         cards = sorted(self._captured[s])
-        b = best_breakdown(cards)
+        b = best_tally_breakdown(self._tallies[s])
         gukjin_pi = GUKJIN if b.gukjin_as_double else -1  # shown among the pi when it counts so
         brights = tuple(CARDS[c] for c in cards if _KIND[c] is Kind.BRIGHT)
         animals = tuple(CARDS[c] for c in cards if _KIND[c] is Kind.ANIMAL and c != gukjin_pi)
@@ -1258,8 +1256,7 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
         _tally_add(state._tallies[d], c)
     state._score[d] = best_points(state._tallies[d])[0]
     state._stacks = {m: -1 for m in range(1, 13) if len(months[m]) == 3}
-    state._seat = d
-    state._begin_turn([])
+    state._begin_turn(d, [])  # the dealer's hand and the pile are full: no nagari here
     return True
 
 
