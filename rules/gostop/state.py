@@ -360,6 +360,8 @@ _CARD_PLAYED = tuple(tuple(CardPlayed(s, c) for c in CARDS) for s in (0, 1))
 _FLIPPED = tuple(tuple(Flipped(s, c) for c in CARDS) for s in (0, 1))
 _STOLEN = tuple(tuple(Stolen(s, c) for c in CARDS) for s in (0, 1))
 
+_NO_MONTHS: tuple[tuple[int, ...], ...] = ((),) * 13
+
 # Captured is the one event built on nearly every turn. Its frozen dataclass ``__init__`` sets
 # each field through ``object.__setattr__``; writing the slots through their descriptors
 # builds the same object in about half the time (a test checks the two stay equal).
@@ -380,7 +382,7 @@ def _tally_remove(t: list[int], card: int) -> None:
 
 def _months_of(cards: Sequence[int]) -> list[list[int]]:
     """``cards`` grouped by month, in their order: index 0 (bonus cards) up to 12."""
-    months: list[list[int]] = [[] for _ in range(13)]
+    months: list[list[int]] = list(map(list, _NO_MONTHS))
     for c in cards:
         months[_MONTH[c]].append(c)
     return months
@@ -1170,7 +1172,9 @@ def _chongtong_months(held: list[int]) -> list[int]:
 def _check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, int]:
     if players != 2:
         raise ValueError("Go-Stop (Matgo) is for exactly 2 players")
-    opts = dict(options or {})
+    if not options:
+        return {"bonus_cards": 0, "nagari_carry": 0}
+    opts = dict(options)
     unknown = set(opts) - {"bonus_cards", "dealer", "nagari_carry"}
     if unknown:
         raise ValueError(f"unknown gostop option(s): {', '.join(sorted(unknown))}")
@@ -1255,9 +1259,9 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
         captured[d].append(bonuses.pop(0))
         replacement = pile.pop()
         months[_MONTH[replacement]].append(replacement)
-    if any(len(cs) == 4 for cs in months):
+    if 4 in map(len, months):
         return False
-    held = [_held_counts(h) for h in hands]
+    held = [_held_counts(hands[0]), _held_counts(hands[1])]
     if 4 in held[0] and 4 in held[1]:
         return False
     for h in hands:
@@ -1268,10 +1272,13 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
     state._pile = pile
     state._captured = captured
     state._tallies = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
-    for c in captured[d]:
-        _tally_add(state._tallies[d], c)
-    state._score[d] = best_points(state._tallies[d])[0]
-    state._stacks = {m: -1 for m in range(1, 13) if len(months[m]) == 3}
+    if captured[d]:
+        for c in captured[d]:
+            _tally_add(state._tallies[d], c)
+        state._score[d] = best_points(state._tallies[d])[0]
+    state._stacks = {}
+    if 3 in map(len, months):
+        state._stacks = {m: -1 for m in range(1, 13) if len(months[m]) == 3}
     state._begin_turn(d, [])  # the dealer's hand and the pile are full: no nagari here
     return True
 
