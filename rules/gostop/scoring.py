@@ -167,7 +167,7 @@ def _tally_breakdown(t: list[int], gukjin_as_double: bool) -> Breakdown:
     held_gukjin = t[T_GUKJIN] > 0
     as_double = gukjin_as_double and held_gukjin
     animals = t[T_ANIMAL] + (0 if as_double else t[T_GUKJIN])
-    pi_value = t[T_PI] + (2 if as_double else 0)
+    pi_value = _pi_value(t, as_double)
     ribbons = t[T_RIBBON]
     if brights == 5:
         bright = 15
@@ -190,6 +190,10 @@ def _tally_breakdown(t: list[int], gukjin_as_double: bool) -> Breakdown:
         pi_value=pi_value,
         gukjin_as_double=as_double,
     )
+
+
+def _pi_value(t: list[int], gukjin_as_double: bool) -> int:
+    return t[T_PI] + 2 * t[T_GUKJIN] if gukjin_as_double else t[T_PI]
 
 
 def best_breakdown(captured: Iterable[int]) -> Breakdown:
@@ -299,11 +303,12 @@ def settle_tallies(
     """:func:`settle` from the two piles' tallies (the engine keeps one per pile)."""
     go_bonus, go_multiplier = go_terms(winner_go)
     winner = best_tally_breakdown(winner_tally)
-    loser = best_tally_breakdown(loser_tally)
+    # Of the loser's pile only two counts matter (no Breakdown built: this runs at every Stop).
+    loser_pi_value = _pi_value(loser_tally, best_points(loser_tally)[1])
     baks: list[str] = []
-    if winner.pi > 0 and 1 <= loser.pi_value <= PI_BAK_MAX:
+    if winner.pi > 0 and 1 <= loser_pi_value <= PI_BAK_MAX:
         baks.append("pi-bak")
-    if winner.bright > 0 and loser.brights == 0:
+    if winner.bright > 0 and loser_tally[T_BRIGHT] == 0:
         baks.append("gwang-bak")
     if winner.animals >= MEONG_TTA_ANIMALS:
         baks.append("meong-tta")
