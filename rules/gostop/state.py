@@ -108,6 +108,15 @@ class Phase:
     OVER = 4
 
 
+# The phases as module constants for the engine's own hot paths: in CPython 3.11 reading a
+# class attribute is a lookup every time, a module global's read is cached.
+_IN_CHONGTONG = Phase.CHONGTONG
+_IN_PLAY = Phase.PLAY
+_IN_FLIP_CHOICE = Phase.FLIP_CHOICE
+_IN_GO_STOP = Phase.GO_STOP
+_IS_OVER = Phase.OVER
+
+
 _NO_SPECIAL, _PPUK, _JJOK, _TTADAK = 0, 1, 2, 3
 _MONTH: tuple[int, ...] = tuple(c.month for c in CARDS)
 _KIND: tuple[Kind, ...] = tuple(c.kind for c in CARDS)
@@ -463,7 +472,7 @@ class GostopState:
         self._flip_turns = [0, 0]
         self._turns = [0, 0]
         self._instant = [0, 0]
-        self._phase = Phase.PLAY
+        self._phase = _IN_PLAY
         self._seat = 0
         self._played = -1
         self._played_n = 0
@@ -482,12 +491,12 @@ class GostopState:
     @property
     def current_seat(self) -> int | None:
         """The seat to act, or ``None`` once the game is over."""
-        return None if self._phase == Phase.OVER else self._seat
+        return None if self._phase == _IS_OVER else self._seat
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended (a win or nagari)."""
-        return self._phase == Phase.OVER
+        return self._phase == _IS_OVER
 
     @property
     def result(self) -> Result | None:
@@ -536,13 +545,13 @@ class GostopState:
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """What ``seat`` may do now; the first is the safe default a timer would take."""
         phase = self._phase
-        if seat != self._seat or phase == Phase.OVER:
+        if seat != self._seat or phase == _IS_OVER:
             return []
-        if phase == Phase.GO_STOP:
+        if phase == _IN_GO_STOP:
             return list(_STOP_OR_GO)
-        if phase == Phase.FLIP_CHOICE:
+        if phase == _IN_FLIP_CHOICE:
             return [_TAKE[c] for c in self._choices]
-        if phase == Phase.CHONGTONG:
+        if phase == _IN_CHONGTONG:
             return list(_CHONGTONG)
         hand = self._hands[seat]
         months = self._months
@@ -569,7 +578,7 @@ class GostopState:
 
         Refused with ``IllegalAction`` once the game is over, changing nothing.
         """
-        if self._phase == Phase.OVER:
+        if self._phase == _IS_OVER:
             raise IllegalAction("The game is over.", code="game_over")
         if seat not in (0, 1):
             raise IllegalAction("Go-Stop has seats 0 and 1.", code="no_such_seat", seat=seat)
@@ -586,7 +595,7 @@ class GostopState:
         Two identical cards (a month's two plain junk, the two 2-pi bonus cards) are one card
         to every rule: naming either plays the one held, takes the one on the floor."""
         phase = self._phase
-        if phase == Phase.OVER:
+        if phase == _IS_OVER:
             raise IllegalAction("The game is over.", code="game_over")
         if seat != self._seat:
             raise IllegalAction("It is not your turn.", code="not_your_turn")
@@ -619,7 +628,7 @@ class GostopState:
             if action.end:
                 self._finish_chongtong(seat, events)
             else:
-                self._phase = Phase.PLAY  # their first turn goes on as any other
+                self._phase = _IN_PLAY  # their first turn goes on as any other
         return events
 
     # -- verification ---------------------------------------------------------------------
@@ -703,12 +712,12 @@ class GostopState:
         if self._flip_turns[s] > 0 or not hand:
             if self._flip_turns[s] > 0:
                 self._flip_turns[s] -= 1
-            self._phase = Phase.PLAY
+            self._phase = _IN_PLAY
             self._flip_step(events)
         elif self._turns[s] == 0 and 4 in self._held[s]:
-            self._phase = Phase.CHONGTONG  # rule 5, asked when the holder's turn comes
+            self._phase = _IN_CHONGTONG  # rule 5, asked when the holder's turn comes
         else:
-            self._phase = Phase.PLAY
+            self._phase = _IN_PLAY
 
     def _play(self, c: int, t: int, shake: bool, events: list[Event]) -> None:
         """Play card ``c`` (onto floor card ``t``, -1 when there is no choice), then flip."""
@@ -814,7 +823,7 @@ class GostopState:
                 same.append(f)
             elif k == 2 and _KIND[same[0]] is not _KIND[same[1]]:
                 self._choices = list(same)
-                self._phase = Phase.FLIP_CHOICE
+                self._phase = _IN_FLIP_CHOICE
                 return
             elif k < 3:
                 self._pending += [f, same.pop(0)]
@@ -828,7 +837,7 @@ class GostopState:
         self._months[_MONTH[t]].remove(t)
         self._pending += [self._flip, t]
         self._choices = []
-        self._phase = Phase.PLAY
+        self._phase = _IN_PLAY
         self._resolve(events)
 
     def _resolve(self, events: list[Event]) -> None:
@@ -879,7 +888,7 @@ class GostopState:
                 events.append(Stopped(s, score, automatic=True))
                 self._finish_stop(s, events)
             else:
-                self._phase = Phase.GO_STOP
+                self._phase = _IN_GO_STOP
             return
         self._begin_turn(1 - s, events)
 
@@ -888,7 +897,7 @@ class GostopState:
         self._goes[s] += 1
         self._go_score[s] = self._score[s]
         events.append(GoCalled(s, self._goes[s], self._score[s]))
-        self._phase = Phase.PLAY
+        self._phase = _IN_PLAY
         self._begin_turn(1 - s, events)
 
     # -- piles ----------------------------------------------------------------------------
@@ -938,7 +947,7 @@ class GostopState:
         )
         ranking = (first, 1 - first)
         self._result = Result(outcomes, scores, ranking)
-        self._phase = Phase.OVER
+        self._phase = _IS_OVER
         self._win_reason = reason
 
     def _win(self, w: int, points: int, reason: str, events: list[Event]) -> None:
@@ -1010,13 +1019,13 @@ class GostopState:
             if cs
         )
         potentials = (self._settle(0), self._settle(1))
-        flipped = CARDS[self._flip] if self._phase == Phase.FLIP_CHOICE else None
+        flipped = CARDS[self._flip] if self._phase == _IN_FLIP_CHOICE else None
         legal: tuple[Action, ...] = ()
         if seat is not None and seat == self.current_seat:
             legal = tuple(self.legal_actions(seat))
         phase = self._phase
-        if phase == Phase.CHONGTONG and seat != self._seat:
-            phase = Phase.PLAY  # to the others, an ordinary turn start: the hand stays hidden
+        if phase == _IN_CHONGTONG and seat != self._seat:
+            phase = _IN_PLAY  # to the others, an ordinary turn start: the hand stays hidden
         return GostopView(
             seat=seat,
             phase=phase,
