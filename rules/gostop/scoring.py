@@ -147,7 +147,12 @@ def best_points(t: list[int]) -> tuple[int, bool]:
         points += t[T_RIBBON] - 4
     if t[T_BIRD] == 3:
         points += 5
-    points += 3 * ((t[T_HONG] == 3) + (t[T_CHEONG] == 3) + (t[T_CHO] == 3))
+    if t[T_HONG] == 3:  # branches, not a sum of bools: bool arithmetic is unspecialised
+        points += 3
+    if t[T_CHEONG] == 3:
+        points += 3
+    if t[T_CHO] == 3:
+        points += 3
     g = t[T_GUKJIN]
     as_animal = _animal_pi_points(t[T_ANIMAL] + g, t[T_PI])
     if g:
