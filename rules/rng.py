@@ -7,7 +7,7 @@ import random
 import secrets
 import sys
 from array import array
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from typing import Any, TypeVar
 
 __all__ = ["GameRandom", "MsvcRand", "new_seed"]
@@ -53,6 +53,11 @@ class GameRandom:
     def random(self) -> float:
         """A float in ``[0, 1)``."""
         return self._random.random()
+
+    def float_source(self) -> Callable[[], float]:
+        """The generator's own ``random``: for a loop drawing many floats, one call fewer
+        per draw than :meth:`random` (the Go-Stop deal's shuffle draws 50)."""
+        return self._random.random
 
     def getstate(self) -> dict[str, Any]:
         """JSON-safe generator state: the Mersenne Twister's 625 words as base64 of

@@ -22,9 +22,11 @@ __all__ = [
     "Settlement",
     "best_breakdown",
     "best_points",
+    "best_tally_breakdown",
     "breakdown",
     "go_terms",
     "settle",
+    "settle_tallies",
     "steal_order",
     "tally",
     "tally_points",
@@ -119,45 +121,58 @@ def tally(captured: Iterable[int]) -> list[int]:
     return counts
 
 
+def _animal_pi_points(animals: int, pi_value: int) -> int:
+    return (animals - 4 if animals >= 5 else 0) + (pi_value - 9 if pi_value >= 10 else 0)
+
+
 def tally_points(t: list[int], gukjin_as_double: bool) -> int:
     """The base score of a tally with the 국진 placed as told (same sums as ``Breakdown``)."""
-    b = t[T_BRIGHT]
-    points = 15 if b == 5 else 4 if b == 4 else (3 - t[T_RAIN]) if b == 3 else 0
+    placed = list(t)
+    placed[T_GUKJIN] = 0
     if gukjin_as_double:
-        animals = t[T_ANIMAL]
-        pi_value = t[T_PI] + 2 * t[T_GUKJIN]
+        placed[T_PI] += 2 * t[T_GUKJIN]
     else:
-        animals = t[T_ANIMAL] + t[T_GUKJIN]
-        pi_value = t[T_PI]
-    if animals >= 5:
-        points += animals - 4
-    if t[T_RIBBON] >= 5:
-        points += t[T_RIBBON] - 4
-    if pi_value >= 10:
-        points += pi_value - 9
-    if t[T_BIRD] == 3:
-        points += 5
-    return points + 3 * ((t[T_HONG] == 3) + (t[T_CHEONG] == 3) + (t[T_CHO] == 3))
+        placed[T_ANIMAL] += t[T_GUKJIN]
+    return best_points(placed)[0]
 
 
 def best_points(t: list[int]) -> tuple[int, bool]:
-    """(base score, 국진 counted as 쌍피) with the 국진 where it scores higher; tie: animal."""
-    as_animal = tally_points(t, False)
-    if t[T_GUKJIN]:
-        as_double = tally_points(t, True)
+    """(base score, 국진 counted as 쌍피) with the 국진 where it scores higher; tie: animal.
+
+    The engine asks this once a turn, so it is one pass over the tally's counts.
+    """
+    b = t[T_BRIGHT]
+    points = 15 if b == 5 else 4 if b == 4 else (3 - t[T_RAIN]) if b == 3 else 0
+    if t[T_RIBBON] >= 5:
+        points += t[T_RIBBON] - 4
+    if t[T_BIRD] == 3:
+        points += 5
+    if t[T_HONG] == 3:  # branches, not a sum of bools: bool arithmetic is unspecialised
+        points += 3
+    if t[T_CHEONG] == 3:
+        points += 3
+    if t[T_CHO] == 3:
+        points += 3
+    g = t[T_GUKJIN]
+    as_animal = _animal_pi_points(t[T_ANIMAL] + g, t[T_PI])
+    if g:
+        as_double = _animal_pi_points(t[T_ANIMAL], t[T_PI] + 2 * g)
         if as_double > as_animal:
-            return as_double, True
-    return as_animal, False
+            return points + as_double, True
+    return points + as_animal, False
 
 
 def breakdown(captured: Iterable[int], *, gukjin_as_double: bool = False) -> Breakdown:
     """Score a capture pile with the 국진 placed as told (rules 17–20)."""
-    t = tally(captured)
+    return _tally_breakdown(tally(captured), gukjin_as_double)
+
+
+def _tally_breakdown(t: list[int], gukjin_as_double: bool) -> Breakdown:
     brights = t[T_BRIGHT]
     held_gukjin = t[T_GUKJIN] > 0
     as_double = gukjin_as_double and held_gukjin
     animals = t[T_ANIMAL] + (0 if as_double else t[T_GUKJIN])
-    pi_value = t[T_PI] + (2 if as_double else 0)
+    pi_value = _pi_value(t, as_double)
     ribbons = t[T_RIBBON]
     if brights == 5:
         bright = 15
@@ -182,10 +197,18 @@ def breakdown(captured: Iterable[int], *, gukjin_as_double: bool = False) -> Bre
     )
 
 
+def _pi_value(t: list[int], gukjin_as_double: bool) -> int:
+    return t[T_PI] + 2 * t[T_GUKJIN] if gukjin_as_double else t[T_PI]
+
+
 def best_breakdown(captured: Iterable[int]) -> Breakdown:
     """The breakdown with the 국진 where :func:`best_points` places it (rule 21)."""
-    cards = list(captured)
-    return breakdown(cards, gukjin_as_double=best_points(tally(cards))[1])
+    return best_tally_breakdown(tally(captured))
+
+
+def best_tally_breakdown(t: list[int]) -> Breakdown:
+    """:func:`best_breakdown` of a pile from its tally (the engine keeps one per pile)."""
+    return _tally_breakdown(t, best_points(t)[1])
 
 
 def steal_order(captured: Iterable[int], *, gukjin_as_double: bool) -> list[int]:
@@ -261,13 +284,36 @@ def settle(
     placed for their own higher score (:func:`best_breakdown`, rule 21), whatever it does to
     the multipliers.
     """
+    return settle_tallies(
+        tally(winner_captured),
+        tally(loser_captured),
+        winner_go=winner_go,
+        shakes=shakes,
+        bombs=bombs,
+        loser_go=loser_go,
+        nagari_carry=nagari_carry,
+    )
+
+
+def settle_tallies(
+    winner_tally: list[int],
+    loser_tally: list[int],
+    *,
+    winner_go: int = 0,
+    shakes: int = 0,
+    bombs: int = 0,
+    loser_go: int = 0,
+    nagari_carry: int = 0,
+) -> Settlement:
+    """:func:`settle` from the two piles' tallies (the engine keeps one per pile)."""
     go_bonus, go_multiplier = go_terms(winner_go)
-    winner = best_breakdown(winner_captured)
-    loser = best_breakdown(loser_captured)
+    winner = best_tally_breakdown(winner_tally)
+    # Of the loser's pile only two counts matter (no Breakdown built: this runs at every Stop).
+    loser_pi_value = _pi_value(loser_tally, best_points(loser_tally)[1])
     baks: list[str] = []
-    if winner.pi > 0 and 1 <= loser.pi_value <= PI_BAK_MAX:
+    if winner.pi > 0 and 1 <= loser_pi_value <= PI_BAK_MAX:
         baks.append("pi-bak")
-    if winner.bright > 0 and loser.brights == 0:
+    if winner.bright > 0 and loser_tally[T_BRIGHT] == 0:
         baks.append("gwang-bak")
     if winner.animals >= MEONG_TTA_ANIMALS:
         baks.append("meong-tta")

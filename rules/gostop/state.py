@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import floor
 from typing import Any
 
 from rules.engine import (
@@ -50,9 +51,9 @@ from rules.gostop.scoring import (
     WINNING_SCORE,
     Breakdown,
     Settlement,
-    best_breakdown,
     best_points,
-    settle,
+    best_tally_breakdown,
+    settle_tallies,
     steal_order,
 )
 from rules.rng import GameRandom
@@ -107,10 +108,18 @@ class Phase:
     OVER = 4
 
 
+# The phases as module constants for the engine's own hot paths: in CPython 3.11 reading a
+# class attribute is a lookup every time, a module global's read is cached.
+_IN_CHONGTONG = Phase.CHONGTONG
+_IN_PLAY = Phase.PLAY
+_IN_FLIP_CHOICE = Phase.FLIP_CHOICE
+_IN_GO_STOP = Phase.GO_STOP
+_IS_OVER = Phase.OVER
+
+
 _NO_SPECIAL, _PPUK, _JJOK, _TTADAK = 0, 1, 2, 3
 _MONTH: tuple[int, ...] = tuple(c.month for c in CARDS)
 _KIND: tuple[Kind, ...] = tuple(c.kind for c in CARDS)
-_BONUS = tuple(c.kind is Kind.BONUS for c in CARDS)
 _PI_KINDS = (Kind.JUNK, Kind.DOUBLE, Kind.BONUS)
 
 
@@ -341,8 +350,33 @@ _EXPECTED: dict[int, tuple[tuple[type[Action], ...], str, str]] = {
     Phase.GO_STOP: ((Go, Stop), "expects_go_stop", "Choose Go or Stop."),
 }
 
-# Shared plain plays: most legal actions are these, so listing them allocates nothing.
+# Actions and events are immutable, so every game shares one instance of each that can recur:
+# listing the legal actions then allocates nothing but the list, and a turn builds only the
+# events whose fields vary freely (captures, shakes, points). Measured: this and the floor kept
+# by month (``GostopState._months``) are most of the engine's speed.
 _PLAIN: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
+_SHAKE: tuple[Play, ...] = tuple(Play(c, shake=True) for c in CARDS)
+# (card, floor card) -> the play naming that floor card, for every pair of one month.
+_AIMED: dict[tuple[int, int], Play] = {
+    (c.index, t.index): Play(c, t) for c in DECK for t in DECK if c.month == t.month
+}
+_BOMB: tuple[Bomb, ...] = tuple(Bomb(m) for m in range(13))
+_TAKE: tuple[TakeFlip, ...] = tuple(TakeFlip(c) for c in CARDS)
+_STOP_OR_GO: tuple[Action, Action] = (Stop(), Go())
+_CHONGTONG: tuple[Action, Action] = (ChongtongChoice(end=False), ChongtongChoice(end=True))
+# [seat][card]
+_CARD_PLAYED = tuple(tuple(CardPlayed(s, c) for c in CARDS) for s in (0, 1))
+_FLIPPED = tuple(tuple(Flipped(s, c) for c in CARDS) for s in (0, 1))
+_STOLEN = tuple(tuple(Stolen(s, c) for c in CARDS) for s in (0, 1))
+
+_NO_MONTHS: tuple[tuple[int, ...], ...] = ((),) * 13
+
+# Captured is the one event built on nearly every turn. Its frozen dataclass ``__init__`` sets
+# each field through ``object.__setattr__``; writing the slots through their descriptors
+# builds the same object in about half the time (a test checks the two stay equal).
+_new_event = object.__new__
+_set_captured_seat = Captured.__dict__["seat"].__set__  # the slot's member descriptor
+_set_captured_cards = Captured.__dict__["cards"].__set__
 
 
 def _tally_add(t: list[int], card: int) -> None:
@@ -353,6 +387,27 @@ def _tally_add(t: list[int], card: int) -> None:
 def _tally_remove(t: list[int], card: int) -> None:
     for slot, amount in DELTAS[card]:
         t[slot] -= amount
+
+
+def _months_of(cards: Sequence[int]) -> list[list[int]]:
+    """``cards`` grouped by month, in their order: index 0 (bonus cards) up to 12."""
+    months: list[list[int]] = list(map(list, _NO_MONTHS))
+    for c in cards:
+        months[_MONTH[c]].append(c)
+    return months
+
+
+def _held_counts(hand: Sequence[int]) -> bytearray:
+    """Cards held per month; bonus cards (month 0) are not counted, as they are never shaken.
+
+    A ``bytearray``, so that asking whether a month is held three times is one ``memchr``
+    (``3 in held``), where ``max`` over a list compares thirteen objects on every listing.
+    """
+    held = bytearray(13)
+    for c in hand:
+        held[_MONTH[c]] += 1
+    held[0] = 0
+    return held
 
 
 class GostopState:
@@ -366,12 +421,13 @@ class GostopState:
         "_dealer",
         "_flip",
         "_flip_turns",
-        "_floor",
         "_go_score",
         "_goes",
         "_hands",
+        "_held",
         "_instant",
         "_log",
+        "_months",
         "_opening",
         "_options",
         "_pending",
@@ -401,12 +457,15 @@ class GostopState:
         self._dealer = 0
         self._carry = 0
         self._redeals = 0
-        self._hands: list[list[int]] = [[], []]
-        self._floor: list[int] = []
+        self._hands: list[list[int]] = [[], []]  # each sorted
+        self._held: list[bytearray] = [bytearray(13), bytearray(13)]  # _held_counts of each
+        # The floor by month (index 0 stays empty: a bonus card never stays on the floor), so
+        # finding what a card matches is one lookup; within a month, in the order laid down.
+        self._months: list[list[int]] = _months_of(())
         self._pile: list[int] = []
         self._captured: list[list[int]] = [[], []]
         self._tallies: list[list[int]] = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
-        self._score = [0, 0]
+        self._score = [0, 0]  # each seat's base score as of the end of its last turn
         self._stacks: dict[int, int] = {}  # month -> owner seat, -1 for a stack dealt
         self._goes = [0, 0]
         self._go_score = [0, 0]
@@ -417,7 +476,7 @@ class GostopState:
         self._flip_turns = [0, 0]
         self._turns = [0, 0]
         self._instant = [0, 0]
-        self._phase = Phase.PLAY
+        self._phase = _IN_PLAY
         self._seat = 0
         self._played = -1
         self._played_n = 0
@@ -436,12 +495,12 @@ class GostopState:
     @property
     def current_seat(self) -> int | None:
         """The seat to act, or ``None`` once the game is over."""
-        return None if self._phase == Phase.OVER else self._seat
+        return None if self._phase == _IS_OVER else self._seat
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended (a win or nagari)."""
-        return self._phase == Phase.OVER
+        return self._phase == _IS_OVER
 
     @property
     def result(self) -> Result | None:
@@ -489,46 +548,32 @@ class GostopState:
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """What ``seat`` may do now; the first is the safe default a timer would take."""
-        if seat != self._seat or self._phase == Phase.OVER:
-            return []
         phase = self._phase
-        if phase == Phase.GO_STOP:
-            return [Stop(), Go()]
-        if phase == Phase.FLIP_CHOICE:
-            return [TakeFlip(CARDS[c]) for c in self._choices]
-        if phase == Phase.CHONGTONG:
-            return [ChongtongChoice(end=False), ChongtongChoice(end=True)]
+        if seat != self._seat or phase == _IS_OVER:
+            return []
+        if phase == _IN_GO_STOP:
+            return list(_STOP_OR_GO)
+        if phase == _IN_FLIP_CHOICE:
+            return [_TAKE[c] for c in self._choices]
+        if phase == _IN_CHONGTONG:
+            return list(_CHONGTONG)
         hand = self._hands[seat]
-        floor = self._floor
+        months = self._months
         month = _MONTH
-        floor_months = [0] * 13
-        for f in floor:
-            floor_months[month[f]] += 1
-        held = [0] * 13
-        for c in hand:
-            held[month[c]] += 1
-        held[0] = 0  # bonus cards (month 0) are never shaken
-        triples = max(held) >= 3
+        kind = _KIND
         plain = _PLAIN
         actions: list[Action] = []
-        extra: list[Action] = []
         for c in hand:
-            m = month[c]
-            n = floor_months[m]
-            if n == 2:
-                a, b = (f for f in floor if month[f] == m)
-                if _KIND[a] is not _KIND[b]:
-                    card = CARDS[c]
-                    actions.append(Play(card, CARDS[a]))
-                    actions.append(Play(card, CARDS[b]))
-                    continue
-            actions.append(plain[c])
-            if triples and n == 0 and held[m] >= 3:
-                extra.append(Play(CARDS[c], shake=True))
-        if triples:
-            extra.extend(Bomb(m) for m in range(1, 13) if held[m] == 3 and floor_months[m] == 1)
-        if extra:
-            actions.extend(extra)
+            same = months[month[c]]
+            if len(same) == 2 and kind[same[0]] is not kind[same[1]]:
+                actions.append(_AIMED[c, same[0]])
+                actions.append(_AIMED[c, same[1]])
+            else:
+                actions.append(plain[c])
+        held = self._held[seat]
+        if 3 in held or 4 in held:
+            actions.extend(_SHAKE[c] for c in hand if held[month[c]] >= 3 and not months[month[c]])
+            actions.extend(_BOMB[m] for m in range(1, 13) if held[m] == 3 and len(months[m]) == 1)
         return actions
 
     def forfeit(self, seat: int) -> list[Event]:
@@ -537,7 +582,7 @@ class GostopState:
 
         Refused with ``IllegalAction`` once the game is over, changing nothing.
         """
-        if self._phase == Phase.OVER:
+        if self._phase == _IS_OVER:
             raise IllegalAction("The game is over.", code="game_over")
         if seat not in (0, 1):
             raise IllegalAction("Go-Stop has seats 0 and 1.", code="no_such_seat", seat=seat)
@@ -553,25 +598,27 @@ class GostopState:
 
         Two identical cards (a month's two plain junk, the two 2-pi bonus cards) are one card
         to every rule: naming either plays the one held, takes the one on the floor."""
-        action = self._the_twin_at_hand(seat, action)
-        self._verify(seat, action)
+        phase = self._phase
+        if phase == _IS_OVER:
+            raise IllegalAction("The game is over.", code="game_over")
+        if seat != self._seat:
+            raise IllegalAction("It is not your turn.", code="not_your_turn")
+        kinds, code, reason = _EXPECTED[phase]
+        if not isinstance(action, kinds):
+            raise IllegalAction(reason, code=code)
         events: list[Event] = []
         if isinstance(action, Play):
-            self._log.append(
-                [
-                    "play",
-                    action.card.index,
-                    -1 if action.target is None else action.target.index,
-                    action.shake,
-                ]
-            )
-            self._play(action.card.index, action.target, action.shake, events)
+            card, target = self._checked_play(seat, action)
+            self._log.append(["play", card, target, action.shake])
+            self._play(card, target, action.shake, events)
         elif isinstance(action, Bomb):
+            self._check_bomb(seat, action.month)
             self._log.append(["bomb", action.month])
             self._bomb(action.month, events)
         elif isinstance(action, TakeFlip):
-            self._log.append(["take", action.target.index])
-            self._take_flip(action.target.index, events)
+            taken = self._checked_take(action.target.index)
+            self._log.append(["take", taken])
+            self._take_flip(taken, events)
         elif isinstance(action, Go):
             self._log.append(["go"])
             self._go(events)
@@ -585,149 +632,136 @@ class GostopState:
             if action.end:
                 self._finish_chongtong(seat, events)
             else:
-                self._phase = Phase.PLAY  # their first turn goes on as any other
+                self._phase = _IN_PLAY  # their first turn goes on as any other
         return events
-
-    def _the_twin_at_hand(self, seat: int, action: Action) -> Action:
-        if isinstance(action, Play) and seat == self._seat:
-            card, target = action.card.index, action.target
-            hand, floor = self._hands[seat], self._floor
-            if card not in hand and TWIN[card] in hand:
-                card = TWIN[card]
-            if target is not None and target.index not in floor and TWIN[target.index] in floor:
-                target = CARDS[TWIN[target.index]]
-            if card != action.card.index or target is not action.target:
-                return Play(CARDS[card], target, action.shake)
-        elif isinstance(action, TakeFlip) and seat == self._seat:
-            taken = action.target.index
-            if taken not in self._choices and TWIN[taken] in self._choices:
-                return TakeFlip(CARDS[TWIN[taken]])
-        return action
 
     # -- verification ---------------------------------------------------------------------
 
-    def _verify(self, seat: int, action: Action) -> None:
-        if self._phase == Phase.OVER:
-            raise IllegalAction("The game is over.", code="game_over")
-        if seat != self._seat:
-            raise IllegalAction("It is not your turn.", code="not_your_turn")
-        phase = self._phase
-        kinds, code, reason = _EXPECTED[phase]
-        if not isinstance(action, kinds):
-            raise IllegalAction(reason, code=code)
-        if isinstance(action, TakeFlip):
-            if action.target.index not in self._choices:
-                first, second = (CARDS[c].code for c in self._choices)
-                raise IllegalAction(
-                    f"The flipped card can take {first} or {second}.",
-                    code="bad_target",
-                    options=f"{first} or {second}",
-                    card=CARDS[self._flip].code,
-                    first=first,
-                    second=second,
-                )
-        elif isinstance(action, Play):
-            self._verify_play(seat, action)
-        elif isinstance(action, Bomb):
-            m = action.month
-            held = sum(1 for c in self._hands[seat] if _MONTH[c] == m)
-            on_floor = sum(1 for f in self._floor if _MONTH[f] == m)
-            if not 1 <= m <= 12 or held != 3 or on_floor != 1:
-                raise IllegalAction(
-                    "A bomb needs three cards of a month in your hand and the fourth on the floor.",
-                    code="no_bomb",
-                    month=m,
-                )
+    def _checked_take(self, taken: int) -> int:
+        """The floor card a :class:`TakeFlip` names (its twin when that is the one offered)."""
+        choices = self._choices
+        if taken in choices:
+            return taken
+        if TWIN[taken] in choices:
+            return TWIN[taken]
+        first, second = (CARDS[c].code for c in choices)
+        raise IllegalAction(
+            f"The flipped card can take {first} or {second}.",
+            code="bad_target",
+            options=f"{first} or {second}",
+            card=CARDS[self._flip].code,
+            first=first,
+            second=second,
+        )
 
-    def _verify_play(self, seat: int, action: Play) -> None:
-        c = action.card.index
-        if c not in self._hands[seat]:
+    def _check_bomb(self, seat: int, m: int) -> None:
+        if not 1 <= m <= 12 or self._held[seat][m] != 3 or len(self._months[m]) != 1:
             raise IllegalAction(
-                f"You don't have {action.card.code}.", code="not_in_hand", card=action.card.code
+                "A bomb needs three cards of a month in your hand and the fourth on the floor.",
+                code="no_bomb",
+                month=m,
             )
+
+    def _checked_play(self, seat: int, action: Play) -> tuple[int, int]:
+        """(card, floor card or -1) of a legal :class:`Play`, twins read as the one at hand."""
+        hand = self._hands[seat]
+        c = action.card.index
+        if c not in hand:
+            if TWIN[c] not in hand:
+                code = CARDS[c].code
+                raise IllegalAction(f"You don't have {code}.", code="not_in_hand", card=code)
+            c = TWIN[c]
+        code = CARDS[c].code
         m = _MONTH[c]
-        same = [f for f in self._floor if _MONTH[f] == m] if m else []
-        target = action.target
+        same = self._months[m] if m else []  # a bonus card takes nothing
+        t = -1 if action.target is None else action.target.index
+        if t >= 0 and t not in same and TWIN[t] in same:
+            t = TWIN[t]
         if len(same) == 2 and _KIND[same[0]] is not _KIND[same[1]]:
-            if target is None or target.index not in same:
+            if t not in same:
                 first, second = (CARDS[f].code for f in same)
                 raise IllegalAction(
-                    f"Choose which card {action.card.code} takes: {first} or {second}.",
+                    f"Choose which card {code} takes: {first} or {second}.",
                     code="choose_target",
                     options=f"{first} or {second}",
-                    card=action.card.code,
+                    card=code,
                     first=first,
                     second=second,
                 )
-        elif target is not None:
+        elif t >= 0:
+            raise IllegalAction(f"{code} has no choice of floor card.", code="no_choice", card=code)
+        if action.shake and (not m or self._held[seat][m] < 3 or same):
             raise IllegalAction(
-                f"{action.card.code} has no choice of floor card.",
-                code="no_choice",
-                card=action.card.code,
+                "You may shake only when you hold three cards of that month and the floor "
+                "has none.",
+                code="no_shake",
+                card=code,
             )
-        if action.shake:
-            held = sum(1 for h in self._hands[seat] if _MONTH[h] == m)
-            if not m or held < 3 or same:
-                raise IllegalAction(
-                    "You may shake only when you hold three cards of that month and the floor "
-                    "has none.",
-                    code="no_shake",
-                    card=action.card.code,
-                )
+        return c, t
 
     # -- the turn machine -----------------------------------------------------------------
 
-    def _begin_turn(self, events: list[Event]) -> None:
-        """Start ``self._seat``'s turn: a decision, or a flip-only turn owed after a bomb."""
-        s = self._seat
+    def _begin_turn(self, s: int, events: list[Event]) -> None:
+        """Start seat ``s``'s turn: a decision, or a flip-only turn owed after a bomb; a nagari
+        when the pile is out or ``s`` has no turn left."""
+        self._seat = s
+        hand = self._hands[s]
+        pile = self._pile
+        if not pile or (not hand and self._flip_turns[s] == 0):
+            self._finish_nagari(events)
+            return
         self._played = -1
         self._played_n = 0
-        self._pending = []
         self._special = _NO_SPECIAL
-        self._steals = 0
-        if self._flip_turns[s] > 0 or not self._hands[s]:
+        self._steals = 0  # (``_pending`` is already empty: the last turn's end emptied it)
+        if self._flip_turns[s] > 0 or not hand:
             if self._flip_turns[s] > 0:
                 self._flip_turns[s] -= 1
-            self._phase = Phase.PLAY
+            self._phase = _IN_PLAY
             self._flip_step(events)
-        elif self._turns[s] == 0 and _chongtong_months(self._hands[s]):
-            self._phase = Phase.CHONGTONG  # rule 5, asked when the holder's turn comes
+        elif self._turns[s] == 0 and 4 in self._held[s]:
+            self._phase = _IN_CHONGTONG  # rule 5, asked when the holder's turn comes
         else:
-            self._phase = Phase.PLAY
+            self._phase = _IN_PLAY
 
-    def _play(self, c: int, target: HwatuCard | None, shake: bool, events: list[Event]) -> None:
+    def _play(self, c: int, t: int, shake: bool, events: list[Event]) -> None:
+        """Play card ``c`` (onto floor card ``t``, -1 when there is no choice), then flip."""
         s = self._seat
         hand = self._hands[s]
         hand.remove(c)
-        events.append(CardPlayed(s, CARDS[c]))
-        if _BONUS[c]:
-            # Rule 2: taken at once, steals one pi, a replacement is drawn and play goes on.
+        events.append(_CARD_PLAYED[s][c])
+        m = _MONTH[c]
+        if not m:
+            # A bonus card (rule 2): taken at once, steals one pi, a replacement is drawn and
+            # play goes on.
             self._capture(s, [c], events)
             self._steal(s, 1, events)
             if self._pile:
-                hand.append(self._pile.pop())
+                drawn = self._pile.pop()
+                hand.append(drawn)
                 hand.sort()
+                if _MONTH[drawn]:
+                    self._held[s][_MONTH[drawn]] += 1
             if not hand:
                 self._flip_step(events)
             return
-        m = _MONTH[c]
-        floor = self._floor
-        same = [f for f in floor if _MONTH[f] == m]
+        self._held[s][m] -= 1
+        same = self._months[m]
         n = len(same)
         if shake:
             self._shakes[s] += 1
             shown = tuple(CARDS[h] for h in sorted([c, *(h for h in hand if _MONTH[h] == m)]))
             events.append(Shook(s, m, shown))
         if n == 0:
-            floor.append(c)
+            same.append(c)
         elif n == 3:
-            for f in same:
-                floor.remove(f)
             self._pending = [c, *same]
+            same.clear()
             self._take_stack(s, m, events)
         else:
-            t = same[0] if target is None else target.index
-            floor.remove(t)
+            if t < 0:
+                t = same[0]
+            same.remove(t)
             self._pending = [c, t]
         self._played = c
         self._played_n = n
@@ -739,8 +773,8 @@ class GostopState:
         three = [c for c in hand if _MONTH[c] == m]
         for c in three:
             hand.remove(c)
-        fourth = next(f for f in self._floor if _MONTH[f] == m)
-        self._floor.remove(fourth)
+        self._held[s][m] = 0
+        fourth = self._months[m].pop()
         events.append(Bombed(s, m, tuple(CARDS[c] for c in three)))
         self._bombs[s] += 1
         self._flip_turns[s] += FLIPS_PER_BOMB
@@ -759,11 +793,12 @@ class GostopState:
     def _flip_step(self, events: list[Event]) -> None:
         s = self._seat
         pile = self._pile
+        flipped = _FLIPPED[s]
         f = -1
         while pile:
             f = pile.pop()
-            events.append(Flipped(s, CARDS[f]))
-            if not _BONUS[f]:
+            events.append(flipped[f])
+            if _MONTH[f]:
                 break
             self._capture(s, [f], events)  # a flipped bonus is taken; flip again (rule 2)
             f = -1
@@ -773,47 +808,41 @@ class GostopState:
             return
         fm = _MONTH[f]
         played = self._played
-        pm = _MONTH[played] if played >= 0 and self._played_n < 4 else -1
-        floor = self._floor
-        if fm == pm and self._played_n == 1:
+        played_n = self._played_n
+        pm = _MONTH[played] if played >= 0 and played_n < 4 else -1
+        same = self._months[fm]
+        if fm == pm and played_n == 1:
             self._special = _PPUK
             self._pending.append(f)
-        elif fm == pm and self._played_n == 2:
+        elif fm == pm and played_n == 2:
             self._special = _TTADAK
-            other = next(x for x in floor if _MONTH[x] == fm)
-            floor.remove(other)
+            other = same.pop()  # the one card of the month the play left on the floor
             self._pending += [other, f]
-        elif fm == pm and self._played_n == 0:
+        elif fm == pm and played_n == 0:
             self._special = _JJOK
-            floor.remove(played)
+            same.remove(played)
             self._pending += [played, f]
         else:
-            same = [x for x in floor if _MONTH[x] == fm]
             k = len(same)
             if k == 0:
-                floor.append(f)
-            elif k == 1:
-                floor.remove(same[0])
-                self._pending += [f, same[0]]
-            elif k == 2:
-                if _KIND[same[0]] is not _KIND[same[1]]:
-                    self._choices = same
-                    self._phase = Phase.FLIP_CHOICE
-                    return
-                floor.remove(same[0])
-                self._pending += [f, same[0]]
+                same.append(f)
+            elif k == 2 and _KIND[same[0]] is not _KIND[same[1]]:
+                self._choices = list(same)
+                self._phase = _IN_FLIP_CHOICE
+                return
+            elif k < 3:
+                self._pending += [f, same.pop(0)]
             else:
-                for x in same:
-                    floor.remove(x)
                 self._pending += [f, *same]
+                same.clear()
                 self._take_stack(s, fm, events)
         self._resolve(events)
 
     def _take_flip(self, t: int, events: list[Event]) -> None:
-        self._floor.remove(t)
+        self._months[_MONTH[t]].remove(t)
         self._pending += [self._flip, t]
         self._choices = []
-        self._phase = Phase.PLAY
+        self._phase = _IN_PLAY
         self._resolve(events)
 
     def _resolve(self, events: list[Event]) -> None:
@@ -825,8 +854,8 @@ class GostopState:
         pending = self._pending
         steals = 0
         if special == _PPUK and not last:
-            self._floor.extend(pending)
             month = _MONTH[pending[0]]
+            self._months[month].extend(pending)
             self._stacks[month] = s
             self._ppuks[s] += 1
             events.append(Special(s, "ppuk", month))
@@ -847,7 +876,7 @@ class GostopState:
                 steals += 1
                 if first_turn == 0:
                     self._pay_instant(s, FIRST_TURN_TTADAK, "ttadak", events)
-            if not self._floor:
+            if not any(self._months):
                 events.append(Special(s, "sweep"))
                 steals += 1
         if steals:
@@ -856,31 +885,25 @@ class GostopState:
         if self._ppuks[s] == 3:
             self._finish_three_ppuk(s, events)
             return
-        score = self._score[s]
+        # Only here is a score read (Go, Stop and the check below), so it is worked out once a
+        # turn rather than after every card that moves.
+        score = self._score[s] = best_points(self._tallies[s])[0]
         if score >= WINNING_SCORE and (self._goes[s] == 0 or score > self._go_score[s]):
             if last:
                 events.append(Stopped(s, score, automatic=True))
                 self._finish_stop(s, events)
             else:
-                self._phase = Phase.GO_STOP
+                self._phase = _IN_GO_STOP
             return
-        self._end_turn(events)
-
-    def _end_turn(self, events: list[Event]) -> None:
-        nxt = 1 - self._seat
-        self._seat = nxt
-        if not self._pile or (not self._hands[nxt] and self._flip_turns[nxt] == 0):
-            self._finish_nagari(events)
-            return
-        self._begin_turn(events)
+        self._begin_turn(1 - s, events)
 
     def _go(self, events: list[Event]) -> None:
         s = self._seat
         self._goes[s] += 1
         self._go_score[s] = self._score[s]
         events.append(GoCalled(s, self._goes[s], self._score[s]))
-        self._phase = Phase.PLAY
-        self._end_turn(events)
+        self._phase = _IN_PLAY
+        self._begin_turn(1 - s, events)
 
     # -- piles ----------------------------------------------------------------------------
 
@@ -890,13 +913,16 @@ class GostopState:
         for c in cards:
             for slot, amount in DELTAS[c]:
                 t[slot] += amount
-        self._score[s] = best_points(t)[0]
-        events.append(Captured(s, tuple(map(CARDS.__getitem__, cards))))
+        event = _new_event(Captured)  # what Captured(s, cards) builds, in half the time
+        _set_captured_seat(event, s)
+        _set_captured_cards(event, tuple(map(CARDS.__getitem__, cards)))
+        events.append(event)
 
     def _steal(self, s: int, count: int, events: list[Event]) -> None:
         o = 1 - s
         victim = self._captured[o]
         vt = self._tallies[o]
+        stolen = _STOLEN[s]
         for _ in range(count):
             order = steal_order(victim, gukjin_as_double=best_points(vt)[1])
             if not order:
@@ -906,9 +932,7 @@ class GostopState:
             _tally_remove(vt, card)
             self._captured[s].append(card)
             _tally_add(self._tallies[s], card)
-            events.append(Stolen(s, CARDS[card]))
-        self._score[o] = best_points(vt)[0]
-        self._score[s] = best_points(self._tallies[s])[0]
+            events.append(stolen[card])
 
     def _pay_instant(self, s: int, points: int, reason: str, events: list[Event]) -> None:
         self._instant[s] += points
@@ -928,7 +952,7 @@ class GostopState:
         )
         ranking = (first, 1 - first)
         self._result = Result(outcomes, scores, ranking)
-        self._phase = Phase.OVER
+        self._phase = _IS_OVER
         self._win_reason = reason
 
     def _win(self, w: int, points: int, reason: str, events: list[Event]) -> None:
@@ -942,9 +966,9 @@ class GostopState:
     def _settle(self, w: int) -> Settlement:
         """Seat ``w``'s score sheet if they won now."""
         lo = 1 - w
-        return settle(
-            self._captured[w],
-            self._captured[lo],
+        return settle_tallies(
+            self._tallies[w],
+            self._tallies[lo],
             winner_go=self._goes[w],
             shakes=self._shakes[w],
             bombs=self._bombs[w],
@@ -960,7 +984,7 @@ class GostopState:
         self._win(w, THREE_PPUK_POINTS << self._carry, "three-ppuk", events)
 
     def _finish_chongtong(self, w: int, events: list[Event]) -> None:
-        month = _chongtong_months(self._hands[w])[0]
+        month = _chongtong_months(self._held[w])[0]
         events.append(ChongtongWin(w, month))
         self._win(w, CHONGTONG_POINTS << self._carry, "chongtong", events)
 
@@ -973,7 +997,7 @@ class GostopState:
 
     def _pile_view(self, s: int) -> PileView:
         cards = sorted(self._captured[s])
-        b = best_breakdown(cards)
+        b = best_tally_breakdown(self._tallies[s])
         gukjin_pi = GUKJIN if b.gukjin_as_double else -1  # shown among the pi when it counts so
         brights = tuple(CARDS[c] for c in cards if _KIND[c] is Kind.BRIGHT)
         animals = tuple(CARDS[c] for c in cards if _KIND[c] is Kind.ANIMAL and c != gukjin_pi)
@@ -994,18 +1018,19 @@ class GostopState:
 
     def view(self, seat: int | None) -> GostopView:
         """What ``seat`` may see; ``None`` for a spectator (no hand at all)."""
-        months: dict[int, list[HwatuCard]] = {}
-        for f in sorted(self._floor):
-            months.setdefault(_MONTH[f], []).append(CARDS[f])
-        floor = tuple((m, tuple(cs), self._stacks.get(m)) for m, cs in sorted(months.items()))
+        floor = tuple(
+            (m, tuple(CARDS[f] for f in sorted(cs)), self._stacks.get(m))
+            for m, cs in enumerate(self._months)
+            if cs
+        )
         potentials = (self._settle(0), self._settle(1))
-        flipped = CARDS[self._flip] if self._phase == Phase.FLIP_CHOICE else None
+        flipped = CARDS[self._flip] if self._phase == _IN_FLIP_CHOICE else None
         legal: tuple[Action, ...] = ()
         if seat is not None and seat == self.current_seat:
             legal = tuple(self.legal_actions(seat))
         phase = self._phase
-        if phase == Phase.CHONGTONG and seat != self._seat:
-            phase = Phase.PLAY  # to the others, an ordinary turn start: the hand stays hidden
+        if phase == _IN_CHONGTONG and seat != self._seat:
+            phase = _IN_PLAY  # to the others, an ordinary turn start: the hand stays hidden
         return GostopView(
             seat=seat,
             phase=phase,
@@ -1075,7 +1100,7 @@ class GostopState:
             "rng": self._rng.getstate(),
             "options": dict(self._options),
             "hands": [list(h) for h in self._hands],
-            "floor": list(self._floor),
+            "floor": [f for cards in self._months for f in cards],
             "pile": list(self._pile),
             "captured": [list(p) for p in self._captured],
             "stacks": [[m, o] for m, o in self._stacks.items()],
@@ -1104,7 +1129,7 @@ class GostopState:
             state = cls(GameRandom.from_state(data["rng"]))
             state._options = {str(k): int(v) for k, v in data["options"].items()}
             state._hands = [[int(c) for c in h] for h in data["hands"]]
-            state._floor = [int(c) for c in data["floor"]]
+            floor = [int(c) for c in data["floor"]]
             state._pile = [int(c) for c in data["pile"]]
             state._captured = [[int(c) for c in p] for p in data["captured"]]
             state._stacks = {int(m): int(o) for m, o in data["stacks"]}
@@ -1123,7 +1148,7 @@ class GostopState:
         everything = [
             *state._hands[0],
             *state._hands[1],
-            *state._floor,
+            *floor,
             *state._pile,
             *state._captured[0],
             *state._captured[1],
@@ -1131,6 +1156,8 @@ class GostopState:
         ]
         if len(set(everything)) != len(everything) or not all(0 <= c < 51 for c in everything):
             raise SnapshotError("damaged gostop snapshot: cards repeated or unknown")
+        state._months = _months_of(floor)
+        state._held = [_held_counts(h) for h in state._hands]
         state._tallies = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
         for s in (0, 1):
             for c in state._captured[s]:
@@ -1151,17 +1178,17 @@ class GostopState:
         return state
 
 
-def _chongtong_months(hand: list[int]) -> list[int]:
-    counts = [0] * 13
-    for c in hand:
-        counts[_MONTH[c]] += 1
-    return [m for m in range(1, 13) if counts[m] == 4]
+def _chongtong_months(held: bytearray) -> list[int]:
+    """The months of which a hand with these ``_held_counts`` holds all four."""
+    return [m for m in range(1, 13) if held[m] == 4]
 
 
 def _check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, int]:
     if players != 2:
         raise ValueError("Go-Stop (Matgo) is for exactly 2 players")
-    opts = dict(options or {})
+    if not options:
+        return {"bonus_cards": 0, "nagari_carry": 0}
+    opts = dict(options)
     unknown = set(opts) - {"bonus_cards", "dealer", "nagari_carry"}
     if unknown:
         raise ValueError(f"unknown gostop option(s): {', '.join(sorted(unknown))}")
@@ -1196,7 +1223,7 @@ def new(
     state._options = dict(opts)
     state._dealer = opts["dealer"] if "dealer" in opts else rng.randbelow(2)
     state._carry = opts["nagari_carry"]
-    deck = [c.index for c in DECK] + [c.index for c in BONUS_SETS[opts["bonus_cards"]]]
+    deck = _DECKS[opts["bonus_cards"]]
     while True:
         cards = _shuffled(rng, deck)
         if _deal(state, cards):
@@ -1206,16 +1233,22 @@ def new(
     return state
 
 
-def _shuffled(rng: GameRandom, deck: list[int]) -> list[int]:
+# The cards dealt with each ``bonus_cards`` option, by index.
+_DECKS: dict[int, tuple[int, ...]] = {
+    n: tuple(c.index for c in (*DECK, *bonus)) for n, bonus in BONUS_SETS.items()
+}
+
+
+def _shuffled(rng: GameRandom, deck: Sequence[int]) -> list[int]:
     """Fisher–Yates over the state's generator, drawing floats instead of ``randbelow``.
 
     ``GameRandom.shuffle`` makes one exact ``randrange`` call per card, which is a fifth of
     a random game's time here; ``int(random() * n)`` is biased by under 2**-50 for n ≤ 51.
     """
     cards = list(deck)
-    random = rng.random
+    random = rng.float_source()
     for i in range(len(cards) - 1, 0, -1):
-        j = int(random() * (i + 1))
+        j = floor(random() * (i + 1))  # as int() for floats ≥ 0, without a type call
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 
@@ -1223,44 +1256,44 @@ def _shuffled(rng: GameRandom, deck: list[int]) -> list[int]:
 def _deal(state: GostopState, cards: list[int]) -> bool:
     """Deal ``cards`` (the pile's top is the list's end); False when the deal is a nagari."""
     d = state._dealer
-    hands: list[list[int]] = [[], []]
-    floor: list[int] = []
     # As the seed deals: a card to each hand and one to the floor, ten times (the floor stops
-    # at eight).
-    for i in range(HAND_SIZE):
-        hands[d].append(cards.pop())
-        hands[1 - d].append(cards.pop())
-        if i < FLOOR_SIZE:
-            floor.append(cards.pop())
+    # at eight). So from the top the 28 dealt cards run dealer, other, floor eight times, then
+    # dealer, other twice: slices of them.
+    top = cards[: -2 * HAND_SIZE - FLOOR_SIZE - 1 : -1]
+    pile = cards[: -2 * HAND_SIZE - FLOOR_SIZE]
+    rounds = 3 * FLOOR_SIZE
+    hands: list[list[int]] = [[], []]
+    hands[d] = top[0:rounds:3] + top[rounds::2]
+    hands[1 - d] = top[1:rounds:3] + top[rounds + 1 :: 2]
+    months = _months_of(top[2:rounds:3])
     captured: list[list[int]] = [[], []]
     # A bonus card dealt to the floor goes to the dealer and is replaced from the pile.
-    while any(_BONUS[f] for f in floor):
-        bonus = next(f for f in floor if _BONUS[f])
-        floor.remove(bonus)
-        captured[d].append(bonus)
-        floor.append(cards.pop())
-    counts = [0] * 13
-    for f in floor:
-        counts[_MONTH[f]] += 1
-    if 4 in counts:
+    bonuses = months[0]
+    while bonuses:
+        captured[d].append(bonuses.pop(0))
+        replacement = pile.pop()
+        months[_MONTH[replacement]].append(replacement)
+    if 4 in map(len, months):
         return False
-    chongtong = [bool(_chongtong_months(h)) for h in hands]
-    if all(chongtong):
+    held = [_held_counts(hands[0]), _held_counts(hands[1])]
+    if 4 in held[0] and 4 in held[1]:
         return False
     for h in hands:
         h.sort()
     state._hands = hands
-    state._floor = floor
-    state._pile = cards
+    state._held = held
+    state._months = months
+    state._pile = pile
     state._captured = captured
     state._tallies = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
-    for s in (0, 1):
-        for c in captured[s]:
-            _tally_add(state._tallies[s], c)
-        state._score[s] = best_points(state._tallies[s])[0]
-    state._stacks = {m: -1 for m in range(1, 13) if counts[m] == 3}
-    state._seat = d
-    state._begin_turn([])
+    if captured[d]:
+        for c in captured[d]:
+            _tally_add(state._tallies[d], c)
+        state._score[d] = best_points(state._tallies[d])[0]
+    state._stacks = {}
+    if 3 in map(len, months):
+        state._stacks = {m: -1 for m in range(1, 13) if len(months[m]) == 3}
+    state._begin_turn(d, [])  # the dealer's hand and the pile are full: no nagari here
     return True
 
 
