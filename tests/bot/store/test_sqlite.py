@@ -47,8 +47,7 @@ async def test_synchronous_from_the_url(tmp_path: Path, url: str, pragma: int) -
     assert isinstance(store, SQLiteStore)
     await store.open()
     try:
-        async with store._conn.execute("PRAGMA synchronous") as cursor:
-            assert await cursor.fetchone() == (pragma,)
+        assert store._conn.execute("PRAGMA synchronous").fetchone() == (pragma,)
     finally:
         await store.close()
 
@@ -368,16 +367,21 @@ async def test_a_commit_sqlite_refuses_rolls_back_and_loses_no_later_save(tmp_pa
     await store.create(ActiveGame(5, 2, "uno", 1, {}))
     try:
         db = store._conn
-        real = db.execute
         failed: list[str] = []
 
-        def execute(sql: str, *args: Any) -> Any:
-            if sql == "COMMIT" and not failed:  # the answer SQLite may give, forced
-                failed.append(sql)
-                return real("SELECT raise(ABORT, 'the COMMIT refused')")
-            return real(sql, *args)
+        class Refusing:
+            """The connection, but its first COMMIT answers as SQLite may."""
 
-        db.execute = execute  # type: ignore[method-assign]
+            def execute(self, sql: str, *args: Any) -> Any:
+                if sql == "COMMIT" and not failed:  # the answer SQLite may give, forced
+                    failed.append(sql)
+                    return db.execute("SELECT raise(ABORT, 'the COMMIT refused')")
+                return db.execute(sql, *args)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(db, name)
+
+        store._db = Refusing()  # type: ignore[assignment]
         with pytest.raises(StoreUnavailable, match="cannot use SQLite database"):
             await store.finish(
                 1, expected_version=1, game="uno", guild_id=2, seats=[SeatResult(0, 7, "win", 1, 1)]
