@@ -22,6 +22,12 @@ worker thread, waiting there for the lock as below, so the loop never waits on a
 process. ``synchronous=full`` fsyncs every commit, so its operations always run on the
 worker thread.
 
+Checkpoints. SQLite's automatic checkpoint runs inside the commit that crosses its mark and
+fsyncs the file: on the loop that held every channel up for milliseconds (up to 20 ms seen).
+So with operations on the loop the connection makes none; every :data:`_CHECKPOINT_EVERY`
+operations a second connection on a thread of its own makes a passive one (it never takes
+the write lock nor waits for it, so it blocks no commit and no commit waits for it).
+
 Where SQLite answers "busy" without waiting. SQLite calls its busy handler (waits out
 ``busy_timeout``) except where waiting could deadlock: a connection that already holds a
 read lock and asks for a write lock gets ``SQLITE_BUSY`` at once if another connection
@@ -87,6 +93,9 @@ _QUEUED = 0.05
 # the one that won finishes in milliseconds, and randomised so the losers do not collide again.
 _RETRY_FIRST = 0.002
 _RETRY_MOST = 0.1
+# Operations between two checkpoints: a move writes a few pages, so the WAL stays within
+# about SQLite's own mark (1000 pages).
+_CHECKPOINT_EVERY = 200
 
 T = TypeVar("T")
 
@@ -114,6 +123,10 @@ class SQLiteStore:
         # A commit that fsyncs would hold up every channel: those stay off the loop.
         self._inline = synchronous == "normal"
         self._worker: ThreadPoolExecutor | None = None
+        self._checkpoints: ThreadPoolExecutor | None = None
+        self._checkpointer: sqlite3.Connection | None = None
+        self._checkpointing: asyncio.Future[None] | None = None
+        self._since_checkpoint = 0
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
@@ -164,6 +177,7 @@ class SQLiteStore:
         if self._inline:
             # On the loop a busy file must answer at once; the worker thread waits instead.
             db.execute("PRAGMA busy_timeout = 0")
+            db.execute("PRAGMA wal_autocheckpoint = 0")  # made off the loop (module docstring)
 
     async def _until_not_busy(self, step: Callable[[], Awaitable[None]]) -> None:
         """Run ``step`` again while SQLite answers busy without waiting, until the timeout."""
@@ -187,6 +201,15 @@ class SQLiteStore:
 
     async def close(self) -> None:
         """Close the connection (safe to call twice)."""
+        if self._checkpointing is not None:
+            await asyncio.wait([self._checkpointing])
+            self._checkpointing = None
+        if self._checkpointer is not None:  # before the last connection, which checkpoints
+            checkpointer, self._checkpointer = self._checkpointer, None
+            checkpointer.close()
+        if self._checkpoints is not None:
+            checkpoints, self._checkpoints = self._checkpoints, None
+            checkpoints.shutdown(wait=False)
         if self._db is not None:
             await self._in_thread(self._disconnect)  # closing may checkpoint the WAL
         if self._worker is not None:
@@ -232,6 +255,32 @@ class SQLiteStore:
             await asyncio.wait([done])
             raise
 
+    def _checkpoint_now_and_then(self) -> None:
+        """Every :data:`_CHECKPOINT_EVERY` operations on the loop, a passive checkpoint on
+        the checkpoint thread (one at a time)."""
+        self._since_checkpoint += 1
+        if self._since_checkpoint < _CHECKPOINT_EVERY or self.path == ":memory:":
+            return
+        if self._checkpointing is not None and not self._checkpointing.done():
+            return
+        self._since_checkpoint = 0
+        if self._checkpoints is None:
+            self._checkpoints = ThreadPoolExecutor(1, thread_name_prefix="deckhand-checkpoint")
+        loop = asyncio.get_running_loop()
+        self._checkpointing = loop.run_in_executor(self._checkpoints, self._checkpoint)
+
+    def _checkpoint(self) -> None:
+        """A passive checkpoint from the checkpoint thread's own connection; a failure only
+        leaves the WAL longer until the next one."""
+        try:
+            if self._checkpointer is None:
+                self._checkpointer = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False
+                )
+            self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error as error:
+            log.warning("SQLite database %s: checkpoint failed: %s", self.path, error)
+
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run one operation on the connection (module docstring: on the loop, or on the
         worker thread when it must wait); a lock another process held past ``busy_timeout``
@@ -255,6 +304,7 @@ class SQLiteStore:
                 left = min(left, STORE_RETRY_WAIT_SECONDS)
             try:
                 if self._inline:
+                    self._checkpoint_now_and_then()
                     try:
                         return work(db)
                     except sqlite3.OperationalError as error:

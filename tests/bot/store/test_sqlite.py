@@ -17,7 +17,7 @@ import pytest
 from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable, open_store
 from bot.store.base import ActiveGame, GuildSettings, SeatResult, VersionConflict
 from bot.store.migrations import migrations
-from bot.store.sqlite import SQLiteStore, _statements
+from bot.store.sqlite import _CHECKPOINT_EVERY, SQLiteStore, _statements
 
 
 @pytest.mark.parametrize(
@@ -467,5 +467,29 @@ async def test_right_after_a_refusal_a_write_waits_briefly_then_works_again(
             assert time.monotonic() - started < STORE_RETRY_WAIT_SECONDS + 0.5
         await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
         assert [g.data for g in await store.load_active()] == [{"n": 2}]
+    finally:
+        await store.close()
+
+
+async def test_moves_on_the_loop_are_checkpointed_off_it(tmp_path: Path) -> None:
+    """The connection the loop writes on makes no checkpoint of its own (it would fsync in
+    the middle of a move); the checkpoint thread copies the WAL into the file now and then."""
+    path = tmp_path / "c.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        assert store._conn.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        last = 2 * _CHECKPOINT_EVERY
+        for version in range(1, last):
+            await store.save(ActiveGame(1, 2, "uno", version + 1, {}), expected_version=version)
+        assert store._checkpointing is not None
+        await store._checkpointing
+        # The database file alone (no WAL beside it) holds what the checkpoint copied.
+        alone = tmp_path / "alone.db"
+        alone.write_bytes(path.read_bytes())
+        with contextlib.closing(sqlite3.connect(alone)) as copy:
+            (version,) = copy.execute("SELECT version FROM active_games").fetchone()
+        assert _CHECKPOINT_EVERY - 1 <= version <= last  # what was written before it began
     finally:
         await store.close()
