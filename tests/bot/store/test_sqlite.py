@@ -493,3 +493,31 @@ async def test_moves_on_the_loop_are_checkpointed_off_it(tmp_path: Path) -> None
         assert _CHECKPOINT_EVERY - 1 <= version <= last  # what was written before it began
     finally:
         await store.close()
+
+
+async def test_a_write_waiting_for_another_process_leaves_the_loop_free(tmp_path: Path) -> None:
+    """Writes run on the loop only while the file is free: there SQLite answers busy at once
+    (no busy wait on the loop's connection), and a write that must wait for another
+    process's lock waits on the store's thread, every other channel going on meanwhile."""
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path, busy_timeout=5.0)
+    await store.open()
+    try:
+        assert store._conn.execute("PRAGMA busy_timeout").fetchone() == (0,)
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            save = asyncio.create_task(
+                store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            )
+            await asyncio.sleep(0.05)  # back here only if the loop was not held by the wait
+            assert not save.done()
+            other.execute("COMMIT")
+            await save
+        finally:
+            other.close()
+        assert [g.data for g in await store.load_active()] == [{"n": 2}]
+        assert store._conn.execute("PRAGMA busy_timeout").fetchone() == (0,)  # back on the loop
+    finally:
+        await store.close()
