@@ -172,6 +172,7 @@ async def deckhand_bot(
                     uno = UnoTable(fake, bot, [fake.add_member("player"), fake.add_member("other")])
                     await uno.open()
                     yield [uno.act]
+                    await settled()
                     return
                 tables = [
                     BlackjackTable(
@@ -186,6 +187,19 @@ async def deckhand_bot(
                 for table in tables:
                     await table.open()
                 yield [table.act for table in tables]
+                await settled()
+
+
+async def settled() -> None:
+    """Let the bot finish what the last actions started before it shuts down: what a move
+    tells the member alone is a follow-up sent after the answer the run waited for."""
+    handlers = [
+        task
+        for task in asyncio.all_tasks()
+        if task.get_name() == "CommandTree-invoker" or task.get_name().startswith("discord-ui-")
+    ]
+    if handlers:
+        await asyncio.wait(handlers)
 
 
 class BlackjackTable:
