@@ -25,7 +25,11 @@ At the end it reports, all of which must be 0 (the exit status is 1 otherwise):
 - ``limit violations``: what the fake says Discord would have refused (interactions the kill
   caught in flight excused: the member saw "interaction failed", which no bot can prevent);
 - ``unhandled errors``: ERROR or CRITICAL lines and tracebacks in the bot's log;
-- ``games stuck``: after the last restart, stored games the bot did not restore.
+- ``games stuck``: after the last restart, stored games the bot did not restore;
+- ``refused yet written``: a save the bot reported failed ("nothing changed") that the store
+  holds all the same, seen as the bot's next save of that channel meeting a version conflict
+  (one process writes each channel under its lock, so nothing else can cause one; a kill
+  cannot either: the new process reads what the store holds).
 
 Adding a game is adding a :class:`Strategy` to :data:`STRATEGIES` (how to start it, which
 slash moves a member may try); its buttons and hand menus are played without more code.
@@ -73,6 +77,7 @@ from bot.i18n import t
 
 ROOT = Path(__file__).resolve().parent.parent
 VERSION = re.compile(r"^dh:(\d+):(\d+):")
+MENU = re.compile(r"^dh:\d+:\d+:[a-z]+-menu\b")  # a game's menu of moves (cogs/common/ids.py)
 # A card as the games write it in a hand menu and on a table: "[♠7]", "[10H]" (not "[1]",
 # Go-Stop's month numbers, which many cards share).
 CARD = re.compile(r"\[(?=[^\]]*[^\d\]])[^\]\s]{2,4}\]")
@@ -82,6 +87,7 @@ INTERACTION_TOKEN = "aW50ZXJhY3Rpb24"  # how the fake's interaction tokens begin
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?P<level>[A-Z]+) ")
 READY_SECONDS = 60.0
+CONFLICT = "version conflict; reloading"
 
 # -- the games ------------------------------------------------------------------------------
 
@@ -405,6 +411,11 @@ class Witness:
                 self.tally.leaks.append(f"channel {channel}: a token in message {message.id}")
         if "Traceback" in text or 'File "' in text:
             self.tally.leaks.append(f"channel {channel}: a stack trace in message {message.id}")
+        if any(MENU.match(str(c.get("custom_id", ""))) for c in message.items()):
+            # A hand's menu of moves lists its cards: in public, in every game, it is a hand
+            # shown to the whole channel (the check the card names below cannot make in
+            # games whose decks repeat a card, Uno's and Rummikub's).
+            self.tally.leaks.append(f"channel {channel}: a hand's menu in public, {message.id}")
         self._check_hands(message)
         version = version_of(message.components)
         if version is None:
@@ -780,6 +791,14 @@ class Soak:
     def errors(self) -> list[str]:
         return log_errors(self.bot.log_text())
 
+    def conflicts(self) -> list[str]:
+        return log_conflicts(self.bot.log_text())
+
+
+def log_conflicts(text: str) -> list[str]:
+    """The bot's records of a save meeting a version conflict (``bot/sessions/core.py``)."""
+    return [ANSI.sub("", line) for line in text.splitlines() if CONFLICT in ANSI.sub("", line)]
+
 
 def log_errors(text: str) -> list[str]:
     """ERROR and CRITICAL records, and tracebacks no handled record (a WARNING with the
@@ -816,6 +835,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
             run.double_clicks()
             violations = run.violations()
             errors = run.errors()
+            conflicts = run.conflicts()
             tally = run.tally
             return {
                 "minutes": args.minutes,
@@ -836,6 +856,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
                 "limit violations": len(violations),
                 "unhandled errors": len(errors),
                 "games stuck": len(tally.stuck),
+                "refused yet written": len(conflicts),
                 "not sent (button gone)": tally.not_sent,
                 "unanswered because of a kill (excused)": run.excused_count,
                 "private answers, most common": Counter(
@@ -851,6 +872,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
                     "limit violations": violations[:20],
                     "unhandled errors": errors[:20],
                     "games stuck": tally.stuck,
+                    "refused yet written": conflicts[:20],
                 },
             }
     finally:
@@ -888,6 +910,7 @@ COUNTS = (
     "limit violations",
     "unhandled errors",
     "games stuck",
+    "refused yet written",
 )
 
 

@@ -18,8 +18,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
 import rules.blackjack as bj
+from bot.cli import USAGE_ERROR
+from bot.games.blackjack import engine_options
+from bot.i18n import t
 from rules.cards import Card, Suit
-from rules.engine import Event, Outcome
+from rules.engine import Event, IllegalAction, Outcome
+from rules.levels import Level
 
 __all__ = [
     "HINT",
@@ -76,12 +80,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "seed", type=_seed, help="the seed program's random seed, a C int, e.g. 100"
     )
     parser.add_argument("players", type=_players, help="number of players, 1 to 7")
+    parser.add_argument(
+        "--level",
+        choices=[level.value for level in Level],
+        default=Level.NORMAL.value,
+        help="how well the computer players play (default: normal, the seed's)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Play on standard input and output."""
     try:
-        return play(sys.stdin, sys.stdout, sys.stderr, seed=args.seed, players=args.players)
+        return play(
+            sys.stdin,
+            sys.stdout,
+            sys.stderr,
+            seed=args.seed,
+            players=args.players,
+            level=Level(args.level),
+        )
     except BrokenPipeError:
         # The reader left (``... | head``): stop quietly, and keep Python's exit-time flush
         # from failing on the same closed pipe.
@@ -96,8 +113,10 @@ class SeedTranscript:
     several steps inside one ``apply``.
     """
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, level: Level = Level.NORMAL) -> None:
         self.players = players
+        # Beside each computer's name unless normal (the seed's screen): ``Player2 (hard)``.
+        self.tag = "" if level is Level.NORMAL else " " + t(f"level.tag.{level.value}", "en")
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.hole: Card | None = None  # the House's first card, once shown
         self.house_up: list[Card] = []  # the House's other cards
@@ -108,8 +127,11 @@ class SeedTranscript:
         bust = " - Bust !!" if total > bj.BLACKJACK else ""
         return f"{name}: {', '.join(map(card_name, cards))} ({total}){bust}"
 
+    def _name(self, seat: int) -> str:
+        return f"Player{seat + 1}" + (self.tag if seat else "")  # Player1 is the member
+
     def _player(self, seat: int) -> str:
-        return self._line(f"Player{seat + 1}", self.hands[seat])
+        return self._line(self._name(seat), self.hands[seat])
 
     def _house(self) -> str:
         if self.hole is None:
@@ -133,7 +155,7 @@ class SeedTranscript:
             self.hole = event.hole
             self.house_blackjack = True
         elif isinstance(event, bj.TurnStarted):
-            yield f"--- Player{event.seat + 1} turn ---"
+            yield f"--- {self._name(event.seat)} turn ---"
             yield self._player(event.seat)
         elif isinstance(event, bj.CardDrawn):
             self.hands[event.seat].append(event.card)
@@ -186,11 +208,24 @@ def _ask(stdin: TextIO, stderr: TextIO) -> bj.Hit | bj.Stand:
         stderr.flush()
 
 
-def play(stdin: TextIO, stdout: TextIO, stderr: TextIO, *, seed: int, players: int) -> int:
+def play(
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+    *,
+    seed: int,
+    players: int,
+    level: Level = Level.NORMAL,
+) -> int:
     """Run the seed program for ``seed`` and ``players``; Player1 reads ``stdin``, the
-    screen goes to ``stdout`` and hints about unknown input to ``stderr``."""
-    state = bj.new(players, seed=seed, options={"computers": range(1, players)})
-    transcript = SeedTranscript(players)
+    screen goes to ``stdout`` and hints about unknown input to ``stderr``. The computer
+    players play at ``level``; an engine that refuses it says why on ``stderr`` (exit 2)."""
+    try:
+        state = bj.new(players, seed=seed, options=engine_options(range(1, players), level))
+    except IllegalAction as refused:
+        stderr.write(f"deckhand play blackjack: {refused.reason}\n")
+        return USAGE_ERROR
+    transcript = SeedTranscript(players, level)
 
     def show(events: Iterable[Event]) -> None:
         for line in transcript.lines(events):

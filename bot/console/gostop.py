@@ -10,7 +10,9 @@ asks what the seed has no rule for (a shake, a bomb, a chongtong), and Go or Sto
 seed's ``추가 점수를 획득했습니다.(0:스톱, 1:계속)``. The game ends with the score sheet.
 
 South moves first, as in the seed. Against the computer (the default) North's hand is hidden;
-with ``--opponent human`` both hands show and each side answers on its turn. ``0`` asks
+with ``--opponent human`` both hands show and each side answers on its turn; ``--level easy``
+or ``hard`` sets how well the computer plays (``북군(고수)`` on the screen; normal, the
+default, is the seed's screen as ever). ``0`` asks
 ``정말 끝낼겁니까?(0:예,1:아니오)`` and quits on ``0``; an invalid answer is asked again with
 the seed's ``무효한 번호입니다...``; the end of input ends the program quietly (exit status 0).
 """
@@ -19,10 +21,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from bot.i18n import t
 from bot.text.gostop import (
     card_name,
     cards_text,
@@ -59,6 +63,7 @@ from rules.gostop.state import (
     Stolen,
     Stopped,
 )
+from rules.levels import Level
 
 __all__ = ["NAMES", "add_arguments", "play", "run", "screen"]
 
@@ -90,7 +95,8 @@ SPECIALS = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--seed N`` deals a reproducible game; ``--opponent`` is North: computer or human."""
+    """``--seed N`` deals a reproducible game; ``--opponent`` is North: computer or human;
+    ``--level`` how well the computer plays."""
     parser.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
     parser.add_argument(
         "--opponent",
@@ -98,12 +104,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="computer",
         help="who plays North (default: the computer)",
     )
+    parser.add_argument(
+        "--level",
+        choices=[level.value for level in Level],
+        default=Level.NORMAL.value,
+        help="how well the computer plays North (default: normal)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Play on standard input and output; a reader that closes the pipe ends it (exit 1)."""
     try:
-        return play(sys.stdin, sys.stdout, seed=args.seed, computer=args.opponent == "computer")
+        return play(
+            sys.stdin,
+            sys.stdout,
+            seed=args.seed,
+            computer=args.opponent == "computer",
+            level=Level(args.level),
+        )
     except BrokenPipeError:
         # Nothing more can be shown: point stdout at devnull so the flush at exit is quiet.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -117,7 +135,9 @@ def _numbered(cards: Sequence[HwatuCard]) -> str:
     return "  ".join(f"{n}){card_name(c, LANG)}" for n, c in enumerate(cards, 1))
 
 
-def _hand_line(view: GostopView, seat: int, *, shown: bool, numbered: bool) -> str:
+def _hand_line(
+    view: GostopView, seat: int, *, shown: bool, numbered: bool, level: Level = Level.NORMAL
+) -> str:
     size = view.hand_sizes[seat]
     if not shown:
         cards = " ".join(["???"] * size)
@@ -125,7 +145,11 @@ def _hand_line(view: GostopView, seat: int, *, shown: bool, numbered: bool) -> s
         cards = _numbered(view.hand or ())
     else:
         cards = " ".join(card_name(c, LANG) for c in view.hand or ())
-    return f"{NAMES[seat]} 손패 {size}장: {cards}".rstrip()
+    # A computer's level beside its name (``북군(고수)``); a normal one as the seed showed it.
+    name = (
+        NAMES[seat] if level is Level.NORMAL else NAMES[seat] + t(f"level.tag.{level.value}", LANG)
+    )
+    return f"{name} 손패 {size}장: {cards}".rstrip()
 
 
 def _blanket(view: GostopView, marks: Sequence[HwatuCard]) -> str:
@@ -160,17 +184,25 @@ def screen(
     *,
     computer: bool,
     marks: Sequence[HwatuCard] = (),
+    level: Level = Level.NORMAL,
 ) -> str:
     """The seed's screen: North and its captured cards, the deck, the blanket, South's
     captured cards and South's hand; the hand of the player to move numbered. ``views``:
-    each seat's own view (North's hand shows only against a human)."""
+    each seat's own view (North's hand shows only against a human; a computer North's
+    ``level`` beside its name)."""
     north, south = views[NORTH], views[SOUTH]
     deck = f"덱: ??? ({south.pile_size}장)"
     if south.flipped is not None:
         deck = f"덱: ??? {card_name(south.flipped, LANG)}"
     lines = [
         RULE,
-        _hand_line(north, NORTH, shown=not computer, numbered=turn == NORTH),
+        _hand_line(
+            north,
+            NORTH,
+            shown=not computer,
+            numbered=turn == NORTH,
+            level=level if computer else Level.NORMAL,
+        ),
         *_pae(north, NORTH),
         "",
         deck,
@@ -306,10 +338,13 @@ def play(
     seed: int | None = None,
     computer: bool = True,
     state: GostopState | None = None,
+    level: Level = Level.NORMAL,
 ) -> int:
-    """Run the game; ``state`` may set up a given position (for tests)."""
+    """Run the game; ``state`` may set up a given position (for tests). The computer plays
+    North at ``level``, its random choices its own (the same for the same ``seed``)."""
     if state is None:
         state = new(2, seed=seed, options={"dealer": SOUTH})  # South first, as in the seed
+    rng = random.Random(f"computer:{seed}") if seed is not None else random.Random()
     redeals = state.view(None).redeals
     if redeals:  # rule 4: four of a month on the floor at the deal
         stdout.write(REDEALT.format(times=2**redeals) + "\n")
@@ -318,11 +353,12 @@ def play(
             seat = state.current_seat
             assert seat is not None
             if computer and seat == NORTH:
-                action = choose_action(state.view(NORTH))
+                action = choose_action(state.view(NORTH), level, rng)
             else:
                 view = state.view(seat)
                 marks = in_floor_order(view.flip_choices)
-                stdout.write(screen(_views(state), seat, computer=computer, marks=marks) + "\n")
+                shown = screen(_views(state), seat, computer=computer, marks=marks, level=level)
+                stdout.write(shown + "\n")
                 action = _ask_move(state, seat, stdin, stdout)
             for line in event_lines(state.apply(seat, action)):
                 stdout.write(line + "\n")
@@ -330,7 +366,7 @@ def play(
         return 0
     except _Quit:
         return 0
-    stdout.write(screen(_views(state), None, computer=computer) + "\n")
+    stdout.write(screen(_views(state), None, computer=computer, level=level) + "\n")
     if state.result is not None and state.result.winners:
         stdout.write(SHEET + "\n")
         for line in result_lines(state.view(None), LANG):

@@ -9,14 +9,17 @@ Each game's adapter lives beside this module (``bot/games/<game>.py``); its cog 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from bot.settings import Settings
 from rules.engine import Action, Event, GameState
+from rules.levels import Level
 
 __all__ = [
+    "HARD_SECONDS",
     "MAX_OPTIONS",
     "AnyAdapter",
     "Control",
@@ -32,6 +35,9 @@ __all__ = [
 ]
 
 MAX_OPTIONS = 25  # Discord's limit of options in a select menu and of autocomplete choices
+# How long a hard computer player may think, off the event loop, before the safe move is
+# played instead (issue 18: hard decides within 200 ms p99; this is the guard, not the aim).
+HARD_SECONDS = 1.5
 
 Move = tuple[str, str | None]
 """A move as buttons, menus and commands name it: ``(verb, arg)``, parsed by the adapter."""
@@ -128,8 +134,10 @@ class GameAdapter(Protocol[StateT]):
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[StateT, Sequence[Event]]:
-        """Deal a new game for ``seats`` seats (``computers``: the seats a computer holds).
+        """Deal a new game for ``seats`` seats (``computers``: the seats a computer holds,
+        at ``level``; only an engine that plays its computer seats itself needs it).
 
         ``secret``: ``seed`` is the bot's own secret seed of a fair deal (``bot.fairness``),
         not one a member chose; a game whose seeded deal is not a fair shuffle (Blackjack's
@@ -171,17 +179,25 @@ class GameAdapter(Protocol[StateT]):
     def timeout_action(self, state: StateT, seat: int) -> Action:
         """The safe move for a seat whose time ran out (Blackjack: Stand)."""
 
-    def computer_action(self, state: StateT, seat: int) -> Action:
-        """The computer player's move (``rules/<game>/ai.py``)."""
+    def computer_action(
+        self,
+        state: StateT,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
+        """The computer player's move at ``level`` (``rules/<game>/ai.py``), from the
+        seat's own view; ``rng`` is its own, never the game's (a fair deal's replay must
+        not depend on what the computers chose)."""
 
     def parse(self, verb: str, arg: str | None) -> Action:
         """The action a button or command verb names; ``IllegalAction`` if none."""
 
-    @property
-    def computer_seconds(self) -> float | None:
-        """``None``: the computer's move is chosen at once, on the event loop; a number: it
-        is chosen off the event loop and given up after that many seconds for the safe move
-        (Rummikub's solver on a full table must not keep the bot from answering Discord)."""
+    def computer_seconds(self, level: Level) -> float | None:
+        """``None``: a computer's move at ``level`` is chosen at once, on the event loop; a
+        number: it is chosen off the event loop and given up after that many seconds for the
+        safe move (a hard player's search, Rummikub's solver on a full table: neither may
+        keep the bot from answering Discord)."""
 
     def private_step(self, events: Sequence[Event]) -> bool:
         """Whether a move that made ``events`` is a private step of a turn still going on
@@ -229,11 +245,16 @@ class GameAdapter(Protocol[StateT]):
 class PublicTurns:
     """What most games' adapters share: every move is public (nothing told to the mover
     alone), one safe move ends a timed-out turn, the computer's move is chosen at once, no
-    edit box. An adapter inherits these and
+    edit box; an easy or normal computer's move is chosen at once, a hard one's off the event
+    loop. An adapter inherits these and
     overrides what its game does otherwise (Uno's two timeout moves, Rummikub's staging)."""
 
     timeout_moves: int = 1
-    computer_seconds: float | None = None
+
+    def computer_seconds(self, level: Level) -> float | None:
+        """Only a hard player searches: it thinks off the event loop, for
+        :data:`HARD_SECONDS` at most."""
+        return HARD_SECONDS if level is Level.HARD else None
 
     def private_step(self, events: Sequence[Event]) -> bool:
         """Every move is announced at the table."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,10 +13,21 @@ from rules.blackjack import ai
 from rules.blackjack import state as engine
 from rules.blackjack.events import Hit, Stand
 from rules.engine import Action, Event, IllegalAction
+from rules.levels import Level
 
-__all__ = ["ADAPTER", "BlackjackAdapter"]
+__all__ = ["ADAPTER", "BlackjackAdapter", "engine_options"]
 
 _VERBS: dict[str, Action] = {"hit": Hit(), "stand": Stand()}
+
+
+def engine_options(computers: Sequence[int], level: Level) -> dict[str, Any]:
+    """The engine options that seat its computer players: which seats, and how well they
+    play (``computer_level``). A normal level is the engine's own default and is left out,
+    so a normal table deals with exactly the options it always did."""
+    options: dict[str, Any] = {"computers": list(computers)}
+    if level is not Level.NORMAL:
+        options["computer_level"] = level.value
+    return options
 
 
 class BlackjackAdapter(PublicTurns):
@@ -37,15 +49,16 @@ class BlackjackAdapter(PublicTurns):
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[engine.State, Sequence[Event]]:
         """Deal; the opening events include computer seats' play (and a House blackjack).
 
         A member's seed deals the seed program's game (rule 11); the bot's secret seed a fair
-        one (rule 12)."""
+        one (rule 12). The engine plays its computer seats itself, at ``level``."""
         state = engine.new(
             seats,
             seed=seed,
-            options={**options, "computers": list(computers)},
+            options={**options, **engine_options(computers, level)},
             fair=True if secret else None,
         )
         return state, state.opening_events
@@ -72,8 +85,15 @@ class BlackjackAdapter(PublicTurns):
         """Stand (DESIGN.md section 3)."""
         return _VERBS["stand"]
 
-    def computer_action(self, state: Any, seat: int) -> Action:
-        """Never needed (the engine plays computer seats); the seed's rule with a fixed coin."""
+    def computer_action(
+        self,
+        state: Any,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
+        """Never needed (the engine plays computer seats, at the level :meth:`new` gave it);
+        the seed's rule with a fixed coin."""
         return ai.choose(state.view(None), lambda: 0)
 
     def parse(self, verb: str, arg: str | None) -> Action:

@@ -16,6 +16,7 @@ the public table never holds a card of a hand or of the pile.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -38,6 +39,7 @@ from rules.gostop.state import (
     Stop,
     TakeFlip,
 )
+from rules.levels import Level
 
 __all__ = ["ADAPTER", "GostopAdapter", "parse_move"]
 
@@ -137,6 +139,7 @@ class GostopAdapter(PublicTurns):
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[GostopState, tuple[Event, ...]]:
         """Deal (rules 3-5): a nagari deal is dealt again inside; dealing itself says nothing.
         Every seed deals a fair shuffle, the bot's secret one too."""
@@ -178,9 +181,15 @@ class GostopAdapter(PublicTurns):
         shown_first = render.in_floor_order(a.target for a in choices if a.target)[0]
         return next(a for a in choices if a.target is shown_first)
 
-    def computer_action(self, state: GostopState, seat: int) -> Action:
-        """The computer player's move, from that seat's own view only."""
-        return choose_action(state.view(seat))
+    def computer_action(
+        self,
+        state: GostopState,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
+        """The computer player's move at ``level``, from that seat's own view only."""
+        return choose_action(state.view(seat), level, rng)
 
     def parse(self, verb: str, arg: str | None) -> Action:
         """The move a button, menu or command names; a move of no Go-Stop verb is refused."""

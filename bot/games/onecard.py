@@ -8,6 +8,7 @@ of any hand, only counts.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -19,6 +20,7 @@ from bot.text import onecard as render
 from rules import onecard
 from rules.cards import SUITS, Card, CardParseError, Rank, Suit, parse_card
 from rules.engine import Event, IllegalAction
+from rules.levels import Level
 from rules.onecard.ai import choose_action
 from rules.onecard.state import MAX_PLAYERS, MIN_PLAYERS
 
@@ -98,6 +100,7 @@ class OneCardAdapter(PublicTurns):
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[onecard.State, tuple[Event, ...]]:
         """Deal 5 cards to each of ``seats`` players (rules 1-4); dealing itself says nothing.
         Every seed deals a fair shuffle, the bot's secret one too."""
@@ -125,9 +128,15 @@ class OneCardAdapter(PublicTurns):
         """Out of time: take (one card, or the attack's penalty) — always legal."""
         return onecard.Take()
 
-    def computer_action(self, state: onecard.State, seat: int) -> onecard.PlayCard | onecard.Take:
-        """The computer player's move, from that seat's own view only."""
-        return choose_action(state.view(seat))
+    def computer_action(
+        self,
+        state: onecard.State,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> onecard.PlayCard | onecard.Take:
+        """The computer player's move at ``level``, from that seat's own view only."""
+        return choose_action(state.view(seat), level, rng)
 
     def parse(self, verb: str, arg: str | None) -> onecard.PlayCard | onecard.Take:
         """``take`` or ``play <card>[/<suit>]``; anything else is refused with a reason."""

@@ -19,16 +19,18 @@ and the member is answered with the preview (:meth:`RummikubAdapter.private`).
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.games import Control, Option, PublicTurns, Table
+from bot.games import HARD_SECONDS, Control, Option, PublicTurns, Table
 from bot.i18n import t
 from bot.settings import Settings
 from bot.text import rummikub as render
 from rules import rummikub
 from rules.engine import Action, Event, GameOver, IllegalAction
+from rules.levels import Level
 from rules.rummikub import (
     Back,
     Done,
@@ -140,6 +142,7 @@ class RummikubAdapter(PublicTurns):
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[State, tuple[Event, ...]]:
         """Deal (rule 2): every seed deals a fair shuffle, the bot's secret one too."""
         return rummikub.new(seats, seed=seed), ()
@@ -166,11 +169,19 @@ class RummikubAdapter(PublicTurns):
         """Rule 12: staged changes undone, 3 tiles drawn if there were any, else 1."""
         return TimeOut()
 
-    def computer_action(self, state: State, seat: int) -> Action:
-        """The solver's play for that seat's own view (draw when there is none)."""
-        return choose_action(state.view(seat))
+    def computer_action(
+        self,
+        state: State,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
+        """The solver's play at ``level`` for that seat's own view (draw when there is none)."""
+        return choose_action(state.view(seat), level, rng)
 
-    computer_seconds = 1.5  # the solver runs off the event loop, at most this long
+    def computer_seconds(self, level: Level) -> float | None:
+        """At every level the solver runs off the event loop, at most this long."""
+        return HARD_SECONDS
 
     def private_step(self, events: Sequence[Event]) -> bool:
         """A staging step (no event): saved, answered privately, never announced."""

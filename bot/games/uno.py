@@ -9,6 +9,7 @@ Tables and hands are drawn by :mod:`bot.text.uno`; the public table holds counts
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -18,6 +19,7 @@ from bot.settings import Settings
 from bot.text import uno as render
 from rules import uno
 from rules.engine import Action, Event, IllegalAction
+from rules.levels import Level
 from rules.uno.ai import choose_action
 
 __all__ = ["ADAPTER", "COLOUR_MARK", "TARGET_MARK", "UnoAdapter", "play_arg"]
@@ -85,6 +87,7 @@ class UnoAdapter(PublicTurns):
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[uno.UnoState, tuple[Event, ...]]:
         """Deal 7 cards each (rule 2); every seed deals a fair shuffle, the secret one too."""
         return uno.new(seats, seed=seed, options=options or None), ()
@@ -119,9 +122,15 @@ class UnoAdapter(PublicTurns):
             return choose_action(state.view(seat))
         return uno.Draw()
 
-    def computer_action(self, state: uno.UnoState, seat: int) -> Action:
-        """The computer player's move (``rules/uno/ai.py``), from its own view only."""
-        return choose_action(state.view(seat))
+    def computer_action(
+        self,
+        state: uno.UnoState,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
+        """The computer player's move at ``level`` (``rules/uno/ai.py``), from its own view."""
+        return choose_action(state.view(seat), level, rng)
 
     def parse(self, verb: str, arg: str | None) -> Action:
         """A verb and its argument as the engine's action; ``IllegalAction`` if none."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,9 @@ from bot.i18n import t
 from bot.sessions.model import (
     MAX_BURST,
     PUBLISH_WAIT,
+    REPOST_DELAYS,
     TIMEOUTS_BEFORE_COMPUTER,
+    Post,
     Reply,
     Session,
     SessionError,
@@ -33,6 +36,13 @@ if TYPE_CHECKING:
 __all__ = ["TurnClock"]
 
 log = logging.getLogger(__name__)
+
+
+def computer_rng(session: Session, seat: int, move: int) -> random.Random:
+    """The computer's own random choices for ``move`` of a burst: the same on a replay of
+    the same version, and never the game's stream, which a fair deal's verifier replays
+    from the revealed seed alone."""
+    return random.Random(f"{session.channel_id}:{session.version}:{seat}:{move}")
 
 
 def first_legal(state: GameState[Any, Any], seat: int) -> Action:
@@ -187,14 +197,19 @@ class TurnClock:
                 return
             state = session.state
             adapter = self.tables.adapter(session)
+            level = session.level
+            limit = adapter.computer_seconds(level)
             events: list[Event] = []
-            for _ in range(MAX_BURST):
+            for move in range(MAX_BURST):
                 seat = state.current_seat
                 if state.is_over or seat is None or not session.seats[seat].computer:
                     break
-                played = await self._play_for(
-                    session, seat, adapter.computer_action, limit=adapter.computer_seconds
-                )
+                rng = computer_rng(session, seat, move)
+
+                def computer(state: Any, seat: int, rng: random.Random = rng) -> Action:
+                    return adapter.computer_action(state, seat, level, rng)
+
+                played = await self._play_for(session, seat, computer, limit=limit)
                 if played is None:
                     break
                 events += played
@@ -283,13 +298,16 @@ class TurnClock:
         if reply.post is None:
             return
         message_id = await self.tables.poster.post(reply.post)
-        await self.published(reply.post.channel_id, reply.post.version, message_id)
+        await self.published(reply.post, message_id)
 
-    async def published(self, channel_id: int, version: int, message_id: int | None) -> None:
-        """The table of ``version`` was posted as ``message_id``: strip the one before it.
+    async def published(self, post: Post, message_id: int | None) -> None:
+        """The table ``post`` was posted as ``message_id``: strip the one before it.
 
-        ``None``: it could not be posted; the table before it keeps its buttons.
+        ``None``: it could not be posted. The table before it keeps its buttons, which are
+        out of date by now, so the same table is posted again later, until one gets through
+        or the game moves on (:meth:`_repost`).
         """
+        channel_id, version = post.channel_id, post.version
         session = self.tables.get(channel_id) or self.tables.finished.get(channel_id)
         if session is None or session.version != version:
             # The game moved on (or ended) before Discord told us this table's id.
@@ -298,9 +316,33 @@ class TurnClock:
             return
         session.published.set()
         if message_id is None:
-            # No newer table reached the channel: the last one stays live until one does.
+            self.tables.reposts.replace(channel_id, self._repost(post), f"repost-{channel_id}")
             return
+        self.tables.reposts.cancel(channel_id)
         previous = session.message_id
         session.message_id = message_id
         if previous is not None and previous != message_id:
             await self.tables.poster.strip(channel_id, previous)
+
+    async def _repost(self, post: Post) -> None:
+        """Post a table Discord refused again, with growing pauses, while it is current.
+
+        The very same message: one version has one table, and the member whose turn it is
+        is mentioned, since the first mention never arrived.
+        """
+        channel_id, version = post.channel_id, post.version
+        for delay in REPOST_DELAYS:
+            await self.tables.sleep(delay)
+            session = self.tables.get(channel_id) or self.tables.finished.get(channel_id)
+            if session is None or session.version != version:
+                return  # a newer table (or the end) reached the channel, or will
+            message_id = await self.tables.poster.post(post)
+            if message_id is not None:
+                log.info("channel %d: the table of version %d is posted", channel_id, version)
+                await self.published(post, message_id)
+                return
+        log.warning(
+            "channel %d: gave up posting the table of version %d; the next move posts one",
+            channel_id,
+            version,
+        )

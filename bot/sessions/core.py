@@ -31,6 +31,7 @@ from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
 from bot.text.lobby import LOBBY_CONTROLS, lobby_text
 from bot.timers import ChannelTasks
 from rules.engine import Action, Event, IllegalAction
+from rules.levels import Level
 
 __all__ = ["ChannelLocks", "Tables", "is_finished"]
 
@@ -95,6 +96,7 @@ class Tables:
         self.clock = clock
         self.sleep = sleep
         self.tasks = ChannelTasks()
+        self.reposts = ChannelTasks()  # tables to post again (see TurnClock.published)
         self.locks = ChannelLocks()
         self._sessions: dict[int, Session] = {}
         # The last version of each channel's ended session, so the next one never reuses a
@@ -183,10 +185,13 @@ class Tables:
     async def create(self, session: Session, adapter: AnyAdapter) -> Reply:
         """Store a new session (a lobby, or seats to deal to) and deal if it is full.
 
-        It replaces the channel's finished table, if one is kept for "Deal again".
+        It replaces the channel's finished table, if one is kept for "Deal again". A deal
+        the engine refuses (``IllegalAction``: options it does not take) opens nothing.
         """
         session.touched = self.clock()
         session.version = max(session.version, self.first_version(session.channel_id))
+        # Dealt before anything is stored, so a refused deal leaves no half-opened table.
+        events = self.deal(session, adapter) if self.lobby_full(session) else None
         try:
             await self.finished.store_in_place_of(session)
         except VersionConflict:
@@ -199,9 +204,9 @@ class Tables:
             raise SessionError("error.storage") from None
         self._retired.pop(session.channel_id, None)
         self._sessions[session.channel_id] = session
-        if not self.lobby_full(session):
+        if events is None:
             return Reply(self.render(session, [], []))
-        return await self.commit(session, self.deal(session, adapter), [])
+        return await self.commit(session, events, [])
 
     async def commit(
         self, session: Session, events: Sequence[Event], notices: Sequence[str]
@@ -414,8 +419,10 @@ class Tables:
     def deal(self, session: Session, adapter: AnyAdapter) -> list[Event]:
         """Seat the computers and deal the game (from a secret seed unless a member chose
         one, ``bot.fairness``); what dealing did. The first table says how it was dealt."""
+        # A levelled computer's short name leaves room for its level in a table's columns.
+        key = "seat.computer" if session.level is Level.NORMAL else "seat.computer_short"
         for number in range(len(session.seats) + 1, session.players + 1):
-            session.seats.append(Seat(None, t("seat.computer", session.locale, n=number), True))
+            session.seats.append(Seat(None, t(key, session.locale, n=number), True))
         if session.seed is None:
             session.secret = new_secret()
             seed = session.secret.seed
@@ -427,6 +434,7 @@ class Tables:
             session.options,
             session.computer_seats,
             secret=not session.seeded,
+            level=session.level,
         )
         session.dealt = True
         return list(events)

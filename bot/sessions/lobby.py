@@ -15,6 +15,7 @@ from bot.i18n import t
 from bot.sessions.core import Tables
 from bot.sessions.model import Player, Reply, Seat, Session, SessionError
 from rules.engine import Event
+from rules.levels import Level
 
 __all__ = ["LobbyVerbs"]
 
@@ -34,9 +35,17 @@ class LobbyVerbs(Tables):
         seed: int | None = None,
         options: dict[str, Any] | None = None,
         locale: str = "en",
+        level: str = Level.NORMAL.value,
     ) -> Reply:
-        """Open a lobby with the host in seat 1; it starts at once when nobody else is needed."""
+        """Open a lobby with the host in seat 1; it starts at once when nobody else is needed.
+
+        ``level``: how well the computer seats play (``easy``, ``normal``, ``hard``)."""
         adapter = self.games.get(game)
+        try:
+            chosen = Level(level)
+        except ValueError:
+            levels = ", ".join(known.value for known in Level)
+            raise SessionError("error.level", levels=levels) from None
         players = adapter.min_seats if players is None else players
         if not adapter.min_seats <= players <= adapter.max_seats:
             raise SessionError("error.players_range", low=adapter.min_seats, high=adapter.max_seats)
@@ -54,6 +63,7 @@ class LobbyVerbs(Tables):
                 locale=locale,
                 players=players,
                 bots=bots,
+                level=chosen,
                 seed=seed,
                 options=dict(options or {}),
                 turn_seconds=await self.turn_seconds(guild_id, adapter),

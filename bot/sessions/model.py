@@ -19,13 +19,16 @@ from bot.games import AnyAdapter, Control, Menu, Table
 from bot.settings import Settings
 from bot.store._common import decode, encode, text_of
 from bot.store.base import ActiveGame, GameStore
+from bot.text.names import leveled_name
 from rules.engine import GameState
+from rules.levels import Level
 
 __all__ = [
     "DEAL_AGAIN_SECONDS",
     "MAX_BURST",
     "MAX_MESSAGE",
     "PUBLISH_WAIT",
+    "REPOST_DELAYS",
     "TIMEOUTS_BEFORE_COMPUTER",
     "Host",
     "NoPoster",
@@ -44,6 +47,10 @@ log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_COMPUTER = 3
 MAX_MESSAGE = 2000  # Discord's limit on a message's content
 PUBLISH_WAIT = 5.0  # how long a computer burst waits for the move before it to be posted
+# Waits before each new try at posting a table Discord refused (5xx, 429 after discord.py's
+# own retries): until one gets through, the channel shows an older table whose buttons are
+# out of date, so members could only move by slash command.
+REPOST_DELAYS = (2.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
 MAX_BURST = 500  # computer moves in one burst; a game of bots always ends well before
 DEAL_AGAIN_SECONDS = 3600.0  # how long a finished table's "Deal again" keeps working
 
@@ -122,6 +129,8 @@ class Session:
     # The record last saved or loaded, as JSON (a copy nothing can mutate): what a failed
     # save rolls the session back to without asking the store, which may be down.
     saved: tuple[int, str] | None = None  # (version, JSON of the record's data)
+    # How well its computer seats play (issue 18), those handed over later too.
+    level: Level = Level.NORMAL
 
     @property
     def seeded(self) -> bool:
@@ -142,8 +151,13 @@ class Session:
 
     @property
     def names(self) -> list[str]:
-        """Seat names in seat order, for rendering."""
-        return [seat.name for seat in self.seats]
+        """Seat names in seat order, for rendering (:meth:`shown_name`)."""
+        return [self.shown_name(seat, self.locale) for seat in self.seats]
+
+    def shown_name(self, seat: Seat, locale: str) -> str:
+        """A seat's name as every game's table and ``/game list`` show it: a computer's with
+        its level in ``locale`` (:func:`~bot.text.names.leveled_name`)."""
+        return leveled_name(seat.name, self.level, locale) if seat.computer else seat.name
 
     @property
     def computer_seats(self) -> list[int]:
@@ -157,6 +171,7 @@ class Session:
             "locale": self.locale,
             "players": self.players,
             "bots": self.bots,
+            "level": self.level.value,
             "seed": self.seed,
             "options": self.options,
             "turn_seconds": self.turn_seconds,
@@ -207,6 +222,8 @@ class Session:
             finished_at=data.get("finished_at"),
             touched=data.get("touched"),
             secret=None if data.get("secret") is None else Secret.from_data(data["secret"]),
+            # Saved before levels existed: today's (normal) players.
+            level=Level(data.get("level", Level.NORMAL.value)),
         )
         if data["state"] is not None:
             session.state = adapter.restore(data["state"])

@@ -186,6 +186,7 @@ class PlayVerbs(Tables):
                 locale=last.locale,
                 players=last.players,
                 bots=last.bots,
+                level=last.level,
                 seed=None,
                 options=dict(last.options),
                 turn_seconds=turn_seconds,

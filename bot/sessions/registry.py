@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.games import GameCatalog, UnknownGame
 from bot.sessions.lobby import LobbyVerbs
-from bot.sessions.model import Host, Poster, Session
+from bot.sessions.model import Host, Post, Poster, Session
 from bot.sessions.play import PlayVerbs
 from bot.settings import Settings
 from bot.store.base import GameStore
@@ -62,12 +62,12 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
             owns_guild = bot.owns_guild if bot is not None else _serves_every_guild
         self.owns_guild = owns_guild
 
-    async def published(self, channel_id: int, version: int, message_id: int | None) -> None:
-        """The table of ``version`` was posted as ``message_id``: strip the one before it.
+    async def published(self, post: Post, message_id: int | None) -> None:
+        """The table ``post`` was posted as ``message_id``: strip the one before it.
 
-        ``None``: it could not be posted; the table before it keeps its buttons.
+        ``None``: it could not be posted; it is posted again later, until one gets through.
         """
-        await self.turns.published(channel_id, version, message_id)
+        await self.turns.published(post, message_id)
 
     # -- restart and shutdown -----------------------------------------------------------
 
@@ -108,3 +108,4 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
     async def close(self) -> None:
         """Stop every timer (the sessions stay in the store)."""
         await self.tasks.close()
+        await self.reposts.close()

@@ -54,7 +54,20 @@ _UNREACHABLE = (
     # A statement started on a connection the server had just closed (seen in 1 of 3 runs
     # of the test that cuts the connections): asyncpg drops that connection too.
     asyncpg.InternalClientError,
+    # The server's own limits below: it gave the statement up, so nothing of it was written.
+    asyncpg.LockNotAvailableError,
+    asyncpg.QueryCanceledError,
 )
+# The server gives a statement up before we stop waiting for it (STORE_WAIT_SECONDS, or
+# STORE_RETRY_WAIT_SECONDS right after a refusal). Ours alone would leave the outcome open:
+# our cancel request races the statement, and a write waiting on a lock released just then
+# still commits after the member was told nothing changed (the soak saw it twice in 12 min).
+# Only a lock held that long (an outage; our own writes to one channel never overlap) or a
+# stalled server hits these.
+_SERVER_LIMITS = {
+    "lock_timeout": f"{round(STORE_RETRY_WAIT_SECONDS * 800)}ms",
+    "statement_timeout": f"{round(STORE_WAIT_SECONDS * 750)}ms",
+}
 
 
 class PostgresStore:
@@ -92,6 +105,7 @@ class PostgresStore:
                 # A statement waiting on a lock or a silent server gives up (TimeoutError,
                 # so StoreUnavailable) while the member can still be answered.
                 command_timeout=STORE_WAIT_SECONDS,
+                server_settings=_SERVER_LIMITS,
             )
             await self._migrate()
         except (
@@ -134,7 +148,9 @@ class PostgresStore:
 
     async def _migrate(self) -> None:
         async with self._p.acquire() as conn, conn.transaction():
-            # Another process may be migrating: wait for it as long as for a connection.
+            # Another process may be migrating: wait for it as long as for a connection (a
+            # migration may take its time too: not the limits of a move's statements).
+            await conn.execute("SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0")
             await conn.execute(
                 "SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK, timeout=_CONNECT_TIMEOUT
             )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import Control
 from bot.i18n import describe, t
+from rules.levels import Level
 
 if TYPE_CHECKING:
     from bot.sessions.model import Session
@@ -43,6 +44,9 @@ def lobby_text(session: Session, notices: Sequence[str]) -> str:
     lines += [
         t("lobby.seat_computer", locale, n=n) for n in range(first_free + free, session.players + 1)
     ]
+    if session.bots or session.level is not Level.NORMAL:
+        level = t(f"level.name.{session.level.value}", locale)
+        lines.append(t("lobby.level", locale, level=level))
     lines += option_lines(session.game, session.options, locale)
     lines.append(t("lobby.waiting", locale, free=free))
     return "\n".join(lines)

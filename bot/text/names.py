@@ -11,9 +11,11 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.text.width import clip
+from bot.i18n import t
+from bot.text.width import clip, columns
+from rules.levels import Level
 
-__all__ = ["TABLE_NAME_COLUMNS", "block_name", "block_names", "escape_log"]
+__all__ = ["TABLE_NAME_COLUMNS", "block_name", "block_names", "escape_log", "leveled_name"]
 
 TABLE_NAME_COLUMNS: Final = 12  # a name's room in a table line, so a line fits a phone
 _MARKDOWN: Final = re.compile(r"([\\`*_~|>])")
@@ -28,6 +30,16 @@ def block_name(name: str, most: int = TABLE_NAME_COLUMNS) -> str:
 def block_names(names: Sequence[str], most: int = TABLE_NAME_COLUMNS) -> list[str]:
     """:func:`block_name` of each name."""
     return [block_name(name, most) for name in names]
+
+
+def leveled_name(name: str, level: Level, locale: str) -> str:
+    """A computer seat's name with how well it plays, ``AI 2 (hard)`` / ``AI 2 (고수)``;
+    a normal player's (today's) as ever. The name gives way, not the level, so it still
+    shows within a table's :data:`TABLE_NAME_COLUMNS`."""
+    if level is Level.NORMAL:
+        return name
+    tag = t(f"level.tag.{level.value}", locale)
+    return f"{block_name(name, TABLE_NAME_COLUMNS - 1 - columns(tag))} {tag}"
 
 
 def escape_log(lines: Iterable[str]) -> list[str]:

@@ -27,9 +27,11 @@ def idle_text(seconds: float, locale: str) -> str:
 
 
 def table_line(number: int, session: Session, now: float, locale: str) -> str:
-    """``1. #games Uno: alice, bob, Computer 3 — bob's turn — idle 2 min``."""
+    """``1. #games Uno: alice, bob, AI 3 (hard) — bob's turn — idle 2 min``."""
     game = t(f"game.{session.game}", locale)
-    seats = ", ".join(clip(seat.name, NAME_COLUMNS) for seat in session.seats)
+    seats = ", ".join(
+        clip(session.shown_name(seat, locale), NAME_COLUMNS) for seat in session.seats
+    )
     state = session.state
     if state is None:
         where = t(

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from cogs.common import table
 from rules.blackjack.events import Hit, Stand
+from rules.levels import Level
 
 __all__ = ["GAME", "BlackjackCog"]
 
@@ -39,16 +40,19 @@ class BlackjackCog(commands.Cog):
         players=_("Seats at the table, members and computers (1-7)", key="param.players"),
         bots=_("How many of the seats computer players take", key="param.bots"),
         seed=_("Deal a reproducible game from this number", key="param.seed"),
+        level=table.LEVEL_DESCRIPTION,
     )
+    @app_commands.choices(level=table.LEVEL_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 1, MAX_SEATS] = 1,
         bots: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
         seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
+        level: str = Level.NORMAL.value,
     ) -> None:
         """Open a table; with nobody else to wait for it deals at once."""
-        await table.start(interaction, GAME, players=players, bots=bots, seed=seed)
+        await table.start(interaction, GAME, players=players, bots=bots, seed=seed, level=level)
 
     @blackjack.command(
         name="join", description=_("Take a seat at the Blackjack table", key="cmd.blackjack.join")

@@ -399,7 +399,7 @@ async def answer_post(
         await _tell_saved(interaction)
     finally:
         # Even if Discord refused the post, computer moves after it must not wait for it.
-        await registry.published(post.channel_id, post.version, message_id)
+        await registry.published(post, message_id)
 
 
 async def _send_table(interaction: discord.Interaction[Any], post: Post) -> int:

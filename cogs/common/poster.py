@@ -33,7 +33,19 @@ class DiscordPoster:
                 message = await channel.send(post.content, allowed_mentions=pings)
             else:
                 message = await channel.send(post.content, view=view, allowed_mentions=pings)
-        except (discord.HTTPException, ValueError):  # ValueError: components discord.py refuses
+        except discord.HTTPException as error:
+            # Discord failing (5xx, or 429 after discord.py's own waits) is no bug of ours:
+            # the session posts the table again later. Anything else is worth an ERROR.
+            transient = error.status >= 500 or error.status == 429
+            log.log(
+                logging.WARNING if transient else logging.ERROR,
+                "could not post the table in channel %d (HTTP %d); it is posted again later",
+                post.channel_id,
+                error.status,
+                exc_info=not transient,
+            )
+            return None
+        except ValueError:  # components discord.py refuses
             log.exception("could not post the table in channel %d", post.channel_id)
             return None
         return message.id

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 
 from bot.games import MAX_OPTIONS
 from bot.sessions import Reply, SessionError, SessionRegistry
@@ -25,8 +26,30 @@ from cogs.common.respond import (
     public_locale,
 )
 from rules.engine import Action
+from rules.levels import Level
 
-__all__ = ["act", "hand", "join", "leave", "move", "start", "suggest"]
+__all__ = [
+    "LEVEL_CHOICES",
+    "LEVEL_DESCRIPTION",
+    "act",
+    "hand",
+    "join",
+    "leave",
+    "move",
+    "start",
+    "suggest",
+]
+
+# The ``level`` option of every ``/<game> start`` with computer seats (issue 18).
+LEVEL_DESCRIPTION = _("How well the computer seats play (default: normal)", key="param.level")
+LEVEL_CHOICES = [
+    app_commands.Choice(name=_("easy", key="choice.level.easy"), value=Level.EASY.value),
+    app_commands.Choice(
+        name=_("normal (today's computer player)", key="choice.level.normal"),
+        value=Level.NORMAL.value,
+    ),
+    app_commands.Choice(name=_("hard", key="choice.level.hard"), value=Level.HARD.value),
+]
 
 
 def _registry(interaction: discord.Interaction[Any], game: str) -> tuple[SessionRegistry, int]:
@@ -63,8 +86,10 @@ async def start(
     bots: int,
     seed: int | None,
     options: dict[str, Any] | None = None,
+    level: str = Level.NORMAL.value,
 ) -> None:
-    """``/<game> start``: open a lobby here with the member as host."""
+    """``/<game> start``: open a lobby here with the member as host; its computer seats
+    play at ``level``."""
 
     async def step(registry: SessionRegistry, channel_id: int) -> Reply:
         if seed is not None:
@@ -79,6 +104,7 @@ async def start(
             seed=seed,
             options=options,
             locale=await public_locale(interaction),
+            level=level,
         )
 
     await _run(interaction, game, "start", step)

@@ -21,6 +21,7 @@ from bot.games.gostop import ADAPTER, CHONGTONG_END, CHONGTONG_PLAY
 from cogs.common import install
 from cogs.common import table as verbs
 from cogs.common.respond import Deckhand
+from rules.levels import Level
 
 __all__ = ["GostopCog"]
 
@@ -68,19 +69,24 @@ class GostopCog(commands.Cog):
             "1: play against the computer; 0: wait for a member to join", key="param.gostop_bots"
         ),
         seed=_("Deal a reproducible game from this number", key="param.seed"),
+        level=verbs.LEVEL_DESCRIPTION,
         bonus_cards=_("Bonus cards in the deck (worth 2 or 3 junk)", key="param.gostop_bonus"),
     )
     @app_commands.choices(bonus_cards=BONUS_CHOICES)
+    @app_commands.choices(level=verbs.LEVEL_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction[Any],
         bots: app_commands.Range[int, 0, 1] = 0,
         seed: app_commands.Range[int, 0, 2**53] | None = None,
+        level: str = Level.NORMAL.value,
         bonus_cards: int = 0,
     ) -> None:
         """Open a table of two: the host, and a member or the computer."""
         options = {"bonus_cards": bonus_cards}
-        await verbs.start(interaction, GAME, players=2, bots=bots, seed=seed, options=options)
+        await verbs.start(
+            interaction, GAME, players=2, bots=bots, seed=seed, options=options, level=level
+        )
 
     @group.command(
         name="join", description=_("Take the other seat at the Matgo table", key="cmd.gostop.join")

@@ -21,6 +21,7 @@ from cogs.common import install
 from cogs.common import table as verbs
 from cogs.common.respond import Deckhand
 from rules.cards import SUITS
+from rules.levels import Level
 
 __all__ = ["OneCardCog"]
 
@@ -46,16 +47,19 @@ class OneCardCog(commands.Cog):
         players=_("Seats at the table, members and computers (2-4)", key="param.onecard_players"),
         bots=_("How many of the seats computer players take", key="param.bots"),
         seed=_("Deal a reproducible game from this number", key="param.seed"),
+        level=verbs.LEVEL_DESCRIPTION,
     )
+    @app_commands.choices(level=verbs.LEVEL_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 2, 4] | None = None,
         bots: app_commands.Range[int, 0, 3] = 0,
         seed: app_commands.Range[int, 0, 2**53] | None = None,
+        level: str = Level.NORMAL.value,
     ) -> None:
         """Open a lobby; the host takes seat A."""
-        await verbs.start(interaction, GAME, players=players, bots=bots, seed=seed)
+        await verbs.start(interaction, GAME, players=players, bots=bots, seed=seed, level=level)
 
     @group.command(
         name="join", description=_("Take a seat at the One Card table", key="cmd.onecard.join")

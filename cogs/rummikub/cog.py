@@ -26,6 +26,7 @@ from bot.text import rummikub as render
 from cogs.common import install
 from cogs.common import table as verbs
 from cogs.common.respond import Deckhand, deckhand, guarded, locale_of
+from rules.levels import Level
 from rules.rummikub.ai import hint as solver_hint
 from rules.rummikub.solver import Solution
 
@@ -77,20 +78,25 @@ class RummikubCog(commands.Cog):
         players=_("Seats at the table, members and computers (2-4)", key="param.rummikub_players"),
         bots=_("How many of the seats computer players take", key="param.bots"),
         seed=_("Deal a reproducible game from this number", key="param.seed"),
+        level=verbs.LEVEL_DESCRIPTION,
         hints=_("Whether /rummikub hint may show the best play", key="param.rummikub_hints"),
     )
     @app_commands.choices(hints=HINT_CHOICES)
-    async def start(
+    @app_commands.choices(level=verbs.LEVEL_CHOICES)
+    async def start(  # noqa: PLR0917 - Discord passes each slash option as a parameter
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 2, 4] | None = None,
         bots: app_commands.Range[int, 0, 3] = 0,
         seed: app_commands.Range[int, 0, 2**53] | None = None,
+        level: str = Level.NORMAL.value,
         hints: str = "on",
     ) -> None:
         """Open a table of 2 to 4 seats, some of them computers."""
         options = {"hints": hints != "off"}
-        await verbs.start(interaction, GAME, players=players, bots=bots, seed=seed, options=options)
+        await verbs.start(
+            interaction, GAME, players=players, bots=bots, seed=seed, options=options, level=level
+        )
 
     @group.command(name="join", description=_("Take a seat at the table", key="cmd.rummikub.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:

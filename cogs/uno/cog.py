@@ -20,6 +20,7 @@ from bot.text.uno import COLOURS
 from cogs.common import install
 from cogs.common import table as verbs
 from cogs.common.respond import Deckhand
+from rules.levels import Level
 
 __all__ = ["UnoCog"]
 
@@ -50,6 +51,7 @@ class UnoCog(commands.Cog):
         players=_("Seats at the table, members and computers (2-10)", key="param.uno_players"),
         bots=_("How many of the seats computer players take", key="param.bots"),
         seed=_("Deal a reproducible game from this number", key="param.seed"),
+        level=verbs.LEVEL_DESCRIPTION,
         ruleset=_("official, or the seed's (course judge)", key="param.uno_ruleset"),
         stacking=_("+2 on +2 and +4 on +4 pass the sum on", key="param.uno_stacking"),
         draw_until_playable=_("Draw until a card can be played", key="param.uno_draw_until"),
@@ -58,12 +60,14 @@ class UnoCog(commands.Cog):
         uno_call=_("Press UNO! yourself, or be caught for 2 cards", key="param.uno_uno_call"),
     )
     @app_commands.choices(ruleset=RULESET_CHOICES)
+    @app_commands.choices(level=verbs.LEVEL_CHOICES)
     async def start(  # noqa: PLR0917 - Discord passes each slash option as a parameter
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 2, 10] | None = None,
         bots: app_commands.Range[int, 0, 9] = 0,
         seed: app_commands.Range[int, 0, 2**53] | None = None,
+        level: str = Level.NORMAL.value,
         ruleset: str = "official",
         stacking: bool = False,
         draw_until_playable: bool = False,
@@ -80,7 +84,9 @@ class UnoCog(commands.Cog):
             "seven_zero": seven_zero,
             "uno_call": uno_call,
         }
-        await verbs.start(interaction, GAME, players=players, bots=bots, seed=seed, options=options)
+        await verbs.start(
+            interaction, GAME, players=players, bots=bots, seed=seed, options=options, level=level
+        )
 
     @group.command(name="join", description=_("Take a seat at the Uno table", key="cmd.uno.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:

@@ -56,6 +56,8 @@ EVERY_SUBCOMMAND = [
     (["rummikub", "solve", "--initial=3"], "deckhand rummikub solve"),
     (["rummikub", "solve", "--rack", "R1", "extra"], "deckhand rummikub solve"),
     (["play", "blackjack", "1", "2", "3\n4"], "deckhand play blackjack"),
+    (["play", "blackjack", "1", "2", "--level", "expert"], "deckhand play blackjack"),
+    (["play", "gostop", "--level", "expert"], "deckhand play gostop"),
 ]
 
 

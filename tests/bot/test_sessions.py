@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,11 +25,15 @@ from bot.sessions import (
     compose,
 )
 from bot.sessions.core import STORE_RETRY_SECONDS, VERSION_EPOCH
+from bot.sessions.model import REPOST_DELAYS
 from bot.settings import Settings
 from bot.store import StoreUnavailable
 from bot.store.base import ActiveGame, GuildSettings
 from bot.store.memory import MemoryStore
+from bot.text.names import TABLE_NAME_COLUMNS, block_name
+from bot.text.width import columns
 from rules.engine import Action, Event, GameOver, IllegalAction, Outcome, Result
+from rules.levels import Level
 
 CHANNEL = 10
 GUILD = 1
@@ -129,6 +135,11 @@ class CountAdapter:
     min_seats = 2
     max_seats = 4
 
+    def __init__(self) -> None:
+        self.dealt_levels: list[Level] = []  # the level each deal was given
+        # What each computer move was asked with: (seat, level, a draw of its rng).
+        self.asked: list[tuple[int, Level, float]] = []
+
     def turn_seconds(self, settings: Settings) -> float:
         return settings.default_turn_seconds
 
@@ -140,9 +151,13 @@ class CountAdapter:
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[CountState, Sequence[Event]]:
+        if level is Level.EASY and options.get("no_easy"):  # an engine without that level
+            raise IllegalAction("No easy players here.", code="unknown_option")
         state = CountState(seats, int(options.get("target", 10)))
         state.computers = list(computers)
+        self.dealt_levels.append(level)
         if options.get("instant"):  # like a House blackjack: over before anyone acts
             state.winner = 0
             result = state.result
@@ -202,10 +217,19 @@ class CountAdapter:
     ) -> list[Option]:
         return [Option(f"+{n}", str(n)) for n in (1, 2) if view[1] == view[2]]
 
-    def computer_action(self, state: CountState, seat: int) -> Action:
+    def computer_action(
+        self,
+        state: CountState,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
+        assert rng is not None, "the session gives every computer move its own rng"
+        self.asked.append((seat, level, rng.random()))
         return Add(2)
 
-    computer_seconds: float | None = None  # the computer's move is chosen at once
+    def computer_seconds(self, level: Level) -> float | None:
+        return None  # the computer's move is chosen at once
 
     def private_step(self, events: Sequence[Event]) -> bool:
         return False
@@ -247,8 +271,14 @@ class FakePoster:
         self.stripped: list[int] = []
         self.pings: list[tuple[int, str]] = []
         self.next_id = 5000
+        self.refuse = 0  # how many posts to come Discord refuses
+        self.refused: list[Post] = []
 
     async def post(self, post: Post) -> int | None:
+        if self.refuse:
+            self.refuse -= 1
+            self.refused.append(post)
+            return None
         self.posts.append(post)
         self.next_id += 1
         return self.next_id
@@ -336,7 +366,7 @@ class Harness:
         reply = await reply_coro
         if reply.post is not None:
             self.message_id += 1
-            await self.registry.published(CHANNEL, reply.post.version, self.message_id)
+            await self.registry.published(reply.post, self.message_id)
         return reply.post
 
     async def saved_total_back_at_seat_0(self) -> int:
@@ -512,7 +542,7 @@ async def test_what_a_move_tells_the_mover_alone_comes_in_their_language(table: 
     await start_two(table)
     reply = await table.registry.act(CHANNEL, ALICE.id, Add(1), locale="ko")
     assert reply.private is None  # the game tells nothing after an Add(1)
-    await table.registry.published(CHANNEL, reply.post.version, 1)  # type: ignore[union-attr]
+    await table.registry.published(reply.post, 1)  # type: ignore[union-attr]
     reply = await table.registry.act(CHANNEL, BOB.id, Add(2), locale="ko")
     assert reply.private is not None and reply.post is not None
     assert reply.private.content == "ko: only Bob sees this\n```\ntotal 3\n```"
@@ -877,9 +907,9 @@ async def test_a_table_whose_id_arrives_after_the_game_moved_on_loses_its_button
     assert lobby.post is not None
     joined = await table.registry.join(CHANNEL, BOB)  # before Discord told us the lobby's id
     assert joined.post is not None
-    await table.registry.published(CHANNEL, lobby.post.version, 4242)
+    await table.registry.published(lobby.post, 4242)
     assert table.poster.stripped == [4242]
-    await table.registry.published(CHANNEL, joined.post.version, 4243)
+    await table.registry.published(joined.post, 4243)
     assert table.poster.stripped == [4242]
     session = table.registry.get(CHANNEL)
     assert session is not None and session.message_id == 4243
@@ -915,12 +945,67 @@ async def test_a_table_discord_did_not_take_leaves_the_previous_one_live(table: 
     assert reply.post is not None
     # Neither the answer nor the fallback post reached Discord: no table is newer than the
     # first one, so it keeps its buttons (and the next table will retire it).
-    await table.registry.published(CHANNEL, reply.post.version, None)
+    await table.registry.published(reply.post, None)
     assert table.poster.stripped == stripped
     session = table.registry.get(CHANNEL)
     assert session is not None and session.message_id == first
     await table.answered(table.registry.act(CHANNEL, BOB.id, Add(1)))
     assert table.poster.stripped == [*stripped, first]
+
+
+def untimed(table: Harness) -> None:
+    """No turn runs out in this test: its clock may run far ahead."""
+    session = table.registry.get(CHANNEL)
+    assert session is not None
+    session.turn_seconds = 10.0**9
+
+
+async def test_a_table_discord_did_not_take_is_posted_again_until_it_gets_through(
+    table: Harness,
+) -> None:
+    await start_two(table)
+    untimed(table)
+    first = table.message_id
+    reply = await table.registry.act(CHANNEL, ALICE.id, Add(1))
+    assert reply.post is not None
+    table.poster.refuse = 2
+    await table.registry.published(reply.post, None)
+    await table.clock.advance(1.9)
+    assert table.poster.refused == [] and table.poster.posts == []  # not at once
+    await table.clock.advance(0.1 + 5.0)  # two tries, both refused (Discord still failing)
+    assert table.poster.refused == [reply.post, reply.post] and table.poster.posts == []
+    await table.clock.advance(15.0)
+    assert table.poster.posts == [reply.post]  # the same table, mention included
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.message_id == table.poster.next_id
+    assert table.poster.stripped[-1] == first  # the out-of-date table is retired
+    await table.clock.advance(1000.0)
+    assert table.poster.posts == [reply.post]  # once through, never again
+
+
+async def test_a_table_to_post_again_is_dropped_once_the_game_moves_on(table: Harness) -> None:
+    await start_two(table)
+    untimed(table)
+    reply = await table.registry.act(CHANNEL, ALICE.id, Add(1))
+    assert reply.post is not None
+    await table.registry.published(reply.post, None)
+    newer = await table.answered(table.registry.act(CHANNEL, BOB.id, Add(1)))
+    await table.clock.advance(1000.0)
+    assert reply.post not in table.poster.posts and reply.post not in table.poster.refused
+    session = table.registry.get(CHANNEL)
+    assert newer is not None and session is not None and session.version == newer.version
+
+
+async def test_posting_again_gives_up_after_its_last_try(table: Harness) -> None:
+    await start_two(table)
+    untimed(table)
+    reply = await table.registry.act(CHANNEL, ALICE.id, Add(1))
+    assert reply.post is not None
+    table.poster.refuse = 100
+    await table.registry.published(reply.post, None)
+    await table.clock.advance(10_000.0)
+    assert len(table.poster.refused) == len(REPOST_DELAYS)
+    assert not table.registry.reposts.running(CHANNEL)
 
 
 async def finish_two(table: Harness) -> Post:
@@ -944,7 +1029,7 @@ async def test_deal_again_still_works_after_a_restart(table: Harness) -> None:
         CHANNEL, ALICE.id, version=final.version, table_id=final_table
     )
     assert reply.post is not None and "total 0" in reply.post.content
-    await again.registry.published(CHANNEL, reply.post.version, 7777)
+    await again.registry.published(reply.post, 7777)
     assert again.poster.stripped == [final_table]  # the clicked table is retired
     session = again.registry.get(CHANNEL)
     assert session is not None and session.version > final.version
@@ -1090,6 +1175,7 @@ class MisplayingComputer(CountAdapter):
     ``safe_too`` the timeout move is refused as well, with ``stuck`` the seat has none."""
 
     def __init__(self, *, safe_too: bool = False, stuck: bool = False) -> None:
+        super().__init__()
         self.safe_too = safe_too
         self.stuck = stuck
 
@@ -1101,13 +1187,20 @@ class MisplayingComputer(CountAdapter):
         computers: Sequence[int],
         *,
         secret: bool = False,
+        level: Level = Level.NORMAL,
     ) -> tuple[CountState, Sequence[Event]]:
-        state, events = super().new(seats, seed, options, computers)
+        state, events = super().new(seats, seed, options, computers, level=level)
         if self.stuck:
             state.legal_actions = lambda seat: []  # type: ignore[method-assign]
         return state, events
 
-    def computer_action(self, state: CountState, seat: int) -> Action:
+    def computer_action(
+        self,
+        state: CountState,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
         return Add(7) if seat == state.seats - 1 else Add(2)
 
     def timeout_action(self, state: CountState, seat: int) -> Action:
@@ -1368,3 +1461,225 @@ async def test_a_game_whose_next_options_fail_records_nothing(table: Harness) ->
     session = table.registry.get(CHANNEL)
     assert session is not None and isinstance(session.state, CountState)
     assert session.state.total == 2 and not session.state.is_over
+
+
+# -- levels (issue 18) -----------------------------------------------------------------------
+
+
+def count_adapter(table: Harness) -> CountAdapter:
+    adapter = table.games.get("count")
+    assert isinstance(adapter, CountAdapter)
+    return adapter
+
+
+async def open_against_computers(table: Harness, level: str, **options: Any) -> None:
+    """Alice and two computers at ``level``; Alice adds 1 and the computers play."""
+    await table.answered(
+        table.registry.open_lobby(
+            CHANNEL, GUILD, "count", ALICE, players=3, bots=2, level=level, options=options
+        )
+    )
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    await table.clock.advance(1)
+
+
+async def test_the_level_is_given_to_the_deal_and_every_computer_move(table: Harness) -> None:
+    await open_against_computers(table, "hard", target=50)
+    adapter = count_adapter(table)
+    assert adapter.dealt_levels == [Level.HARD]
+    assert [(seat, level) for seat, level, _ in adapter.asked] == [
+        (1, Level.HARD),
+        (2, Level.HARD),
+    ]
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.level is Level.HARD
+    # Each move draws from its own stream: two computers do not share one.
+    draws = [draw for _, _, draw in adapter.asked]
+    assert draws[0] != draws[1]
+
+
+async def test_the_computers_choices_are_the_same_on_a_replay_and_leave_the_game_alone() -> None:
+    """Two runs of the same table ask the computers with the same random draws; the draws
+    come from the session, not the global ``random`` nor the game's own stream."""
+    runs = []
+    for _ in range(2):
+        table = Harness()
+        random.seed(len(runs))  # a different global stream each run: it must not matter
+        await open_against_computers(table, "easy", target=50)
+        runs.append(count_adapter(table).asked)
+        await table.registry.close()
+    assert runs[0] == runs[1] and len(runs[0]) == 2
+
+
+async def test_a_computer_seat_shows_its_level_in_the_tables_language(table: Harness) -> None:
+    await open_against_computers(table, "hard", target=50)
+    [post] = table.poster.posts
+    assert post.content.startswith("AI 2 (hard) +2\nAI 3 (hard) +2\n")
+    session = table.registry.get(CHANNEL)
+    assert session is not None
+    session.locale = "ko"
+    assert session.names == ["Alice", "AI 2 (고수)", "AI 3 (고수)"]
+
+
+async def test_a_normal_table_names_its_computers_as_ever(table: Harness) -> None:
+    await open_against_computers(table, "normal", target=50)
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.names == ["Alice", "Computer 2", "Computer 3"]
+    assert count_adapter(table).dealt_levels == [Level.NORMAL]
+
+
+async def test_a_seat_handed_to_a_computer_plays_and_shows_the_tables_level(
+    table: Harness,
+) -> None:
+    await table.answered(
+        table.registry.open_lobby(
+            CHANNEL, GUILD, "count", ALICE, players=2, level="easy", options={"target": 50}
+        )
+    )
+    post = await table.answered(table.registry.join(CHANNEL, BOB))
+    assert post is not None and "Computer players: easy" not in post.content  # no computer
+    await table.answered(table.registry.kick(CHANNEL, BOB.id))
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    await table.clock.advance(1)
+    assert [(seat, level) for seat, level, _ in count_adapter(table).asked] == [(1, Level.EASY)]
+    assert table.poster.posts[-1].content.startswith("Bob (easy) +2")
+
+
+async def test_a_long_name_gives_way_to_the_level_within_a_tables_columns(
+    table: Harness,
+) -> None:
+    await table.answered(
+        table.registry.open_lobby(
+            CHANNEL, GUILD, "count", Player(104, "가나다라마바사아자차"), players=2, level="hard"
+        )
+    )
+    await table.answered(table.registry.join(CHANNEL, BOB))
+    await table.answered(table.registry.kick(CHANNEL, 104))
+    session = table.registry.get(CHANNEL)
+    assert session is not None
+    shown = session.names[0]
+    assert shown.endswith(" (hard)") and columns(shown) <= TABLE_NAME_COLUMNS
+    assert block_name(shown) == shown  # the table's own clipping leaves the level be
+
+
+async def test_the_lobby_says_how_well_its_computers_play(table: Harness) -> None:
+    post = await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3, bots=1, level="hard")
+    )
+    assert post is not None and "Seat 3: computer\nComputer players: hard\n" in post.content
+
+
+async def test_an_unknown_level_is_refused_and_opens_nothing(table: Harness) -> None:
+    with pytest.raises(SessionError) as refused:
+        await table.registry.open_lobby(
+            CHANNEL, GUILD, "count", ALICE, players=2, bots=1, level="impossible"
+        )
+    assert refused.value.key == "error.level"
+    assert "easy, normal, hard" in t(refused.value.key, "en", **refused.value.params)
+    assert table.registry.get(CHANNEL) is None and await table.stored() is None
+
+
+async def test_the_level_survives_a_restart_and_deal_again(table: Harness) -> None:
+    await open_against_computers(table, "hard", target=4)
+    # Alice 1, AI 2 +2, AI 3 +2 = 5: the game is over, its table kept for "Deal again".
+    assert table.registry.get(CHANNEL) is None
+    final = table.poster.posts[-1]
+    await table.registry.close()
+    again = Harness(table.store)
+    again.clock.now = table.clock.now + 60
+    await again.registry.restore_all()
+    reply = await again.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
+    assert reply.post is not None
+    session = again.registry.get(CHANNEL)
+    assert session is not None and session.level is Level.HARD
+    assert count_adapter(again).dealt_levels == [Level.HARD]
+    await again.registry.close()
+    # And a running game's restart: the computers play on at hard.
+    third = Harness(again.store)
+    assert await third.registry.restore_all() == 1
+    restored = third.registry.get(CHANNEL)
+    assert restored is not None and restored.level is Level.HARD
+    assert restored.names[1:] == ["AI 2 (hard)", "AI 3 (hard)"]
+    await third.registry.close()
+
+
+async def test_a_game_saved_before_levels_existed_loads_as_normal(table: Harness) -> None:
+    await start_two(table, target=50)
+    stored = await table.stored()
+    assert stored is not None and stored.data["level"] == "normal"
+    await table.registry.close()
+    older = {key: value for key, value in stored.data.items() if key != "level"}
+    record = ActiveGame(CHANNEL, GUILD, "count", stored.version + 1, older)
+    await table.store.save(record, expected_version=stored.version)
+    again = Harness(table.store)
+    assert await again.registry.restore_all() == 1
+    session = again.registry.get(CHANNEL)
+    assert session is not None and session.level is Level.NORMAL
+    await again.registry.close()
+
+
+class SlowHardComputer(CountAdapter):
+    """A hard player that never decides in time (and the thread it ran on)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.threads: list[str] = []
+
+    def computer_seconds(self, level: Level) -> float | None:
+        return 0.05 if level is Level.HARD else None
+
+    def computer_action(
+        self,
+        state: CountState,
+        seat: int,
+        level: Level = Level.NORMAL,
+        rng: random.Random | None = None,
+    ) -> Action:
+        self.threads.append(threading.current_thread().name)
+        if level is Level.HARD:
+            self.release.wait()
+        return Add(2)
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+async def test_only_a_hard_computer_thinks_off_the_event_loop_and_is_cut_short(
+    level: str,
+) -> None:
+    table = Harness()
+    adapter = SlowHardComputer()
+    table.games.register(adapter)
+    try:
+        await table.answered(
+            table.registry.open_lobby(
+                CHANNEL, GUILD, "count", ALICE, players=2, bots=1, level=level
+            )
+        )
+        await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+        await table.clock.advance(1)
+        if level == "hard":
+            # The burst waits out the limit in real time, then plays the safe move.
+            [burst] = [t for t in asyncio.all_tasks() if t.get_name() == f"computer-{CHANNEL}"]
+            await burst
+        [post] = table.poster.posts
+        on_loop = threading.current_thread().name
+        if level == "hard":
+            assert adapter.threads != [on_loop] and post.content.startswith("AI 2 (hard) +1")
+        else:
+            assert adapter.threads == [on_loop] and post.content.startswith("Computer 2 +2")
+    finally:
+        adapter.release.set()
+        await table.registry.close()
+
+
+async def test_a_deal_the_engine_refuses_opens_nothing(table: Harness) -> None:
+    """Blackjack's engine refuses a level it does not know; the start is refused whole."""
+    with pytest.raises(IllegalAction):
+        await table.registry.open_lobby(
+            CHANNEL, GUILD, "count", ALICE, players=2, bots=1, level="easy", options={"no_easy": 1}
+        )
+    assert table.registry.get(CHANNEL) is None and await table.stored() is None
+    post = await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=1)
+    )
+    assert post is not None and "total 0" in post.content

@@ -16,6 +16,7 @@ from bot.store.memory import MemoryStore
 from cogs import game as game_cog
 from cogs import stats as stats_cog
 from cogs.common.poster import DiscordPoster
+from rules.levels import Level
 
 
 def missing_korean(payload: dict[str, Any], path: str = "") -> list[str]:
@@ -115,3 +116,26 @@ def test_the_list_of_tables_stays_within_discords_limits() -> None:
     assert lines[-1] == t("list.more", "ko", n=40 - shown, shown=shown)
     assert t("list.hours", "ko", h=2, m=1) in lines[1]  # idle since the clock read 0
     assert all(len(str(b.custom_id)) <= 100 for b in view.children)  # type: ignore[attr-defined]
+
+
+def test_the_list_of_tables_shows_each_computers_level_in_the_moderators_language() -> None:
+    session = Session(
+        channel_id=5,
+        guild_id=1,
+        game="uno",
+        host_id=1,
+        locale="en",
+        players=3,
+        bots=1,
+        seed=None,
+        options={},
+        turn_seconds=90,
+        seats=[Seat(1, "alice"), Seat(2, "bob", computer=True), Seat(None, "AI 3", computer=True)],
+        level=Level.HARD,
+        touched=0.0,
+    )
+    text, _ = game_cog.table_list([session], 60.0, "ko")
+    assert "alice, bob (고수), AI 3 (고수)" in text
+    session.level = Level.NORMAL
+    text, _ = game_cog.table_list([session], 60.0, "en")
+    assert "alice, bob, AI 3 —" in text

@@ -8,8 +8,10 @@ never reaches a public message before the House's turn.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any
 
+import discord.http
 import discord.webhook.async_
 import pytest
 
@@ -213,6 +215,48 @@ async def test_a_saved_move_discord_will_not_answer_is_posted_in_the_channel(
         moved = await fake_discord.click(by_id[turn], posted, "Stand")
         assert not moved.ephemeral, moved.text
         assert session.version == version + 2
+
+
+async def test_a_table_discord_will_not_take_at_all_is_posted_again_once_it_recovers(
+    fake_discord: FakeDiscord,
+    deckhand: Deckhand,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", FastRetries())
+    monkeypatch.setattr(discord.http, "asyncio", FastRetries())
+    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob")
+    by_id = {alice.id: alice, bob.id: bob}
+    channel = fake_discord.channel
+    async with deckhand.run() as bot:
+        table = await open_table(fake_discord, bot, alice, [bob])
+        first = whose_turn(bot, channel)
+        session = bot.sessions.get(channel.id)
+        assert first is not None and session is not None
+        version = session.version
+        # Discord answers 502 to everything the bot sends for a while: the answer, the
+        # table posted in its place, and every retry discord.py makes of them.
+        answers = fake_discord.fail_next(502, CALLBACK, count=1000)
+        posts = fake_discord.fail_next(502, "POST /channels/{channel_id}/messages", count=1000)
+        fake_discord.deadline = 1.0
+        clicked = await fake_discord.click(by_id[first], table, "Hit")
+        assert not clicked.messages and session.version == version + 1  # saved, not shown
+        fake_discord.take_violations()
+        assert posts.hits >= 5  # the table was tried in the channel too
+        # Only the out-of-date table is in the channel: its buttons are refused.
+        assert latest_table(fake_discord, channel).id == table.id
+        answers.count = posts.count = 0  # Discord recovers
+        posted = await fake_discord.wait_for_message(
+            channel, lambda m: version_of(m) == version + 1, after=table.id, within=10.0
+        )
+        # ...and then the out-of-date table is retired.
+        await fake_discord.wait_for(lambda: not fake_discord.messages[table.id].buttons, 5.0)
+        turn = whose_turn(bot, channel)
+        assert turn is not None
+        moved = await fake_discord.click(by_id[turn], posted, "Stand")
+        assert not moved.ephemeral, moved.text
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, errors  # Discord's outage is no error of the bot's
 
 
 async def test_a_gateway_resume_keeps_the_game(

@@ -15,6 +15,7 @@ from benchmarks.soak import (
     Tally,
     Witness,
     actions_of,
+    log_conflicts,
     log_errors,
     version_of,
 )
@@ -80,6 +81,17 @@ async def test_a_hand_card_on_the_public_table_of_its_version_is_a_leak() -> Non
     assert len(tally.leaks) == 1 and "[♣K]" in tally.leaks[0]
 
 
+def test_a_hand_menu_in_public_is_a_leak_in_every_game() -> None:
+    fake, tally, _ = watched()
+    channel = fake.channel
+    public = hand(channel.id, 3, ["Red 5", "Red 5"])  # Uno's cards repeat: no card check
+    del public["flags"]
+    fake.new_message(channel, table(channel.id, 3, "```top Red 5```"))
+    assert tally.leaks == []
+    fake.new_message(channel, public)
+    assert len(tally.leaks) == 1 and "menu" in tally.leaks[0]
+
+
 def test_tokens_and_stack_traces_in_public_are_leaks() -> None:
     fake, tally, _ = watched()
     fake.new_message(fake.channel, {"content": f"oops {fake.token}"})
@@ -116,3 +128,15 @@ def test_the_log_counts_errors_and_stray_tracebacks_not_survived_failures() -> N
     assert log_errors("Traceback (most recent call last):\nboom") == [
         "Traceback (most recent call last):"
     ]
+
+
+def test_a_version_conflict_in_the_log_is_a_refused_save_that_was_written() -> None:
+    log = (
+        "2026-11-25 10:41:39 WARNING  bot.sessions.core channel 5: not saved, the store is"
+        " unavailable\n"
+        "2026-11-25 10:41:40 \x1b[33mWARNING\x1b[0m  bot.sessions.core channel 5: version"
+        " conflict; reloading the game\n"
+    )
+    found = log_conflicts(log)
+    assert len(found) == 1 and "channel 5" in found[0] and "\x1b" not in found[0]
+    assert log_conflicts(log.splitlines()[0]) == []

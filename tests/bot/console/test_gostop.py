@@ -11,14 +11,17 @@ flipped card beside ``???`` with its choice, and the command line.
 from __future__ import annotations
 
 import io
+import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.console import gostop as console
 from rules.gostop import Phase, Play, new
+from rules.levels import Level
 from tests.bot.console.test_onecard import EchoInput
 from tests.rules.gostop.helpers import arrange
 
@@ -201,3 +204,43 @@ def test_a_reader_closing_the_pipe_ends_it_quietly() -> None:
         program.stdin.close()
         assert program.wait(timeout=60) == 1
         assert program.stderr is not None and program.stderr.read() == ""
+
+
+def test_the_level_is_refused_unless_known_and_shown_beside_the_computer() -> None:
+    answers = (GOLDEN / "gostop_seed_64.in").read_text()
+    hard = deckhand("play", "gostop", "--seed", str(SEED), "--level", "hard", answers=answers)
+    assert hard.returncode == 0 and hard.stderr == ""
+    assert hard.stdout.splitlines()[1] == "북군(고수) 손패 10장: " + " ".join(["???"] * 10)
+    bad = deckhand("play", "gostop", "--level", "expert")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert len(bad.stderr.splitlines()) == 1 and "expert" in bad.stderr
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_the_computer_plays_at_the_level_with_its_own_replayable_rng(
+    level: Level, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[tuple[Level, float]] = []
+    real = console.choose_action
+
+    def record(view: Any, level: Level = Level.NORMAL, rng: random.Random | None = None) -> Any:
+        assert rng is not None
+        asked.append((level, rng.random()))
+        return real(view, level, rng)
+
+    monkeypatch.setattr(console, "choose_action", record)
+    answers = (GOLDEN / "gostop_seed_64.in").read_text()
+    runs = []
+    for _ in range(2):
+        asked.clear()
+        code, printed = run(answers, seed=SEED, level=level)
+        assert code == 0
+        runs.append((list(asked), printed))
+    assert runs[0] == runs[1] and runs[0][0]
+    assert {given for given, _ in runs[0][0]} == {level}
+    korean = {
+        Level.EASY: "북군(초보) 손패",
+        Level.NORMAL: "북군 손패",
+        Level.HARD: "북군(고수) 손패",
+    }
+    assert korean[level] in runs[0][1]

@@ -162,14 +162,18 @@ async def test_a_locked_table_is_refused_before_discord_stops_waiting() -> None:
         async with admin.transaction():
             await admin.execute(f'LOCK TABLE "{schema}".active_games IN ACCESS EXCLUSIVE MODE')
             started = time.monotonic()
-            with pytest.raises(StoreUnavailable):
+            with pytest.raises(StoreUnavailable) as refused:
                 await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
             assert time.monotonic() - started < STORE_WAIT_SECONDS + 0.5 < 3.0
+            # The server gave the write up: certainly not written. Had we only stopped
+            # waiting (a TimeoutError), the write could still land once the lock is gone.
+            assert isinstance(refused.value.__cause__, asyncpg.LockNotAvailableError)
             # Right after a refusal (a click queued behind it), a short wait only.
             started = time.monotonic()
-            with pytest.raises(StoreUnavailable):
+            with pytest.raises(StoreUnavailable) as refused:
                 await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
             assert time.monotonic() - started < STORE_RETRY_WAIT_SECONDS + 0.5
+            assert isinstance(refused.value.__cause__, asyncpg.LockNotAvailableError)
         await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
         assert [g.data for g in await store.load_active()] == [{"n": 2}]
     finally:
