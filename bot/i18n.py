@@ -72,6 +72,8 @@ def language(*locales: object) -> str:
     for locale in locales:
         if locale is None:
             continue
+        if locale in LANGUAGES:  # a session's own locale, as most calls pass: no parsing
+            return str(locale)
         code = str(locale.value if isinstance(locale, discord.Locale) else locale).lower()
         base = code.split("-")[0]
         if base in LANGUAGES:

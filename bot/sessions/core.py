@@ -236,9 +236,11 @@ class Tables:
             post = self.render(session, events, notices, mention)
             if over:
                 # What the game carries into the next deal ("Deal again"), kept with the
-                # finished table's seats; worked out before anything is written.
+                # finished table's seats; worked out before anything is written. The result
+                # and the finished table are one write.
                 assert state is not None
                 carried = self.adapter(session).next_options(state, session.options)
+                finished_at = self.clock()
                 await self.store.finish(
                     session.channel_id,
                     expected_version=previous,
@@ -246,6 +248,7 @@ class Tables:
                     guild_id=session.guild_id,
                     seats=self.results(session),
                     seeded=session.seeded,
+                    keep=session.stored_finished(carried, finished_at),
                 )
             else:
                 record = session.stored()
@@ -255,7 +258,8 @@ class Tables:
         if over:
             self.forget(session, strip=False)  # the final table strips it when posted
             session.options = carried
-            await self.finished.keep(session)
+            session.finished_at = finished_at
+            self.finished.keep(session)
         else:
             self.turns.arm(session, keep_deadline=True)
         return Reply(post)

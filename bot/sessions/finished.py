@@ -9,7 +9,6 @@ the final table's **Deal again** button works, across a restart too, until it ex
 from __future__ import annotations
 
 import contextlib
-import logging
 from typing import TYPE_CHECKING
 
 from bot.sessions.model import DEAL_AGAIN_SECONDS, Session
@@ -19,8 +18,6 @@ if TYPE_CHECKING:
     from bot.sessions.core import Tables
 
 __all__ = ["FinishedTables"]
-
-log = logging.getLogger(__name__)
 
 
 class FinishedTables:
@@ -34,21 +31,10 @@ class FinishedTables:
         """The channel's finished table still offering "Deal again", if any."""
         return self._finished.get(channel_id)
 
-    async def keep(self, session: Session) -> None:
-        """Keep a finished table's seats (memory and store) for "Deal again", for a while."""
-        channel_id = session.channel_id
-        session.finished_at = self.tables.clock()
-        self._finished[channel_id] = session
-        try:
-            await self.tables.store.create(session.stored_finished())
-        except Exception:
-            # The result is recorded; only "Deal again" after a restart is lost.
-            log.warning(
-                "channel %d: could not keep the finished %s table",
-                channel_id,
-                session.game,
-                exc_info=True,
-            )
+    def keep(self, session: Session) -> None:
+        """Offer "Deal again" at a finished table for a while (its record was stored with
+        the game's result: :meth:`~bot.store.base.GameStore.finish`'s ``keep``)."""
+        self._finished[session.channel_id] = session
         self._arm_expiry(session)
 
     async def store_in_place_of(self, session: Session) -> None:

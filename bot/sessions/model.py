@@ -220,11 +220,13 @@ class Session:
             self.channel_id, self.guild_id, self.game, self.version, data, encode(data)
         )
 
-    def stored_finished(self) -> ActiveGame:
-        """This finished game as the store keeps it for "Deal again": its seats, no game."""
+    def stored_finished(self, options: dict[str, Any], finished_at: float) -> ActiveGame:
+        """This game once finished, as the store keeps it for "Deal again": its seats and
+        the ``options`` its next deal carries, no game."""
         data = self.to_data()
+        data["options"] = options
         data["state"] = None
-        data["finished_at"] = self.finished_at
+        data["finished_at"] = finished_at
         return ActiveGame(self.channel_id, self.guild_id, self.game, self.version, data)
 
     @classmethod

@@ -1,6 +1,6 @@
 """The persistence contract: what sessions need from a database (DESIGN.md section 3).
 
-Two implementations follow it, SQLite (aiosqlite) and PostgreSQL (asyncpg), and the same
+Two implementations follow it, SQLite (sqlite3) and PostgreSQL (asyncpg), and the same
 tests run on both. Every write of an active game names the version it expects to replace,
 so two processes can never both write one game: the loser gets :class:`VersionConflict`.
 """
@@ -118,9 +118,12 @@ class GameStore(Protocol):
         seats: Sequence[SeatResult],
         ended_by: int | None = None,
         seeded: bool = False,
+        keep: ActiveGame | None = None,
     ) -> None:
         """Atomically drop the active session and record its result (``ended_by``: a moderator;
-        ``seeded``: a practice deal, never counted)."""
+        ``seeded``: a practice deal, never counted); with ``keep``, store that record in the
+        session's place in the same transaction (the finished table kept for "Deal again":
+        one write per finishing move)."""
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings (defaults when never set)."""

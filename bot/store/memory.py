@@ -90,14 +90,18 @@ class MemoryStore:
         seats: Sequence[SeatResult],
         ended_by: int | None = None,
         seeded: bool = False,
+        keep: ActiveGame | None = None,
     ) -> None:
-        """Drop the session and record its result, both or neither."""
+        """Drop the session, record its result and store ``keep``, all or nothing."""
         check_finish(seats)
         self._expect(channel_id, expected_version)
+        kept = None if keep is None else (keep, text_of(keep))  # may refuse: before any change
         del self._active[channel_id]
         self.finished.append(
             FinishedGame(channel_id, guild_id, game, tuple(seats), ended_by, seeded)
         )
+        if kept is not None:
+            self._active[channel_id] = kept
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""

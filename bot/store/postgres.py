@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from typing import Any
 from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
@@ -185,17 +186,7 @@ class PostgresStore:
     async def create(self, game: ActiveGame) -> None:
         """Store a new session; :class:`VersionConflict` if the channel has one."""
         async with self._using():
-            status = await self._p.execute(
-                "INSERT INTO active_games (channel_id, guild_id, game, version, data)"
-                " VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (channel_id) DO NOTHING",
-                game.channel_id,
-                game.guild_id,
-                game.game,
-                game.version,
-                text_of(game),
-            )
-            if _count(status) != 1:
-                raise VersionConflict(f"channel {game.channel_id} already has a game")
+            await _insert_active(self._p, game, text_of(game))
 
     async def save(self, game: ActiveGame, *, expected_version: int) -> None:
         """Replace the session stored at ``expected_version``."""
@@ -233,9 +224,11 @@ class PostgresStore:
         seats: Sequence[SeatResult],
         ended_by: int | None = None,
         seeded: bool = False,
+        keep: ActiveGame | None = None,
     ) -> None:
-        """Drop the session and record its result in one transaction."""
+        """Drop the session, record its result and store ``keep``, in one transaction."""
         check_finish(seats)
+        kept = None if keep is None else text_of(keep)
         async with self._using(), self._p.acquire() as conn, conn.transaction():
             status = await conn.execute(
                 "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
@@ -257,6 +250,8 @@ class PostgresStore:
                 " VALUES ($1, $2, $3, $4, $5, $6)",
                 [(finished_id, s.seat, s.member_id, s.outcome, s.score, s.rank) for s in seats],
             )
+            if keep is not None and kept is not None:
+                await _insert_active(conn, keep, kept)
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""
@@ -322,6 +317,22 @@ class PostgresStore:
                 limit,
             )
             return [LeaderboardRow(row[0], row[1], row[2], row[3]) for row in rows]
+
+
+async def _insert_active(conn: Any, game: ActiveGame, data: str) -> None:
+    """Insert a session (on the pool or in a transaction's connection); :class:`VersionConflict`
+    if the channel has one."""
+    status = await conn.execute(
+        "INSERT INTO active_games (channel_id, guild_id, game, version, data)"
+        " VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (channel_id) DO NOTHING",
+        game.channel_id,
+        game.guild_id,
+        game.game,
+        game.version,
+        data,
+    )
+    if _count(status) != 1:
+        raise VersionConflict(f"channel {game.channel_id} already has a game")
 
 
 def _count(status: str) -> int:

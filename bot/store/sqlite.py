@@ -1,4 +1,4 @@
-"""The default store: one SQLite file through aiosqlite, in WAL mode.
+"""The default store: one SQLite file (the standard library's ``sqlite3``), in WAL mode.
 
 Durability: every accepted move is committed before the bot answers. By default the commit
 is ``synchronous=NORMAL``, SQLite's recommended setting for WAL: a committed move survives
@@ -7,9 +7,26 @@ cut or an operating-system crash can roll back the last moment's moves. It spare
 per move (about a third of a move's cost end to end). ``?synchronous=full`` on the URL
 fsyncs every commit for servers that must survive power loss too.
 
-All statements go through one connection, so a lock keeps one coroutine's transaction from
+All statements go through one connection, so a lock keeps one coroutine's operation from
 interleaving with another's. Other processes on the same file wait on SQLite's own lock
 (``busy_timeout``); the version checks still make a second writer fail instead of winning.
+
+Where the statements run. Each operation (a save, a finish with its result rows, a read) is
+one function of the connection, run whole, committed before it returns. With the shipped
+``synchronous=NORMAL`` it first runs on the event loop's own thread with no busy wait: a
+commit there writes to the WAL without an fsync, tens of microseconds, far less than
+handing it to a thread and back (a thread hop per statement was most of a move's cost with
+aiosqlite). Only if SQLite answers busy (another process holds the lock; nothing was
+written, a transaction is rolled back whole) does the operation run again on the store's one
+worker thread, waiting there for the lock as below, so the loop never waits on another
+process. ``synchronous=full`` fsyncs every commit, so its operations always run on the
+worker thread.
+
+Checkpoints. SQLite's automatic checkpoint runs inside the commit that crosses its mark and
+fsyncs the file: on the loop that held every channel up for milliseconds (up to 20 ms seen).
+So with operations on the loop the connection makes none; every :data:`_CHECKPOINT_EVERY`
+operations a second connection on a thread of its own makes a passive one (it never takes
+the write lock nor waits for it, so it blocks no commit and no commit waits for it).
 
 Where SQLite answers "busy" without waiting. SQLite calls its busy handler (waits out
 ``busy_timeout``) except where waiting could deadlock: a connection that already holds a
@@ -38,12 +55,11 @@ import logging
 import random
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import parse_qs
-
-import aiosqlite
 
 from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable
 from bot.store._common import (
@@ -77,6 +93,11 @@ _QUEUED = 0.05
 # the one that won finishes in milliseconds, and randomised so the losers do not collide again.
 _RETRY_FIRST = 0.002
 _RETRY_MOST = 0.1
+# Operations between two checkpoints: a move writes a few pages, so the WAL stays within
+# about SQLite's own mark (1000 pages).
+_CHECKPOINT_EVERY = 200
+
+T = TypeVar("T")
 
 
 class SQLiteStore:
@@ -96,9 +117,16 @@ class SQLiteStore:
         self.path = str(path)
         self.synchronous = synchronous
         self.busy_timeout = busy_timeout
-        self._db: aiosqlite.Connection | None = None
+        self._db: sqlite3.Connection | None = None
         self._lock = asyncio.Lock()
         self._refused_at = -float("inf")  # time.monotonic() of the last refusal
+        # A commit that fsyncs would hold up every channel: those stay off the loop.
+        self._inline = synchronous == "normal"
+        self._worker: ThreadPoolExecutor | None = None
+        self._checkpoints: ThreadPoolExecutor | None = None
+        self._checkpointer: sqlite3.Connection | None = None
+        self._checkpointing: asyncio.Future[None] | None = None
+        self._since_checkpoint = 0
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
@@ -126,25 +154,30 @@ class SQLiteStore:
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            await self._until_not_busy(self._connect)
+            await self._until_not_busy(lambda: self._in_thread(self._connect))
         except (OSError, sqlite3.Error) as error:
             await self.close()
             raise StoreUnavailable(f"cannot use SQLite database {self.path}: {error}") from error
 
-    async def _connect(self) -> None:
-        """One attempt at opening: a new connection each time, so a refused attempt's
-        connection (and any lock its statement kept) is gone before the next one."""
-        await self.close()
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._db.execute(f"PRAGMA busy_timeout = {round(self.busy_timeout * 1000)}")
-        async with self._db.execute("PRAGMA journal_mode = WAL") as cursor:
-            mode = await cursor.fetchone()
+    def _connect(self) -> None:
+        """One attempt at opening (on the worker thread): a new connection each time, so a
+        refused attempt's connection (and any lock its statement kept) is gone before the
+        next one."""
+        self._disconnect()
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db = db
+        db.execute(f"PRAGMA busy_timeout = {round(self.busy_timeout * 1000)}")
+        mode = db.execute("PRAGMA journal_mode = WAL").fetchone()
         if self.path != ":memory:" and (mode is None or str(mode[0]).lower() != "wal"):
             # Still safe (a rollback journal), but readers now wait for writers.
             log.warning("SQLite database %s cannot use WAL mode here (%s)", self.path, mode)
-        await self._db.execute(f"PRAGMA synchronous = {self.synchronous.upper()}")
-        await self._db.execute("PRAGMA foreign_keys = ON")
-        await self._migrate()
+        db.execute(f"PRAGMA synchronous = {self.synchronous.upper()}")
+        db.execute("PRAGMA foreign_keys = ON")
+        self._migrate(db)
+        if self._inline:
+            # On the loop a busy file must answer at once; the worker thread waits instead.
+            db.execute("PRAGMA busy_timeout = 0")
+            db.execute("PRAGMA wal_autocheckpoint = 0")  # made off the loop (module docstring)
 
     async def _until_not_busy(self, step: Callable[[], Awaitable[None]]) -> None:
         """Run ``step`` again while SQLite answers busy without waiting, until the timeout."""
@@ -157,61 +190,101 @@ class SQLiteStore:
             except sqlite3.OperationalError as error:
                 if not _is_busy(error) or time.monotonic() + pause > deadline:
                     raise
-            await self.close()  # the refused attempt's connection, before waiting
+            await self._in_thread(self._disconnect)  # the refused attempt's, before waiting
             await asyncio.sleep(random.uniform(pause / 2, pause))
             pause = min(pause * 2, _RETRY_MOST)
 
-    async def close(self) -> None:
-        """Close the connection (safe to call twice)."""
+    def _disconnect(self) -> None:
         if self._db is not None:
             db, self._db = self._db, None
-            await db.close()
+            db.close()
 
-    async def _migrate(self) -> None:
-        db = self._conn
-        await db.execute(
+    async def close(self) -> None:
+        """Close the connection (safe to call twice)."""
+        if self._checkpointing is not None:
+            await asyncio.wait([self._checkpointing])
+            self._checkpointing = None
+        if self._checkpointer is not None:  # before the last connection, which checkpoints
+            checkpointer, self._checkpointer = self._checkpointer, None
+            checkpointer.close()
+        if self._checkpoints is not None:
+            checkpoints, self._checkpoints = self._checkpoints, None
+            checkpoints.shutdown(wait=False)
+        if self._db is not None:
+            await self._in_thread(self._disconnect)  # closing may checkpoint the WAL
+        if self._worker is not None:
+            worker, self._worker = self._worker, None
+            worker.shutdown(wait=False)
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        db.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
             " applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))"
         )
+
         # The write lock is taken before looking, so a second process starting at the same
         # moment waits, then sees the steps as done. (executescript would commit early.)
-        applied = []
-        async with self._transaction():
-            async with db.execute("SELECT version FROM schema_migrations") as cursor:
-                done = {row[0] for row in await cursor.fetchall()}
+        def steps(db: sqlite3.Connection) -> list[str]:
+            done = {row[0] for row in db.execute("SELECT version FROM schema_migrations")}
+            applied = []
             for step in migrations("sqlite"):
                 if step.version in done:
                     continue
                 for statement in _statements(step.sql):
-                    await db.execute(statement)
-                await db.execute(
+                    db.execute(statement)
+                db.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
                     (step.version, step.name),
                 )
                 applied.append(step.name)
-        for name in applied:
+            return applied
+
+        for name in _transaction(db, steps):
             log.info("applied SQLite migration %s to %s", name, self.path)
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``, all or nothing. SQLite may answer a COMMIT with
-        busy, full or an I/O error and leave the transaction open; it is rolled back then
-        too, or the next autocommit write would silently join it and be lost."""
-        db = self._conn
-        await db.execute("BEGIN IMMEDIATE")
+    async def _in_thread(self, work: Callable[[], T]) -> T:
+        """``work()`` on the store's worker thread. If the caller is cancelled meanwhile, the
+        wait goes on until ``work`` is done: the connection must not be used by two threads."""
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(1, thread_name_prefix="deckhand-sqlite")
+        done = asyncio.get_running_loop().run_in_executor(self._worker, work)
         try:
-            yield
-            await db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                await db.execute("ROLLBACK")
+            return await asyncio.shield(done)
+        except asyncio.CancelledError:
+            await asyncio.wait([done])
             raise
 
-    @asynccontextmanager
-    async def _using(self) -> AsyncIterator[None]:
-        """Hold the connection for one operation; a lock another process held past
-        ``busy_timeout`` (or a file gone bad) becomes :class:`StoreUnavailable`.
+    def _checkpoint_now_and_then(self) -> None:
+        """Every :data:`_CHECKPOINT_EVERY` operations on the loop, a passive checkpoint on
+        the checkpoint thread (one at a time)."""
+        self._since_checkpoint += 1
+        if self._since_checkpoint < _CHECKPOINT_EVERY or self.path == ":memory:":
+            return
+        if self._checkpointing is not None and not self._checkpointing.done():
+            return
+        self._since_checkpoint = 0
+        if self._checkpoints is None:
+            self._checkpoints = ThreadPoolExecutor(1, thread_name_prefix="deckhand-checkpoint")
+        loop = asyncio.get_running_loop()
+        self._checkpointing = loop.run_in_executor(self._checkpoints, self._checkpoint)
+
+    def _checkpoint(self) -> None:
+        """A passive checkpoint from the checkpoint thread's own connection; a failure only
+        leaves the WAL longer until the next one."""
+        try:
+            if self._checkpointer is None:
+                self._checkpointer = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False
+                )
+            self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error as error:
+            log.warning("SQLite database %s: checkpoint failed: %s", self.path, error)
+
+    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run one operation on the connection (module docstring: on the loop, or on the
+        worker thread when it must wait); a lock another process held past ``busy_timeout``
+        (or a file gone bad) becomes :class:`StoreUnavailable`.
 
         ``busy_timeout`` is the whole wait, the turn for the connection included: when the
         file is locked every operation queues behind the one waiting on it, and each then
@@ -220,6 +293,7 @@ class SQLiteStore:
         """
         asked = time.monotonic()
         async with self._lock:
+            db = self._conn
             waited = time.monotonic() - asked
             left = self.busy_timeout - waited
             if left <= 0:
@@ -228,11 +302,15 @@ class SQLiteStore:
                 )
             if time.monotonic() - self._refused_at < self.busy_timeout:
                 left = min(left, STORE_RETRY_WAIT_SECONDS)
-            shortened = left < self.busy_timeout - _QUEUED and self._db is not None
-            if shortened:
-                await self._conn.execute(f"PRAGMA busy_timeout = {round(left * 1000)}")
             try:
-                yield
+                if self._inline:
+                    self._checkpoint_now_and_then()
+                    try:
+                        return work(db)
+                    except sqlite3.OperationalError as error:
+                        if not _is_busy(error):
+                            raise
+                return await self._in_thread(lambda: _waiting(db, left, self._inline, work))
             except sqlite3.IntegrityError:
                 raise  # a broken rule of the schema: a bug, not the database out of reach
             except sqlite3.DatabaseError as error:  # locked, gone, full, not a database
@@ -240,49 +318,42 @@ class SQLiteStore:
                 raise StoreUnavailable(
                     f"cannot use SQLite database {self.path}: {error}"
                 ) from error
-            finally:
-                if shortened and self._db is not None:
-                    await self._db.execute(
-                        f"PRAGMA busy_timeout = {round(self.busy_timeout * 1000)}"
-                    )
 
     @property
-    def _conn(self) -> aiosqlite.Connection:
+    def _conn(self) -> sqlite3.Connection:
         if self._db is None:
             raise RuntimeError("the SQLite store is not open")
         return self._db
 
     async def load_active(self) -> list[ActiveGame]:
         """Every stored session, by channel id."""
-        async with (
-            self._using(),
-            self._conn.execute(
+        rows = await self._run(
+            lambda db: db.execute(
                 "SELECT channel_id, guild_id, game, version, data FROM active_games"
                 " ORDER BY channel_id"
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            ).fetchall()
+        )
         return [ActiveGame(row[0], row[1], row[2], row[3], decode(row[4]), row[4]) for row in rows]
 
     async def create(self, game: ActiveGame) -> None:
         """Store a new session; :class:`VersionConflict` if the channel has one."""
         data = text_of(game)
-        async with self._using():
+
+        def insert(db: sqlite3.Connection) -> None:
             try:
-                await self._conn.execute(
-                    "INSERT INTO active_games (channel_id, guild_id, game, version, data)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (game.channel_id, game.guild_id, game.game, game.version, data),
-                )
+                _insert_active(db, game, data)
             except sqlite3.IntegrityError as error:
                 raise VersionConflict(f"channel {game.channel_id} already has a game") from error
+
+        await self._run(insert)
 
     async def save(self, game: ActiveGame, *, expected_version: int) -> None:
         """Replace the session stored at ``expected_version``."""
         check_save(game, expected_version)
         data = text_of(game)
-        async with self._using():
-            cursor = await self._conn.execute(
+
+        def update(db: sqlite3.Connection) -> None:
+            cursor = db.execute(
                 "UPDATE active_games SET guild_id = ?, game = ?, version = ?, data = ?,"
                 " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
                 " WHERE channel_id = ? AND version = ?",
@@ -290,14 +361,11 @@ class SQLiteStore:
             )
             expect_one(cursor.rowcount, game.channel_id, expected_version)
 
+        await self._run(update)
+
     async def delete(self, channel_id: int, *, expected_version: int) -> None:
         """Drop the session stored at ``expected_version``."""
-        async with self._using():
-            cursor = await self._conn.execute(
-                "DELETE FROM active_games WHERE channel_id = ? AND version = ?",
-                (channel_id, expected_version),
-            )
-            expect_one(cursor.rowcount, channel_id, expected_version)
+        await self._run(lambda db: _delete_active(db, channel_id, expected_version))
 
     async def finish(
         self,
@@ -309,40 +377,40 @@ class SQLiteStore:
         seats: Sequence[SeatResult],
         ended_by: int | None = None,
         seeded: bool = False,
+        keep: ActiveGame | None = None,
     ) -> None:
-        """Drop the session and record its result in one transaction."""
+        """Drop the session, record its result and store ``keep``, in one transaction."""
         check_finish(seats)
-        db = self._conn
-        async with self._using(), self._transaction():
-            cursor = await db.execute(
-                "DELETE FROM active_games WHERE channel_id = ? AND version = ?",
-                (channel_id, expected_version),
-            )
-            expect_one(cursor.rowcount, channel_id, expected_version)
-            cursor = await db.execute(
+        kept = None if keep is None else text_of(keep)
+
+        def record(db: sqlite3.Connection) -> None:
+            _delete_active(db, channel_id, expected_version)
+            cursor = db.execute(
                 "INSERT INTO finished_games (channel_id, guild_id, game, ended_by, seeded)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (channel_id, guild_id, game, ended_by, int(seeded)),
             )
             finished_id = cursor.lastrowid
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO seat_results"
                 " (finished_id, seat, member_id, outcome, score, rank)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 [(finished_id, s.seat, s.member_id, s.outcome, s.score, s.rank) for s in seats],
             )
+            if keep is not None and kept is not None:
+                _insert_active(db, keep, kept)
+
+        await self._run(lambda db: _transaction(db, record))
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""
-        async with (
-            self._using(),
-            self._conn.execute(
+        row = await self._run(
+            lambda db: db.execute(
                 "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding"
                 " FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
+            ).fetchone()
+        )
         if row is None:
             return GuildSettings(guild_id=guild_id)
         allowed = None if row[3] is None else tuple(json.loads(row[3]))
@@ -351,8 +419,16 @@ class SQLiteStore:
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         """Insert or replace the guild's settings."""
         allowed = None if settings.allowed_games is None else json.dumps(settings.allowed_games)
-        async with self._using():
-            await self._conn.execute(
+        values = (
+            settings.guild_id,
+            settings.turn_seconds,
+            settings.language,
+            settings.moderator_role_id,
+            allowed,
+            settings.seeding,
+        )
+        await self._run(
+            lambda db: db.execute(
                 "INSERT INTO guild_settings"
                 " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding)"
                 " VALUES (?, ?, ?, ?, ?, ?)"
@@ -360,29 +436,21 @@ class SQLiteStore:
                 " language = excluded.language,"
                 " moderator_role_id = excluded.moderator_role_id,"
                 " allowed_games = excluded.allowed_games, seeding = excluded.seeding",
-                (
-                    settings.guild_id,
-                    settings.turn_seconds,
-                    settings.language,
-                    settings.moderator_role_id,
-                    allowed,
-                    settings.seeding,
-                ),
+                values,
             )
+        )
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
         """Played/won/lost/drawn and points per game for one member in one guild."""
-        async with (
-            self._using(),
-            self._conn.execute(
+        rows = await self._run(
+            lambda db: db.execute(
                 "SELECT f.game, s.outcome, count(*), sum(s.score), f.seeded FROM seat_results s"
                 " JOIN finished_games f ON f.id = s.finished_id"
                 " WHERE f.guild_id = ? AND s.member_id = ?"
                 " GROUP BY f.game, s.outcome, f.seeded",
                 (guild_id, member_id),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            ).fetchall()
+        )
         return fold_stats(
             member_id, ((row[0], row[1], row[2], row[3], bool(row[4])) for row in rows)
         )
@@ -392,9 +460,8 @@ class SQLiteStore:
     ) -> list[LeaderboardRow]:
         """Most wins first (``by_points``: most points); ties by fewer games played, then by
         member id."""
-        async with (
-            self._using(),
-            self._conn.execute(
+        rows = await self._run(
+            lambda db: db.execute(
                 "SELECT s.member_id AS member_id, sum(s.outcome = 'win') AS wins,"
                 " count(*) AS played, sum(s.score) AS points"
                 " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
@@ -402,10 +469,53 @@ class SQLiteStore:
                 " AND s.member_id IS NOT NULL AND NOT f.seeded"
                 f" GROUP BY s.member_id ORDER BY {LEADERBOARD_ORDER[by_points]} LIMIT ?",
                 (guild_id, game, game, limit),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            ).fetchall()
+        )
         return [LeaderboardRow(row[0], row[1], row[2], row[3]) for row in rows]
+
+
+def _transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, all or nothing. SQLite may answer a COMMIT with
+    busy, full or an I/O error and leave the transaction open; it is rolled back then
+    too, or the next autocommit write would silently join it and be lost."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = work(db)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _waiting(
+    db: sqlite3.Connection, seconds: float, inline: bool, work: Callable[[sqlite3.Connection], T]
+) -> T:
+    """``work`` on the worker thread, SQLite waiting up to ``seconds`` for another process's
+    lock; back on the loop afterwards, the connection answers busy at once again."""
+    db.execute(f"PRAGMA busy_timeout = {round(seconds * 1000)}")
+    try:
+        return work(db)
+    finally:
+        if inline:
+            db.execute("PRAGMA busy_timeout = 0")
+
+
+def _insert_active(db: sqlite3.Connection, game: ActiveGame, data: str) -> None:
+    db.execute(
+        "INSERT INTO active_games (channel_id, guild_id, game, version, data)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (game.channel_id, game.guild_id, game.game, game.version, data),
+    )
+
+
+def _delete_active(db: sqlite3.Connection, channel_id: int, expected_version: int) -> None:
+    cursor = db.execute(
+        "DELETE FROM active_games WHERE channel_id = ? AND version = ?",
+        (channel_id, expected_version),
+    )
+    expect_one(cursor.rowcount, channel_id, expected_version)
 
 
 def _statements(script: str) -> list[str]:

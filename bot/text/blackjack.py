@@ -49,11 +49,13 @@ TABLE_CONTROLS = (
 HAND_CONTROLS = TABLE_CONTROLS[1:]
 OVER_CONTROLS = (Control("again", "button.again", "success"),)
 _OUTCOME_KEYS = {Outcome.WIN: "bj.win", Outcome.LOSE: "bj.lose", Outcome.DRAW: "bj.draw"}
+# Every card's text once: a table writes a dozen cards on each move.
+_CODES = tuple(Card.from_index(index).code for index in range(54))
 
 
 def card_text(card: Card) -> str:
     """A card as Deckhand writes it everywhere: ``♠A``, ``♥10``."""
-    return card.code
+    return _CODES[card.index]
 
 
 def safe_name(name: str) -> str:

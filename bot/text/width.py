@@ -8,6 +8,7 @@ columns, a combining mark none, and ANSI colour codes none.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -20,8 +21,10 @@ _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 _ELLIPSIS: Final = "…"
 
 
+@functools.lru_cache(maxsize=4096)
 def columns(text: str) -> int:
-    """The columns ``text`` takes in a monospaced code block."""
+    """The columns ``text`` takes in a monospaced code block (remembered: tables measure
+    the same cards, names and words on every move)."""
     width = 0
     for char in _ANSI.sub("", text):
         if unicodedata.combining(char):
@@ -57,12 +60,17 @@ def wrap_words(words: Sequence[str], width: int = PHONE_COLUMNS, indent: str = "
     one wider than ``width`` stays whole on its own line."""
     lines: list[str] = []
     current = words[0] if words else ""
+    used = columns(current)
+    # Widths add up word by word (a colour code never spans a space), so the line's width
+    # is kept as it grows instead of measured again for every word.
     for word in words[1:]:
-        candidate = f"{current} {word}"
-        if columns(candidate) > width:
+        wide = columns(word)
+        if used + 1 + wide > width:
             lines.append(current)
             current = indent + word
+            used = columns(indent) + wide
         else:
-            current = candidate
+            current = f"{current} {word}"
+            used += 1 + wide
     lines.append(current)
     return lines

@@ -47,6 +47,8 @@ __all__ = [
 NO_PINGS = discord.AllowedMentions.none()
 log = logging.getLogger(__name__)
 _STYLES = {style.name: style for style in discord.ButtonStyle}
+_ROW = 5  # buttons in an action row
+_ROWS = 5  # action rows in a message
 
 
 def mentions(member_id: int | None) -> discord.AllowedMentions:
@@ -295,25 +297,49 @@ def menu_select(channel_id: int, version: int, game: str, menu: Menu) -> discord
     )
 
 
-def build_view(post: Post) -> discord.ui.View | None:
-    """The components of ``post``: its menu of moves (first row) and its buttons."""
+class Components(discord.ui.View):
+    """A post's components as Discord takes them, built straight from the post.
+
+    Sending needs only this payload: a click is routed by its custom id and its item rebuilt
+    there (:meth:`GameButton.from_custom_id`), so building a view of items for every table
+    (a button object each, every move) was work thrown away.
+    """
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        """The action rows, as built."""
+        return self.rows
+
+
+def build_view(post: Post) -> Components | None:
+    """The components of ``post``: its menu of moves (a row of its own, first) and its
+    buttons, five to a row, laid out as discord.py lays out a view of those items."""
     if not post.controls and post.menu is None:
         return None
-    view = discord.ui.View(timeout=None)
+    rows: list[dict[str, Any]] = []
     if post.menu is not None and post.menu.options:
-        view.add_item(MoveMenu(menu_select(post.channel_id, post.version, post.game, post.menu)))
-    for control in post.controls:
-        view.add_item(
-            GameButton(
-                post.channel_id,
-                post.version,
-                control.action,
-                control.arg,
-                label=t(control.label, post.locale)[:80],
-                style=_STYLES.get(control.style, discord.ButtonStyle.secondary),
-            )
-        )
-    return view
+        select = menu_select(post.channel_id, post.version, post.game, post.menu)
+        rows.append({"type": 1, "components": [select.to_component_dict()]})
+    buttons = [
+        {
+            "type": 2,
+            "style": _STYLES.get(control.style, discord.ButtonStyle.secondary).value,
+            "disabled": False,
+            "label": t(control.label, post.locale)[:80],
+            "custom_id": button_id(post.channel_id, post.version, control.action, control.arg),
+        }
+        for control in post.controls
+    ]
+    rows += [
+        {"type": 1, "components": buttons[start : start + _ROW]}
+        for start in range(0, len(buttons), _ROW)
+    ]
+    if len(rows) > _ROWS:
+        raise ValueError(f"{len(rows)} rows of components; Discord takes at most {_ROWS}")
+    return Components(rows)
 
 
 async def send_hand(interaction: discord.Interaction[Any], channel_id: int) -> None:

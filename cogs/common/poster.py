@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.sessions import Post
 from cogs.common.buttons import GameButton, MoveMenu, build_view, mentions
@@ -50,10 +51,14 @@ class DiscordPoster:
         return message.id
 
     async def strip(self, channel_id: int, message_id: int) -> None:
-        """Remove an older table's buttons; a deleted message is no loss."""
-        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        """Remove an older table's buttons; a deleted message is no loss.
+
+        Straight through discord.py's HTTP client: the edited message Discord sends back is
+        of no use here, and building a ``Message`` from it cost a parse on every move.
+        """
         try:
-            await message.edit(view=None)
+            with handle_message_parameters(view=None) as params:
+                await self.client.http.edit_message(channel_id, message_id, params=params)
         except discord.NotFound:
             pass
         except discord.HTTPException:

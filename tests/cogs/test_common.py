@@ -116,9 +116,40 @@ def test_build_view_puts_the_menu_first_then_the_buttons() -> None:
     post = Post(77, 5, "hand", (Control("take", "button.hand"),), "en", "onecard", menu=menu)
     view = build_view(post)
     assert view is not None
-    kinds = [type(item) for item in view.children]
-    assert kinds == [MoveMenu, GameButton]
+    rows = view.to_components()
+    assert [[c["type"] for c in row["components"]] for row in rows] == [[3], [2]]
+    assert rows[0]["components"][0]["custom_id"] == "dh:77:5:onecard-menu"
     assert build_view(Post(77, 5, "h", (), "en", "onecard", menu=menu)) is not None
+
+
+def test_the_components_are_what_discord_py_makes_of_the_items() -> None:
+    """Built straight from the post, the payload is the one a view of the items gives:
+    same fields, the menu on its own row, buttons five to a row."""
+    menu = Menu("pick", (Option("a", "a", "first"), Option("b", "b")))
+    controls = tuple(
+        Control("play", "button.hit", ("primary", "secondary", "success", "danger")[i % 4], str(i))
+        for i in range(7)
+    )
+    post = Post(77, 5, "table", controls, "ko", "uno", menu=menu)
+    items = discord.ui.View(timeout=None)
+    items.add_item(MoveMenu(menu_select(77, 5, "uno", menu)))
+    for control in controls:
+        items.add_item(
+            GameButton(
+                77,
+                5,
+                control.action,
+                control.arg,
+                label="히트",
+                style=discord.ButtonStyle[control.style],
+            )
+        )
+    view = build_view(post)
+    assert view is not None
+    assert view.to_components() == items.to_components()
+    too_many = Post(77, 5, "table", controls * 4, "en", "uno", menu=menu)
+    with pytest.raises(ValueError, match="rows"):
+        build_view(too_many)
 
 
 def test_only_the_member_whose_turn_starts_is_pinged() -> None:
@@ -139,10 +170,11 @@ def test_build_view_translates_labels_and_encodes_the_version() -> None:
     )
     view = build_view(post)
     assert view is not None and view.timeout is None
-    buttons = [item for item in view.walk_children() if isinstance(item, GameButton)]
-    assert [b.item.label for b in buttons] == [catalog("ko")["button.hand"], "히트"]
-    assert [b.custom_id for b in buttons] == ["dh:77:5:hand", "dh:77:5:hit"]
-    assert buttons[1].item.style is discord.ButtonStyle.primary
+    [row] = view.to_components()
+    buttons = row["components"]
+    assert [b["label"] for b in buttons] == [catalog("ko")["button.hand"], "히트"]
+    assert [b["custom_id"] for b in buttons] == ["dh:77:5:hand", "dh:77:5:hit"]
+    assert buttons[1]["style"] == discord.ButtonStyle.primary.value
     assert build_view(Post(77, 5, "over", (), "en")) is None
 
 

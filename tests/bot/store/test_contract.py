@@ -159,6 +159,39 @@ async def test_finish_at_a_stale_version_records_nothing(store: GameStore) -> No
     assert await store.leaderboard(GUILD) == []
 
 
+async def test_finish_keeps_the_finished_table_in_the_same_write(store: GameStore) -> None:
+    await store.create(game(10, version=7))
+    kept = game(10, version=8, finished_at=12.5, state=None)
+    await store.finish(
+        10,
+        expected_version=7,
+        game="onecard",
+        guild_id=GUILD,
+        seats=seats((ALICE, "win")),
+        keep=kept,
+    )
+    assert await store.load_active() == [kept]
+    assert (await store.member_stats(GUILD, ALICE)).games["onecard"]["win"] == 1
+    # The kept record is the channel's like any other: "Deal again" replaces it at its version.
+    await store.save(game(10, version=9, turn=1), expected_version=8)
+    assert await store.load_active() == [game(10, version=9, turn=1)]
+
+
+async def test_a_finish_that_cannot_keep_its_table_records_nothing(store: GameStore) -> None:
+    await store.create(game(10, version=7))
+    with pytest.raises(ValueError):  # not JSON-safe: refused like any record
+        await store.finish(
+            10,
+            expected_version=7,
+            game="onecard",
+            guild_id=GUILD,
+            seats=seats((ALICE, "win")),
+            keep=game(10, version=8, bad=float("nan")),
+        )
+    assert await store.load_active() == [game(10, version=7)]
+    assert (await store.member_stats(GUILD, ALICE)).games == {}
+
+
 async def test_finish_refuses_an_unknown_outcome(store: GameStore) -> None:
     await store.create(game(10, version=1))
     with pytest.raises(ValueError, match="outcome"):

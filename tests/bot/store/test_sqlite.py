@@ -17,7 +17,7 @@ import pytest
 from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable, open_store
 from bot.store.base import ActiveGame, GuildSettings, SeatResult, VersionConflict
 from bot.store.migrations import migrations
-from bot.store.sqlite import SQLiteStore, _statements
+from bot.store.sqlite import _CHECKPOINT_EVERY, SQLiteStore, _statements
 
 
 @pytest.mark.parametrize(
@@ -47,8 +47,7 @@ async def test_synchronous_from_the_url(tmp_path: Path, url: str, pragma: int) -
     assert isinstance(store, SQLiteStore)
     await store.open()
     try:
-        async with store._conn.execute("PRAGMA synchronous") as cursor:
-            assert await cursor.fetchone() == (pragma,)
+        assert store._conn.execute("PRAGMA synchronous").fetchone() == (pragma,)
     finally:
         await store.close()
 
@@ -368,16 +367,21 @@ async def test_a_commit_sqlite_refuses_rolls_back_and_loses_no_later_save(tmp_pa
     await store.create(ActiveGame(5, 2, "uno", 1, {}))
     try:
         db = store._conn
-        real = db.execute
         failed: list[str] = []
 
-        def execute(sql: str, *args: Any) -> Any:
-            if sql == "COMMIT" and not failed:  # the answer SQLite may give, forced
-                failed.append(sql)
-                return real("SELECT raise(ABORT, 'the COMMIT refused')")
-            return real(sql, *args)
+        class Refusing:
+            """The connection, but its first COMMIT answers as SQLite may."""
 
-        db.execute = execute  # type: ignore[method-assign]
+            def execute(self, sql: str, *args: Any) -> Any:
+                if sql == "COMMIT" and not failed:  # the answer SQLite may give, forced
+                    failed.append(sql)
+                    return db.execute("SELECT raise(ABORT, 'the COMMIT refused')")
+                return db.execute(sql, *args)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(db, name)
+
+        store._db = Refusing()  # type: ignore[assignment]
         with pytest.raises(StoreUnavailable, match="cannot use SQLite database"):
             await store.finish(
                 1, expected_version=1, game="uno", guild_id=2, seats=[SeatResult(0, 7, "win", 1, 1)]
@@ -463,5 +467,57 @@ async def test_right_after_a_refusal_a_write_waits_briefly_then_works_again(
             assert time.monotonic() - started < STORE_RETRY_WAIT_SECONDS + 0.5
         await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
         assert [g.data for g in await store.load_active()] == [{"n": 2}]
+    finally:
+        await store.close()
+
+
+async def test_moves_on_the_loop_are_checkpointed_off_it(tmp_path: Path) -> None:
+    """The connection the loop writes on makes no checkpoint of its own (it would fsync in
+    the middle of a move); the checkpoint thread copies the WAL into the file now and then."""
+    path = tmp_path / "c.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        assert store._conn.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        last = 2 * _CHECKPOINT_EVERY
+        for version in range(1, last):
+            await store.save(ActiveGame(1, 2, "uno", version + 1, {}), expected_version=version)
+        assert store._checkpointing is not None
+        await store._checkpointing
+        # The database file alone (no WAL beside it) holds what the checkpoint copied.
+        alone = tmp_path / "alone.db"
+        alone.write_bytes(path.read_bytes())
+        with contextlib.closing(sqlite3.connect(alone)) as copy:
+            (version,) = copy.execute("SELECT version FROM active_games").fetchone()
+        assert _CHECKPOINT_EVERY - 1 <= version <= last  # what was written before it began
+    finally:
+        await store.close()
+
+
+async def test_a_write_waiting_for_another_process_leaves_the_loop_free(tmp_path: Path) -> None:
+    """Writes run on the loop only while the file is free: there SQLite answers busy at once
+    (no busy wait on the loop's connection), and a write that must wait for another
+    process's lock waits on the store's thread, every other channel going on meanwhile."""
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path, busy_timeout=5.0)
+    await store.open()
+    try:
+        assert store._conn.execute("PRAGMA busy_timeout").fetchone() == (0,)
+        await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            save = asyncio.create_task(
+                store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+            )
+            await asyncio.sleep(0.05)  # back here only if the loop was not held by the wait
+            assert not save.done()
+            other.execute("COMMIT")
+            await save
+        finally:
+            other.close()
+        assert [g.data for g in await store.load_active()] == [{"n": 2}]
+        assert store._conn.execute("PRAGMA busy_timeout").fetchone() == (0,)  # back on the loop
     finally:
         await store.close()
