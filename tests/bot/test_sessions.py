@@ -1718,3 +1718,22 @@ async def test_a_deal_the_engine_refuses_opens_nothing(table: Harness) -> None:
         table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=1)
     )
     assert post is not None and "total 0" in post.content
+
+
+def test_restoring_pauses_cyclic_collection_and_gives_it_back() -> None:
+    import gc
+
+    from bot.sessions.registry import collections_paused
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collections_paused():
+        assert not gc.isenabled()
+        raise RuntimeError("a restore that failed half-way")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collections_paused():
+            pass
+        assert not gc.isenabled()  # a caller that had it off keeps it off
+    finally:
+        gc.enable()
