@@ -741,8 +741,10 @@ class Soak:
             stored = rows.get(channel_id)
             if stored is None:
                 if not self.witness.ended_after(channel_id, message_id):
+                    shown = self.witness.public.get((channel_id, version), "").splitlines()
                     self.tally.moves_lost.append(
-                        f"channel {channel_id}: version {version} was shown, nothing is stored"
+                        f"channel {channel_id}: version {version} was shown (message "
+                        f"{message_id}: {shown[0][:80] if shown else ''!r}), nothing is stored"
                     )
             elif stored[0] < version:
                 self.tally.moves_lost.append(

@@ -65,8 +65,37 @@ def extension_names(package: str = COGS_PACKAGE) -> list[str]:
     return sorted(found)
 
 
+class ExpiredAutocomplete(logging.Filter):
+    """discord.py logs an ERROR with a traceback when Discord will not take an autocomplete
+    answer. Discord drops an autocomplete interaction as soon as the member types on (404,
+    "Unknown interaction") or when it answers too late under load: routine, not a bug, so
+    one WARNING line instead (the soak counts ERROR lines)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Let every record through; an autocomplete answer Discord refused, as a WARNING."""
+        failure = record.exc_info[1] if record.exc_info else None
+        if (
+            isinstance(failure, discord.HTTPException)
+            and record.levelno >= logging.ERROR
+            and str(record.msg).startswith("Ignoring exception in autocomplete")
+        ):
+            record.msg = f"{record.msg}: Discord refused the answer (HTTP %s)"
+            record.args = (*(record.args or ()), failure.status)
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = record.exc_text = None
+        return True
+
+
+EXPIRED_AUTOCOMPLETE = ExpiredAutocomplete()
+
+
 class DeckhandTree(app_commands.CommandTree[Any]):
     """The command tree, with a last line of defence for errors no cog answered."""
+
+    def __init__(self, client: discord.Client, **options: Any) -> None:
+        super().__init__(client, **options)
+        # The logger discord.py's tree writes to; adding the same filter twice keeps one.
+        logging.getLogger(app_commands.tree.__name__).addFilter(EXPIRED_AUTOCOMPLETE)
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -407,3 +407,36 @@ def test_discord_api_url_must_be_http(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_API_URL", "ftp://nowhere")
     with pytest.raises(ValidationError):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_an_autocomplete_answer_discord_refused_is_a_warning_not_an_error() -> None:
+    import logging
+    import sys
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.client import ExpiredAutocomplete
+
+    def record(error: BaseException) -> logging.LogRecord:
+        try:
+            raise error
+        except BaseException:
+            exc_info = sys.exc_info()
+        return logging.LogRecord(
+            "discord.app_commands.tree",
+            logging.ERROR,
+            __file__,
+            1,
+            "Ignoring exception in autocomplete for %r (Guild: %s, User: %s)",
+            ("uno play", 1, 2),
+            exc_info,
+        )
+
+    expired = record(discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "gone"))
+    assert ExpiredAutocomplete().filter(expired)
+    assert expired.levelno == logging.WARNING and expired.exc_info is None
+    assert expired.getMessage().endswith("Discord refused the answer (HTTP 404)")
+    ours = record(ValueError("a bug of ours in the suggestions"))
+    assert ExpiredAutocomplete().filter(ours)
+    assert ours.levelno == logging.ERROR and ours.exc_info is not None  # still an ERROR
