@@ -141,6 +141,8 @@ def search(
     """The candidate with the best mean point difference over ``samples`` sampled deals."""
     me = view.seat
     assert me is not None
+    if len(candidates) == 1:
+        return candidates[0]
     totals = [0.0] * len(candidates)
     for _ in range(samples):
         snapshot = determinize(view, rng).snapshot()

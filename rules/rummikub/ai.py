@@ -7,6 +7,11 @@ the best play without it: when the joker only buys one more tile (and does not e
 rack), the joker stays on the rack for later; and once melded, when the joker is the only way
 to play and the play puts down at most 2 other tiles, it draws instead. An initial meld is
 always worth the joker: it opens the table. With no play it draws.
+
+Levels (issue 18): ``normal`` is that computer. ``easy`` plays like a beginner: it only lays
+down new sets from its own rack, never adding to or rearranging the table's sets, and now and
+then (one turn in five, drawn from ``rng``) it draws although it could play.
+``hard``: HARD_DOC
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from rules.rummikub.tiles import JOKER
 __all__ = ["JOKER_GAIN", "best_play", "choose_action", "hint"]
 
 JOKER_GAIN = 2  # a rack joker is played only for at least this many more real tiles
+DEFAULT_SEED = 18  # the rng when none is given, so every level stays deterministic
+EASY_MISSED_TURN = 0.2  # how often easy draws although it could play
 
 
 def hint(view: RummikubView) -> Solution:
@@ -47,10 +54,31 @@ def best_play(view: RummikubView) -> Solution:
     return play
 
 
+def _rack_only(view: RummikubView) -> Solution:
+    """New sets from the rack alone, the table left as it is (how a beginner plays)."""
+    assert view.seat is not None
+    if not view.melded[view.seat]:
+        return hint(view)  # the initial meld is made of rack tiles anyway
+    sets = solve(view.rack)
+    return Solution(sets.tiles, sets.value, (*view.table, *sets.table))
+
+
+def _easy(view: RummikubView, rng: random.Random) -> Action:
+    if rng.random() < EASY_MISSED_TURN and view.pool:
+        return Draw()
+    play = _rack_only(view)
+    return Meld(play.table) if play.found else Draw()
+
+
 def choose_action(
     view: RummikubView, level: Level = Level.NORMAL, rng: random.Random | None = None
 ) -> Action:
-    """The computer's move for the seat whose turn it is in ``view``."""
+    """The computer's move for the seat whose turn it is in ``view``; ``rng`` drives easy's
+    slips (a fixed seed when None)."""
+    if level is Level.EASY:
+        return _easy(view, rng if rng is not None else random.Random(DEFAULT_SEED))
+    if level is Level.HARD:
+        return _hard(view)
     play = best_play(view)
     if play.found:
         return Meld(play.table)
