@@ -11,7 +11,10 @@ always worth the joker: it opens the table. With no play it draws.
 Levels (issue 18): ``normal`` is that computer. ``easy`` plays like a beginner: it only lays
 down new sets from its own rack, never adding to or rearranging the table's sets, and now and
 then (one turn in five, drawn from ``rng``) it draws although it could play.
-``hard``: HARD_DOC
+``hard`` weighs its solver plays for tempo: it opens with whatever initial meld puts down the
+most tiles, jokers included, and from then on keeps a rack joker unless spending it buys at
+least four more real tiles or empties the rack (or, with nothing else to play,
+unless it plays that many real tiles besides), so that its jokers finish racks.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ __all__ = ["JOKER_GAIN", "best_play", "choose_action", "hint"]
 JOKER_GAIN = 2  # a rack joker is played only for at least this many more real tiles
 DEFAULT_SEED = 18  # the rng when none is given, so every level stays deterministic
 EASY_MISSED_TURN = 0.2  # how often easy draws although it could play
+HARD_JOKER_GAIN = 4  # after its initial meld, hard spends a joker only for this many more tiles
 
 
 def hint(view: RummikubView) -> Solution:
@@ -37,21 +41,35 @@ def hint(view: RummikubView) -> Solution:
     return solve(view.rack, view.table, initial=not view.melded[view.seat])
 
 
-def best_play(view: RummikubView) -> Solution:
-    """The play the computer would make from this view (no play: ``found`` is false)."""
+def best_play(
+    view: RummikubView, joker_gain: int = JOKER_GAIN, *, keep_for_initial: bool = True
+) -> Solution:
+    """The play the computer would make from this view (no play: ``found`` is false).
+
+    A rack joker is spent only when it buys at least ``joker_gain`` more real tiles (or
+    empties the rack); ``keep_for_initial=False`` always spends it on the initial meld."""
     assert view.seat is not None
     rack = list(view.rack)
     initial = not view.melded[view.seat]
     play = hint(view)
     if not play.found or JOKER not in play.tiles or len(play.tiles) == len(rack):
         return play
+    if initial and not keep_for_initial:
+        return play
     without = solve([t for t in rack if t is not JOKER], view.table, initial=initial)
     reals = sum(1 for t in play.tiles if t is not JOKER)
-    if without.found and reals - len(without.tiles) < JOKER_GAIN:
+    if without.found and reals - len(without.tiles) < joker_gain:
         return without
-    if not without.found and not initial and reals < JOKER_GAIN + 1 and view.pool:
+    if not without.found and not initial and reals < joker_gain + 1 and view.pool:
         return without  # not worth giving the joker away: draw instead
     return play
+
+
+def _hard(view: RummikubView) -> Action:
+    # Measured against normal: what wins is tempo (a play of fewer tiles for more points
+    # lost badly) and jokers kept for the turn they finish a rack; see HARD_JOKER_GAIN.
+    play = best_play(view, HARD_JOKER_GAIN, keep_for_initial=False)
+    return Meld(play.table) if play.found else Draw()
 
 
 def _rack_only(view: RummikubView) -> Solution:
