@@ -29,7 +29,7 @@ from rules.gostop.ai import choose_action
 from rules.levels import Level
 
 Player = Callable[[GostopView, random.Random], Action]
-GAMES = 300  # deals per match (each played twice); hard vs normal plays four times as many
+GAMES = 250  # deals per match (each played twice); hard vs normal plays four times as many
 
 
 def random_player(view: GostopView, rng: random.Random) -> Action:

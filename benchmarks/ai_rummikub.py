@@ -34,7 +34,7 @@ from rules.rummikub.sets import check_set
 from rules.rummikub.state import Draw, Meld, RummikubView
 
 Player = Callable[[RummikubView, random.Random], Action]
-GAMES = 100  # deals per match (each played twice); hard vs normal plays three times as many
+GAMES = 60  # deals per match (each played twice); hard vs normal plays four times as many
 
 
 def placements(view: RummikubView) -> list[Action]:
@@ -117,7 +117,7 @@ def run(report: Report, games: int, seed: int) -> None:
         "greedy": greedy_player,
     }
     pairs = [
-        ("hard", "normal", 3 * games),
+        ("hard", "normal", 4 * games),
         ("normal", "easy", games),
         ("hard", "easy", games),
         *((level.value, peer, games) for peer in ("random", "greedy") for level in Level),
