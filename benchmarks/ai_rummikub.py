@@ -29,7 +29,7 @@ from harness import Report
 from rules.engine import Action
 from rules.levels import Level
 from rules.rummikub import new
-from rules.rummikub.ai import choose_action, hint
+from rules.rummikub.ai import choose_action, hint, lay_offs
 from rules.rummikub.sets import check_set
 from rules.rummikub.state import Draw, Meld, RummikubView
 
@@ -50,10 +50,7 @@ def placements(view: RummikubView) -> list[Action]:
         if check_set(trio).valid:
             plays.append(Meld((*table, trio)))
     for tile in sorted(set(view.rack)):
-        for i, tiles in enumerate(table):
-            for grown in ((*tiles, tile), (tile, *tiles)):
-                if check_set(grown).valid:
-                    plays.append(Meld((*table[:i], grown, *table[i + 1 :])))
+        plays.extend(Meld(grown) for _i, grown in lay_offs(tile, table))
     return plays
 
 

@@ -9,7 +9,8 @@ to play and the play puts down at most 2 other tiles, it draws instead. An initi
 always worth the joker: it opens the table. With no play it draws.
 
 Levels (issue 18): ``normal`` is that computer. ``easy`` plays like a beginner: it only lays
-down new sets from its own rack, never adding to or rearranging the table's sets, and now and
+down new sets from its own rack and lays single tiles off at the ends of sets on the table,
+but never splits or rearranges a set, and now and
 then (one turn in five, drawn from ``rng``) it draws although it could play.
 ``hard`` weighs its solver plays for tempo: it opens with whatever initial meld puts down the
 most tiles, jokers included, and from then on keeps a rack joker unless spending it buys at
@@ -20,14 +21,16 @@ unless it plays that many real tiles besides), so that its jokers finish racks.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 
 from rules.engine import Action
 from rules.levels import Level
+from rules.rummikub.sets import check_set
 from rules.rummikub.solver import Solution, solve
-from rules.rummikub.state import Draw, Meld, RummikubView
-from rules.rummikub.tiles import JOKER
+from rules.rummikub.state import Draw, Meld, RummikubView, Sets
+from rules.rummikub.tiles import JOKER, Tile
 
-__all__ = ["JOKER_GAIN", "best_play", "choose_action", "hint"]
+__all__ = ["JOKER_GAIN", "best_play", "choose_action", "hint", "lay_offs"]
 
 JOKER_GAIN = 2  # a rack joker is played only for at least this many more real tiles
 DEFAULT_SEED = 18  # the rng when none is given, so every level stays deterministic
@@ -72,20 +75,35 @@ def _hard(view: RummikubView) -> Action:
     return Meld(play.table) if play.found else Draw()
 
 
-def _rack_only(view: RummikubView) -> Solution:
-    """New sets from the rack alone, the table left as it is (how a beginner plays)."""
+def lay_offs(tile: Tile, table: Sequence[Sequence[Tile]]) -> Iterator[tuple[int, Sets]]:
+    """Each way to add ``tile`` to an end of one set of ``table``: (set index, new table)."""
+    for i, tiles in enumerate(table):
+        for grown in ((*tiles, tile), (tile, *tiles)):
+            if check_set(grown).valid:
+                yield i, (*map(tuple, table[:i]), grown, *map(tuple, table[i + 1 :]))
+
+
+def _beginner(view: RummikubView) -> Action:
+    """New sets from the rack, then single tiles laid off at the ends of sets, but never a
+    set split or rearranged (how a beginner plays)."""
     assert view.seat is not None
     if not view.melded[view.seat]:
-        return hint(view)  # the initial meld is made of rack tiles anyway
+        meld = hint(view)  # the initial meld is made of rack tiles anyway
+        return Meld(meld.table) if meld.found else Draw()
     sets = solve(view.rack)
-    return Solution(sets.tiles, sets.value, (*view.table, *sets.table))
+    rack = list(view.rack)
+    for tile in sets.tiles:
+        rack.remove(tile)
+    table: Sets = (*view.table, *sets.table)
+    for tile in sorted(rack):
+        table = next((grown for _i, grown in lay_offs(tile, table)), table)
+    return Draw() if table == view.table else Meld(table)
 
 
 def _easy(view: RummikubView, rng: random.Random) -> Action:
     if rng.random() < EASY_MISSED_TURN and view.pool:
         return Draw()
-    play = _rack_only(view)
-    return Meld(play.table) if play.found else Draw()
+    return _beginner(view)
 
 
 def choose_action(

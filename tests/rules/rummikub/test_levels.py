@@ -77,7 +77,7 @@ def test_every_level_makes_only_moves_the_rules_accept() -> None:
         assert state.result is not None
 
 
-def test_easy_never_touches_the_table_and_sometimes_draws_instead_of_playing() -> None:
+def test_easy_never_rearranges_the_table_and_sometimes_draws_instead_of_playing() -> None:
     played = drew = 0
     for state in positions(range(4), 4):
         seat = state.current_seat
@@ -87,13 +87,14 @@ def test_easy_never_touches_the_table_and_sometimes_draws_instead_of_playing() -
         assert choose_action(view, Level.EASY, Fixed(0.1)) == rk.Draw() or not state.pool
         easy = choose_action(view, Level.EASY, Fixed(0.9))
         if isinstance(easy, rk.Meld):
-            before = Counter(tuple(sorted(s)) for s in view.table)
-            after = Counter(tuple(sorted(s)) for s in easy.table)
-            assert before <= after  # every set on the table is still there, untouched
+            # Every set on the table is still there, in its place, at most grown at its ends.
+            assert len(easy.table) >= len(view.table)
+            for old, new in zip(view.table, easy.table, strict=False):
+                assert any(new[i : i + len(old)] == old for i in range(len(new) - len(old) + 1))
             played += 1
         elif isinstance(normal, rk.Meld):
             drew += 1  # the beginner misses what the table offers
-    assert played >= 1 and drew >= 10
+    assert played >= 10 and drew >= 5
 
 
 def test_normal_is_the_default_and_ignores_the_generator() -> None:
