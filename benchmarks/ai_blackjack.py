@@ -15,8 +15,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+# Appended, not put first: imported from the tests, this folder's bot.py must not hide the
+# bot package.
+sys.path.append(str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from ai_rows import add_mean, main, verdict
 from harness import Report

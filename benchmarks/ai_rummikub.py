@@ -20,8 +20,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+# Appended, not put first: imported from the tests, this folder's bot.py must not hide the
+# bot package.
+sys.path.append(str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from ai_rows import Timings, add_mean, add_share, main, verdict
 from harness import Report
