@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rules.blackjack.ai import HIT, STAND, decide
+from rules.blackjack.ai import HIT, STAND, decide, decide_at
 from rules.blackjack.events import (
     CardDrawn,
     Dealt,
@@ -44,6 +44,7 @@ from rules.blackjack.events import (
 from rules.cards import STANDARD_DECK, Card, Suit
 from rules.engine import Event, GameOver, IllegalAction, Outcome, Result, SnapshotError
 from rules.engine import check_snapshot as _check_header
+from rules.levels import Level
 from rules.rng import GameRandom, MsvcRand
 
 __all__ = [
@@ -187,6 +188,7 @@ class State:
         "_draw",
         "_hands",
         "_house",
+        "_level",
         "_log",
         "_msvc",
         "_opening",
@@ -210,6 +212,7 @@ class State:
         self._house: list[int] = []
         self._current = 0  # == players once every player is done
         self._computers = [False] * players
+        self._level = Level.NORMAL  # how the computer seats play (option ``computer_level``)
         self._dealt_computers: tuple[int, ...] = ()  # computer seats when the cards were dealt
         self._revealed = False
         self._result: Result | None = None
@@ -315,7 +318,7 @@ class State:
     def deal_again(self) -> State:
         """The next game at this table (rule 14): same seats and computers, a fresh fair shoe."""
         computers = [s for s in range(self.players) if self._computers[s]]
-        return _start(self.players, None, faithful=False, computers=computers)
+        return _start(self.players, None, faithful=False, computers=computers, level=self._level)
 
     def view(self, seat: int | None = None) -> BlackjackView:
         """What ``seat`` sees (``None``: a spectator); only the hole card is kept back."""
@@ -371,7 +374,13 @@ class State:
         players = self.players
         while self._current < players and self._computers[self._current]:
             seat = self._current
-            action = decide(hand_total(self._hands[seat]), self._coin)
+            hand = self._hands[seat]
+            total = hand_total(hand)
+            if self._level is Level.NORMAL:  # the seed's rule, draw for draw
+                action = decide(total, self._coin)
+            else:
+                soft = total != sum(_VALUE[i] for i in hand)
+                action = decide_at(self._level, total, soft, _VALUE[self._house[1]], self._coin)
             self._act(seat, action is HIT, events)
         if self._current == players and self._result is None:
             self._house_turn(events)
@@ -438,6 +447,7 @@ class State:
             "revealed": self._revealed,
             "computers": [s for s in range(self.players) if self._computers[s]],
             "dealt_computers": list(self._dealt_computers),
+            "computer_level": self._level.value,
             "log": [list(entry) for entry in self._log],
         }
 
@@ -446,9 +456,13 @@ class State:
         return self._rng.getstate()
 
 
-def _options(options: Mapping[str, Any] | None, players: int) -> list[int]:
+def _options(options: Mapping[str, Any] | None, players: int) -> tuple[list[int], Level]:
     computers: list[int] = []
+    level = Level.NORMAL
     for key, value in (options or {}).items():
+        if key == "computer_level":
+            level = _level(value)
+            continue
         if key != "computers":
             raise IllegalAction(f"Unknown Blackjack option {key!r}.", code="unknown_option")
         for seat in value:
@@ -457,7 +471,19 @@ def _options(options: Mapping[str, Any] | None, players: int) -> list[int]:
                     f"A computer seat must be from 1 to {players}.", code="no_such_seat"
                 )
             computers.append(seat)
-    return computers
+    return computers, level
+
+
+def _level(value: object) -> Level:
+    """The ``computer_level`` option: ``easy``, ``normal`` or ``hard``."""
+    try:
+        return Level(value)
+    except ValueError:
+        raise IllegalAction(
+            "The computer level must be easy, normal or hard.",
+            code="unknown_level",
+            level=str(value),
+        ) from None
 
 
 def new(
@@ -472,7 +498,9 @@ def new(
     With ``seed`` the game is the seed program's (rule 11); without, a fair one (rule 12).
     ``fair=True`` with a seed deals the fair game from that seed (the bot's own committed
     seed, which must deal a fair shuffle, not the seed program's).
-    ``options={"computers": [seat, ...]}`` names the seats a computer plays from the start.
+    ``options={"computers": [seat, ...]}`` names the seats a computer plays from the start;
+    ``"computer_level"`` (``easy``, ``normal`` – the seed's rule, the default – or ``hard``)
+    is how they play (see :mod:`rules.blackjack.ai`).
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(
@@ -481,10 +509,18 @@ def new(
             players=players,
         )
     faithful = seed is not None if fair is None else not fair
-    return _start(players, seed, faithful=faithful, computers=_options(options, players))
+    computers, level = _options(options, players)
+    return _start(players, seed, faithful=faithful, computers=computers, level=level)
 
 
-def _start(players: int, seed: int | None, *, faithful: bool, computers: Sequence[int]) -> State:
+def _start(
+    players: int,
+    seed: int | None,
+    *,
+    faithful: bool,
+    computers: Sequence[int],
+    level: Level = Level.NORMAL,
+) -> State:
     if not faithful:
         rng = GameRandom(seed)
         state = State(players, rng.seed, None, rng)
@@ -508,6 +544,7 @@ def _start(players: int, seed: int | None, *, faithful: bool, computers: Sequenc
             j = ((x >> 16) & rand_max) % size
             shoe[i], shoe[j] = shoe[j], shoe[i]
         msvc.state = x
+    state._level = level
     for seat in computers:
         state._computers[seat] = True
     state._dealt_computers = tuple(sorted(set(computers)))
@@ -544,6 +581,7 @@ def restore(snapshot: Mapping[str, Any]) -> State:
             state._computers[seat] = True
         state._log = [(seat, int(code)) for seat, code in _log(snapshot["log"], players)]
         state._dealt_computers = tuple(_seats(snapshot["dealt_computers"], players))
+        state._level = Level(snapshot.get("computer_level", Level.NORMAL.value))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise SnapshotError(f"damaged blackjack snapshot: {exc}") from exc
     _check_consistent(state)
@@ -571,6 +609,7 @@ def replay(snapshot: Mapping[str, Any]) -> State:
             int(snapshot["seed"]),
             faithful=snapshot["shuffle"] == "seed",
             computers=computers,
+            level=Level(snapshot.get("computer_level", Level.NORMAL.value)),
         )
         for seat, code in _log(snapshot["log"], players):
             if code == _COMPUTER_CODE:

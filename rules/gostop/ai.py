@@ -4,6 +4,13 @@ It values cards by what they do for its own score (brights, birds towards godori
 towards a 단, pi towards ten) and for the opponent's: it takes what the opponent needs before
 they can, avoids leaving such cards on the floor, always shows a shake and takes a bomb, and
 calls Go only when ahead, with the opponent far from 7 and enough cards left to use it.
+
+Levels (issue 18): ``normal`` is that player. ``easy`` is a hasty human: half of its turns
+(drawn from ``rng``) it takes the first capture it sees in its hand, whatever it is worth, and
+it calls Go on a whim (three times in five while it holds cards) without looking at the
+opponent's score. ``hard`` searches where it pays (:mod:`rules.gostop.search`): at Go/Stop it
+plays both out to the end on sampled deals of the cards it has not seen and takes the better
+mean point difference; its plays are the normal player's. It reads only its view.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import random
 
 from rules.engine import Action
 from rules.gostop.cards import BIRDS, DANS, RAIN_BRIGHT, HwatuCard, Kind
+from rules.gostop.search import search
 from rules.gostop.state import (
     Bomb,
     ChongtongChoice,
@@ -25,6 +33,11 @@ from rules.gostop.state import (
 from rules.levels import Level
 
 __all__ = ["choose_action"]
+
+DEFAULT_SEED = 18  # the rng when none is given, so every level stays deterministic
+EASY_HASTE = 0.5  # how often easy grabs the first capture it sees
+EASY_GO = 0.6  # how often easy calls Go while it has cards
+HARD_GO_SAMPLES = 96  # sampled deals for a Go/Stop decision (p99 about 140 ms CPU here)
 
 GO_MIN_LEAD = 1  # Go only when strictly ahead ...
 GO_OPPONENT_MAX = 3  # ... and the opponent has at most this many points ...
@@ -103,10 +116,8 @@ def _should_go(view: GostopView, me: int) -> bool:
     )
 
 
-def choose_action(
-    view: GostopView, level: Level = Level.NORMAL, rng: random.Random | None = None
-) -> Action:
-    """The computer's move for the seat ``view`` belongs to; it must be that seat's turn."""
+def _normal(view: GostopView) -> Action:
+    """The rule-of-thumb player (level ``normal``); also hard's rollout policy."""
     if view.seat is None or not view.legal:
         raise ValueError("the computer player needs the view of the seat to move")
     me = view.seat
@@ -119,3 +130,39 @@ def choose_action(
         takes = [a for a in view.legal if isinstance(a, TakeFlip)]
         return max(takes, key=lambda a: _value(a.target, view, me))
     return max(view.legal, key=lambda a: _play_score(a, view, me))
+
+
+def _easy(view: GostopView, rng: random.Random) -> Action:
+    first = view.legal[0]
+    if isinstance(first, Stop | Go):
+        holding = view.hand_sizes[view.seat or 0] > 0
+        return Go() if holding and rng.random() < EASY_GO else Stop()
+    if isinstance(first, Play | Bomb) and rng.random() < EASY_HASTE:
+        floor_months = {month for month, _cards, _stack in view.floor}
+        for action in view.legal:
+            if isinstance(action, Play) and action.card.month in floor_months:
+                return action
+    return _normal(view)
+
+
+def _hard(view: GostopView, rng: random.Random) -> Action:
+    if isinstance(view.legal[0], Stop | Go):
+        return search(view, [Stop(), Go()], HARD_GO_SAMPLES, rng, _normal)
+    # Searching plays too (the normal player's best three, a dozen deals each) measured no
+    # better than its rule of thumb at three times the cost: the rollouts' noise outweighs
+    # the differences between good plays, while Go/Stop swings whole games.
+    return _normal(view)
+
+
+def choose_action(
+    view: GostopView, level: Level = Level.NORMAL, rng: random.Random | None = None
+) -> Action:
+    """The computer's move for the seat ``view`` belongs to; it must be that seat's turn.
+
+    ``rng`` drives easy's slips and hard's sampling (a fixed seed when None)."""
+    if view.seat is None or not view.legal:
+        raise ValueError("the computer player needs the view of the seat to move")
+    if level is Level.NORMAL:
+        return _normal(view)
+    rng = rng if rng is not None else random.Random(DEFAULT_SEED)
+    return _easy(view, rng) if level is Level.EASY else _hard(view, rng)

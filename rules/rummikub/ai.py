@@ -7,21 +7,35 @@ the best play without it: when the joker only buys one more tile (and does not e
 rack), the joker stays on the rack for later; and once melded, when the joker is the only way
 to play and the play puts down at most 2 other tiles, it draws instead. An initial meld is
 always worth the joker: it opens the table. With no play it draws.
+
+Levels (issue 18): ``normal`` is that computer. ``easy`` plays like a beginner: it only lays
+down new sets from its own rack and lays single tiles off at the ends of sets on the table,
+but never splits or rearranges a set, and now and
+then (one turn in five, drawn from ``rng``) it draws although it could play.
+``hard`` weighs its solver plays for tempo: it opens with whatever initial meld puts down the
+most tiles, jokers included, and from then on keeps a rack joker unless spending it buys at
+least four more real tiles or empties the rack (or, with nothing else to play,
+unless it plays that many real tiles besides), so that its jokers finish racks.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 
 from rules.engine import Action
 from rules.levels import Level
+from rules.rummikub.sets import check_set
 from rules.rummikub.solver import Solution, solve
-from rules.rummikub.state import Draw, Meld, RummikubView
-from rules.rummikub.tiles import JOKER
+from rules.rummikub.state import Draw, Meld, RummikubView, Sets
+from rules.rummikub.tiles import JOKER, Tile
 
-__all__ = ["JOKER_GAIN", "best_play", "choose_action", "hint"]
+__all__ = ["JOKER_GAIN", "best_play", "choose_action", "hint", "lay_offs"]
 
 JOKER_GAIN = 2  # a rack joker is played only for at least this many more real tiles
+DEFAULT_SEED = 18  # the rng when none is given, so every level stays deterministic
+EASY_MISSED_TURN = 0.2  # how often easy draws although it could play
+HARD_JOKER_GAIN = 4  # after its initial meld, hard spends a joker only for this many more tiles
 
 
 def hint(view: RummikubView) -> Solution:
@@ -30,27 +44,77 @@ def hint(view: RummikubView) -> Solution:
     return solve(view.rack, view.table, initial=not view.melded[view.seat])
 
 
-def best_play(view: RummikubView) -> Solution:
-    """The play the computer would make from this view (no play: ``found`` is false)."""
+def best_play(
+    view: RummikubView, joker_gain: int = JOKER_GAIN, *, keep_for_initial: bool = True
+) -> Solution:
+    """The play the computer would make from this view (no play: ``found`` is false).
+
+    A rack joker is spent only when it buys at least ``joker_gain`` more real tiles (or
+    empties the rack); ``keep_for_initial=False`` always spends it on the initial meld."""
     assert view.seat is not None
     rack = list(view.rack)
     initial = not view.melded[view.seat]
     play = hint(view)
     if not play.found or JOKER not in play.tiles or len(play.tiles) == len(rack):
         return play
+    if initial and not keep_for_initial:
+        return play
     without = solve([t for t in rack if t is not JOKER], view.table, initial=initial)
     reals = sum(1 for t in play.tiles if t is not JOKER)
-    if without.found and reals - len(without.tiles) < JOKER_GAIN:
+    if without.found and reals - len(without.tiles) < joker_gain:
         return without
-    if not without.found and not initial and reals < JOKER_GAIN + 1 and view.pool:
+    if not without.found and not initial and reals < joker_gain + 1 and view.pool:
         return without  # not worth giving the joker away: draw instead
     return play
+
+
+def _hard(view: RummikubView) -> Action:
+    # Measured against normal: what wins is tempo (a play of fewer tiles for more points
+    # lost badly) and jokers kept for the turn they finish a rack; see HARD_JOKER_GAIN.
+    play = best_play(view, HARD_JOKER_GAIN, keep_for_initial=False)
+    return Meld(play.table) if play.found else Draw()
+
+
+def lay_offs(tile: Tile, table: Sequence[Sequence[Tile]]) -> Iterator[tuple[int, Sets]]:
+    """Each way to add ``tile`` to an end of one set of ``table``: (set index, new table)."""
+    for i, tiles in enumerate(table):
+        for grown in ((*tiles, tile), (tile, *tiles)):
+            if check_set(grown).valid:
+                yield i, (*map(tuple, table[:i]), grown, *map(tuple, table[i + 1 :]))
+
+
+def _beginner(view: RummikubView) -> Action:
+    """New sets from the rack, then single tiles laid off at the ends of sets, but never a
+    set split or rearranged (how a beginner plays)."""
+    assert view.seat is not None
+    if not view.melded[view.seat]:
+        meld = hint(view)  # the initial meld is made of rack tiles anyway
+        return Meld(meld.table) if meld.found else Draw()
+    sets = solve(view.rack)
+    rack = list(view.rack)
+    for tile in sets.tiles:
+        rack.remove(tile)
+    table: Sets = (*view.table, *sets.table)
+    for tile in sorted(rack):
+        table = next((grown for _i, grown in lay_offs(tile, table)), table)
+    return Draw() if table == view.table else Meld(table)
+
+
+def _easy(view: RummikubView, rng: random.Random) -> Action:
+    if rng.random() < EASY_MISSED_TURN and view.pool:
+        return Draw()
+    return _beginner(view)
 
 
 def choose_action(
     view: RummikubView, level: Level = Level.NORMAL, rng: random.Random | None = None
 ) -> Action:
-    """The computer's move for the seat whose turn it is in ``view``."""
+    """The computer's move for the seat whose turn it is in ``view``; ``rng`` drives easy's
+    slips (a fixed seed when None)."""
+    if level is Level.EASY:
+        return _easy(view, rng if rng is not None else random.Random(DEFAULT_SEED))
+    if level is Level.HARD:
+        return _hard(view)
     play = best_play(view)
     if play.found:
         return Meld(play.table)
