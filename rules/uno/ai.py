@@ -9,16 +9,17 @@ no bluffs). It stacks when it can, never challenges, says UNO and catches anyone
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
 from rules.engine import Action
 from rules.levels import Level
 from rules.montecarlo import best_action
 from rules.uno.actions import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
 from rules.uno.cards import COLOUR_NAMES, RANK_NAMES
-from rules.uno.search import sample_snapshot
-from rules.uno.state import UnoState, UnoView, restore
+from rules.uno.search import sample_world
+from rules.uno.state import UnoView
 
 __all__ = ["choose_action"]
 
@@ -195,13 +196,15 @@ def _hard(view: UnoView, rng: random.Random) -> Action:
         None,
     )
     worlds = max(HARD_MIN_WORLDS, HARD_ROLLOUTS // len(candidates))
-
-    def deal(sampler: random.Random) -> Callable[[], UnoState]:
-        snapshot = sample_snapshot(view, sampler)
-        return lambda: restore(snapshot)
-
     return best_action(
-        candidates, worlds, deal, seat, _normal, rng=rng, prefer=prefer, margin=HARD_MARGIN
+        candidates,
+        worlds,
+        partial(sample_world, view),
+        seat,
+        _normal,
+        rng=rng,
+        prefer=prefer,
+        margin=HARD_MARGIN,
     )
 
 

@@ -10,14 +10,20 @@ history, so every unseen card is as likely anywhere. A hand shown to the seat by
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+from rules.montecarlo import clone
 from rules.rng import GameRandom
 from rules.uno.actions import CallUno
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES, DECK_SIZE, RANK_NAMES, WILD
-from rules.uno.state import GAME, HOUSE_RULES, PHASE_NAMES, SCHEMA, UnoView
+from rules.uno.state import GAME, HOUSE_RULES, PHASE_NAMES, SCHEMA, UnoState, UnoView, restore
 
-__all__ = ["sample_snapshot"]
+__all__ = ["sample_snapshot", "sample_world"]
+
+# Every sampled world starts from this generator state (decoding one costs more than
+# everything else in a snapshot); :func:`sample_world` reseeds each world's copies.
+_RNG_STATE = GameRandom(0).getstate()
 
 _BY_CODE: dict[str, tuple[int, ...]] = {}
 for _card, _code in enumerate(CARD_CODES):
@@ -29,6 +35,14 @@ def _card_of_top(top: str) -> str:
     """The canonical code of the top card: a wild is shown in the colour named for it."""
     _, _, rank = top.partition("_")
     return f"none_{rank}" if rank in _WILD_RANKS else top
+
+
+def sample_world(view: UnoView, rng: random.Random) -> Callable[[], UnoState]:
+    """A factory of fresh copies of one world sampled for ``view``: each copy draws the same
+    cards, from its own generator seeded by ``rng``."""
+    world = restore(sample_snapshot(view, rng))
+    seed = rng.getrandbits(63)
+    return lambda: clone(world, seed)
 
 
 def sample_snapshot(view: UnoView, rng: random.Random) -> dict[str, Any]:
@@ -70,7 +84,7 @@ def sample_snapshot(view: UnoView, rng: random.Random) -> dict[str, Any]:
         "schema": SCHEMA,
         "players": n,
         "options": {"ruleset": view.ruleset, **{r: r in view.house for r in HOUSE_RULES}},
-        "rng": GameRandom(rng.getrandbits(63)).getstate(),
+        "rng": _RNG_STATE,
         "hands": hands,
         "pile": pile,
         "unshuffled": 0,  # already in random order
