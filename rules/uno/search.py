@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.montecarlo import clone
 from rules.rng import GameRandom
-from rules.uno.actions import CallUno
+from rules.uno.actions import CallUno, Challenge
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES, DECK_SIZE, RANK_NAMES, WILD
 from rules.uno.state import GAME, HOUSE_RULES, PHASE_NAMES, SCHEMA, UnoState, UnoView, restore
 
@@ -70,6 +70,7 @@ def sample_snapshot(view: UnoView, rng: random.Random) -> dict[str, Any]:
     pile = unseen[: view.draw_pile]
     discard = [*unseen[view.draw_pile :], top]
     assert len(pile) + len(discard) + sum(map(len, hands)) == DECK_SIZE
+    challengeable = any(isinstance(a, Challenge) for a in view.legal)
     calls_left = any(isinstance(a, CallUno) for a in view.legal)
     declared = (
         seat
@@ -94,10 +95,10 @@ def sample_snapshot(view: UnoView, rng: random.Random) -> dict[str, Any]:
         "direction": view.direction,
         "phase": PHASE_NAMES.index(view.phase),
         "pending": view.pending,
-        # Whether a pending Wild Draw Four was a bluff is not in the view: the hard player
-        # never challenges, so the sampled world has nothing to challenge.
+        # Whether a pending Wild Draw Four was a bluff is not in the view: the world says it
+        # was not (the hard player never challenges, so it never matters).
         "guilty": False,
-        "offender": -1,
+        "offender": _offender(view) if challengeable else -1,
         "exposed": -1 if view.uno_exposed is None else view.uno_exposed,
         "declared": declared,
         "reveal": None,
@@ -106,3 +107,13 @@ def sample_snapshot(view: UnoView, rng: random.Random) -> dict[str, Any]:
         "over": False,
         "log": [],
     }
+
+
+def _offender(view: UnoView) -> int:
+    """Who played the Wild Draw Four pending for the seat to act: the seat before it."""
+    assert view.current_seat is not None
+    n = len(view.hand_counts)
+    seat = (view.current_seat - view.direction) % n
+    while seat in view.out:
+        seat = (seat - view.direction) % n
+    return seat
