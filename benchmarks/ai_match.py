@@ -114,20 +114,26 @@ Case = tuple[str, Player, Player, int, float | None]
 def level_cases(game: str, choose: Callable[..., Action], rand: Player, games: int) -> list[Case]:
     """The matches every card game plays: each level against ``rand``, normal against easy
     and hard against easy and normal, with the issue's targets. The hard player's matches
-    play a fifth of ``games`` (half that against random): each of its decisions plays
-    hundreds of games in its head."""
+    play a tenth of ``games`` against normal and a twentieth against the weaker players:
+    each of its decisions plays about a hundred games in its head."""
     easy, normal, hard = (
         (lambda view, rng, level=level: choose(view, level, rng)) for level in Level
     )
-    hard_games = max(2, games // 5)
     return [
         (f"{game} easy vs random", easy, rand, games, None),
         (f"{game} normal vs random", normal, rand, games, None),
-        (f"{game} hard vs random", hard, rand, max(2, hard_games // 2), None),
+        (f"{game} hard vs random", hard, rand, hard_games(games, weaker=True), None),
         (f"{game} normal vs easy", normal, easy, games, 0.5),
-        (f"{game} hard vs easy", hard, easy, hard_games, 0.5),
-        (f"{game} hard vs normal", hard, normal, hard_games, 0.55),
+        (f"{game} hard vs easy", hard, easy, hard_games(games, weaker=True), 0.5),
+        (f"{game} hard vs normal", hard, normal, hard_games(games), 0.55),
     ]
+
+
+def hard_games(games: int, *, weaker: bool = False) -> int:
+    """Games of a hard player's match: a tenth of ``games``, a twentieth against a weaker
+    player (the share is far from a half, so fewer games show it); even, so every deal is
+    played from both seats."""
+    return max(2, games // (20 if weaker else 10) // 2 * 2)
 
 
 def run_cases(report: Report, new_game: Callable[[int], Any], cases: list[Case], seed: int) -> None:

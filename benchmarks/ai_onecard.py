@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from benchmarks.ai_match import level_cases, run_cases
+from benchmarks.ai_match import hard_games, level_cases, run_cases
 from benchmarks.harness import Report
 from rules.cards import Rank
 from rules.onecard import OneCardView, PlayCard, Take, attack_value, new
@@ -35,9 +35,14 @@ def greedy_player(view: OneCardView, rng: random.Random) -> PlayCard | Take:
 def run(report: Report, games: int, seed: int) -> None:
     """One Card's matches (see the module docstring), ``games`` a match."""
     cases = level_cases("onecard", choose_action, random_player, games)
-    hard_games = cases[-1][3]
     cases += [
         ("onecard normal vs greedy", cases[1][1], greedy_player, games, None),
-        ("onecard hard vs greedy", cases[2][1], greedy_player, hard_games, None),
+        (
+            "onecard hard vs greedy",
+            cases[2][1],
+            greedy_player,
+            hard_games(games, weaker=True),
+            None,
+        ),
     ]
     run_cases(report, lambda deal: new(2, seed=deal), cases, seed)

@@ -3,6 +3,10 @@
 It defends an attack whenever it can (cheapest defence first, a joker only when nothing else
 answers), keeps its jokers for defence otherwise, prefers a K (another turn) and cards of the
 suit it holds most of, and names after a 7 the suit it holds most of.
+
+That is the ``normal`` level. ``easy`` is a casual player's slips over it (see
+:func:`_easy`), ``hard`` a determinized Monte Carlo search with ``normal`` as the rollout
+policy (see :func:`_hard` and :mod:`rules.montecarlo`). Every level decides from the view.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ It keeps wilds until nothing else plays (or the next player is about to win), pl
 colour it holds most of, names that colour after a wild, and saves +2, skips and Wild Draw
 Fours for the player about to go out (never a Wild Draw Four held with the colour in play:
 no bluffs). It stacks when it can, never challenges, says UNO and catches anyone who forgot.
+
+That is the ``normal`` level. ``easy`` is a casual player's slips over it (see
+:func:`_easy`), ``hard`` a determinized Monte Carlo search with ``normal`` as the rollout
+policy (see :func:`_hard` and :mod:`rules.montecarlo`). Every level decides from the view.
 """
 
 from __future__ import annotations
