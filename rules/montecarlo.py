@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 from rules.engine import Action, Outcome
 from rules.rng import GameRandom
 
-__all__ = ["Playable", "best_action", "clone", "play_out"]
+__all__ = ["Playable", "Policy", "best_action", "clone", "play_out", "view_policy"]
 
 A = TypeVar("A", bound=Action)
 
@@ -72,18 +72,25 @@ def clone(state: S, seed: int) -> S:
     return copy
 
 
-def play_out(state: Playable, seat: int, policy: Callable[[Any], Action]) -> float:
+Policy = Callable[[Any, int], Action]  # (state, seat to act) -> its action
+
+
+def view_policy(choose: Callable[[Any], Action]) -> Policy:
+    """A rollout policy deciding from the mover's view, as a player at the table does."""
+    return lambda state, seat: choose(state.view(seat))
+
+
+def play_out(state: Playable, seat: int, policy: Policy) -> float:
     """Play ``state`` to its end with ``policy`` for every seat; ``seat``'s result:
     1 for a win, 0.5 for a shared result (or an endless game), 0 for a loss."""
     apply = state.apply
-    view = state.view
     for _ in range(MAX_ROLLOUT_MOVES):
         if state.is_over:
             outcome = state.result.outcomes[seat]
             return 1.0 if outcome is Outcome.WIN else 0.5 if outcome is Outcome.DRAW else 0.0
         mover = state.current_seat
         assert mover is not None
-        apply(mover, policy(view(mover)))
+        apply(mover, policy(state, mover))
     return 0.5
 
 
@@ -92,7 +99,7 @@ def best_action(
     worlds: int,
     deal: Callable[[random.Random], Callable[[], Playable]],
     seat: int,
-    policy: Callable[[Any], Action],
+    policy: Policy,
     *,
     rng: random.Random,
     prefer: A | None = None,

@@ -18,7 +18,7 @@ from functools import partial
 
 from rules.cards import SUITS, Card, Rank, Suit
 from rules.levels import Level
-from rules.montecarlo import best_action
+from rules.montecarlo import best_action, view_policy
 from rules.onecard.events import PlayCard, Take
 from rules.onecard.search import sample_world
 from rules.onecard.state import OneCardView, attack_value
@@ -122,6 +122,9 @@ def legal_moves(view: OneCardView) -> list[PlayCard | Take]:
     return moves
 
 
+_ROLLOUT = view_policy(_normal)
+
+
 def _hard(view: OneCardView, rng: random.Random) -> PlayCard | Take:
     """Tries each legal move in sampled worlds consistent with ``view`` (see
     :mod:`rules.onecard.search`), played out by the normal player, and keeps the best."""
@@ -135,7 +138,7 @@ def _hard(view: OneCardView, rng: random.Random) -> PlayCard | Take:
         worlds,
         partial(sample_world, view),
         seat,
-        _normal,
+        _ROLLOUT,
         rng=rng,
         prefer=_normal(view),
         margin=HARD_MARGIN,

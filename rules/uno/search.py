@@ -13,13 +13,23 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from rules.engine import Action
 from rules.montecarlo import clone
 from rules.rng import GameRandom
-from rules.uno.actions import CallUno, Challenge
-from rules.uno.cards import CARD_CODES, COLOUR_NAMES, DECK_SIZE, RANK_NAMES, WILD
+from rules.uno.actions import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
+from rules.uno.cards import (
+    CARD_CODES,
+    CARD_COLOUR,
+    CARD_POINTS,
+    COLOUR_NAMES,
+    DECK_SIZE,
+    NONE,
+    RANK_NAMES,
+    WILD,
+)
 from rules.uno.state import GAME, HOUSE_RULES, PHASE_NAMES, SCHEMA, UnoState, UnoView, restore
 
-__all__ = ["sample_snapshot", "sample_world"]
+__all__ = ["quick_move", "sample_snapshot", "sample_world"]
 
 # Every sampled world starts from this generator state (decoding one costs more than
 # everything else in a snapshot); :func:`sample_world` reseeds each world's copies.
@@ -117,3 +127,40 @@ def _offender(view: UnoView) -> int:
     while seat in view.out:
         seat = (seat - view.direction) % n
     return seat
+
+
+def quick_move(state: UnoState, seat: int) -> Action:
+    """The rollout policy of the hard player's search: the normal player's main rules of
+    thumb on the engine's ints. It says UNO and catches, plays the colour it holds most
+    (the costliest card among equals), a wild only when nothing else plays (naming that
+    colour), stacks rather than takes, and never challenges."""
+    legal = state.legal_actions(seat)
+    hand = state.hands[seat]
+    held = [0, 0, 0, 0, 0]
+    for card in hand:
+        held[CARD_COLOUR[card]] += 1
+    favourite = max(range(4), key=held.__getitem__)
+    best = legal[-1]
+    best_score = -1
+    for action in legal:
+        cls = action.__class__
+        if cls is CallUno or cls is CatchUno:
+            return action
+        if cls is Play:
+            card = hand[action.index]  # type: ignore[attr-defined]
+            colour = CARD_COLOUR[card]
+            if colour == NONE:
+                if action.colour != favourite:  # type: ignore[attr-defined]
+                    continue
+                score = 1
+            else:
+                score = 2 + held[colour] * 64 + CARD_POINTS[card]
+        elif cls is ChooseColour:
+            score = held[action.colour]  # type: ignore[attr-defined]
+        elif cls is Draw or cls is Pass:
+            score = 0
+        else:
+            continue
+        if score > best_score:
+            best, best_score = action, score
+    return best
