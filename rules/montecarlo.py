@@ -3,7 +3,7 @@
 A game's ``ai.py`` samples *worlds*: full engine states consistent with what its seat has
 seen (its own hand, the table, the card counts), the unseen cards dealt at random. Every
 candidate action is tried in the same worlds and played out to the end by a rollout policy
-(the normal player), and the action with the best average result wins. Trying all candidates
+(the normal player's rules), and the action with the best average result wins. Trying all candidates
 in the same worlds (common random numbers) makes their comparison far less noisy than their
 separate averages.
 
@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 from rules.engine import Action, Outcome
 from rules.rng import GameRandom
 
-__all__ = ["Playable", "Policy", "best_action", "clone", "play_out", "view_policy"]
+__all__ = ["Playable", "Policy", "best_action", "clone", "play_out"]
 
 A = TypeVar("A", bound=Action)
 
@@ -40,8 +40,6 @@ class Playable(Protocol):
     def result(self) -> Any: ...
 
     def apply(self, seat: int, action: Any) -> Any: ...
-
-    def view(self, seat: int | None) -> Any: ...
 
 
 S = TypeVar("S")
@@ -73,11 +71,6 @@ def clone(state: S, seed: int) -> S:
 
 
 Policy = Callable[[Any, int], Action]  # (state, seat to act) -> its action
-
-
-def view_policy(choose: Callable[[Any], Action]) -> Policy:
-    """A rollout policy deciding from the mover's view, as a player at the table does."""
-    return lambda state, seat: choose(state.view(seat))
 
 
 def play_out(state: Playable, seat: int, policy: Policy) -> float:

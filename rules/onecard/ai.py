@@ -18,10 +18,10 @@ from functools import partial
 
 from rules.cards import SUITS, Card, Rank, Suit
 from rules.levels import Level
-from rules.montecarlo import best_action, view_policy
+from rules.montecarlo import best_action
 from rules.onecard.events import PlayCard, Take
 from rules.onecard.search import sample_world
-from rules.onecard.state import OneCardView, attack_value
+from rules.onecard.state import OneCardView, State, attack_value
 
 __all__ = ["choose_action", "favourite_suit", "legal_moves"]
 
@@ -51,11 +51,15 @@ def choose_action(
 
 def _normal(view: OneCardView) -> PlayCard | Take:
     """Today's rule-of-thumb player (the module docstring)."""
-    hand = view.hand or ()
-    playable = view.playable
+    return _decide(view.hand or (), view.playable, view.offense)
+
+
+def _decide(hand: Sequence[Card], playable: Sequence[Card], offense: int) -> PlayCard | Take:
+    """The normal player's move from what it decides on: its hand (in the order the cards
+    came), the cards of it that play (in the same order) and the pending offense point."""
     if not playable:
         return Take()
-    if view.offense:
+    if offense:
         # Defend with the smallest card that answers; jokers are the last resort.
         card = min(playable, key=lambda c: (c.is_joker, attack_value(c)))
         return _play(card, hand)
@@ -122,12 +126,17 @@ def legal_moves(view: OneCardView) -> list[PlayCard | Take]:
     return moves
 
 
-_ROLLOUT = view_policy(_normal)
+def _rollout(state: State, seat: int) -> PlayCard | Take:
+    """The normal player inside the search, read off the sampled world directly: the same
+    move as from the view, without building one (most of a move's cost)."""
+    playable = dict.fromkeys(a.card for a in state.legal_actions(seat) if type(a) is PlayCard)
+    return _decide(state.hand(seat), tuple(playable), state.offense)
 
 
 def _hard(view: OneCardView, rng: random.Random) -> PlayCard | Take:
     """Tries each legal move in sampled worlds consistent with ``view`` (see
-    :mod:`rules.onecard.search`), played out by the normal player, and keeps the best."""
+    :mod:`rules.onecard.search`), played out by the normal player (:func:`_rollout`), and
+    keeps the best."""
     seat = view.seat
     if seat is None or not view.playable:
         return Take()
@@ -138,7 +147,7 @@ def _hard(view: OneCardView, rng: random.Random) -> PlayCard | Take:
         worlds,
         partial(sample_world, view),
         seat,
-        _ROLLOUT,
+        _rollout,
         rng=rng,
         prefer=_normal(view),
         margin=HARD_MARGIN,
