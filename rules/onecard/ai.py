@@ -110,7 +110,7 @@ def _easy(view: OneCardView, rng: random.Random) -> PlayCard | Take:
 
 HARD_ROLLOUTS = 240  # play-outs per decision, shared among the candidate actions
 HARD_MIN_WORLDS = 12  # worlds sampled however many candidates there are
-HARD_MARGIN = 1.0  # results another action must win by to overrule the normal player
+HARD_MARGIN = 0.02  # the win share another action must add to overrule the normal player
 DEFAULT_SEED = 18  # the generator's seed when none is given (issue 18)
 
 
@@ -140,7 +140,16 @@ def _hard(view: OneCardView, rng: random.Random) -> PlayCard | Take:
     seat = view.seat
     if seat is None or not view.playable:
         return Take()
-    candidates = legal_moves(view)
+    hand = view.hand or ()
+    candidates = [
+        move
+        for move in legal_moves(view)
+        # Naming a suit it holds none of (but the 7 itself) is not worth a sample.
+        if not isinstance(move, PlayCard)
+        or move.suit is None
+        or any(c.suit is move.suit and c is not move.card for c in hand)
+        or move.suit is favourite_suit(hand, without=move.card)
+    ]
     worlds = max(HARD_MIN_WORLDS, HARD_ROLLOUTS // len(candidates))
     return best_action(
         candidates,
@@ -150,5 +159,5 @@ def _hard(view: OneCardView, rng: random.Random) -> PlayCard | Take:
         _rollout,
         rng=rng,
         prefer=_normal(view),
-        margin=HARD_MARGIN,
+        margin=HARD_MARGIN * worlds,
     )

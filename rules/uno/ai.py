@@ -157,7 +157,7 @@ def _easy(view: UnoView, rng: random.Random) -> Action:
 
 HARD_ROLLOUTS = 240  # play-outs per decision, shared among the candidate actions
 HARD_MIN_WORLDS = 12  # worlds sampled however many candidates there are
-HARD_MARGIN = 1.0  # results another action must win by to overrule the normal player
+HARD_MARGIN = 0.02  # the win share another action must add to overrule the normal player
 DEFAULT_SEED = 18  # the generator's seed when none is given (issue 18)
 
 
@@ -175,10 +175,14 @@ def _hard(view: UnoView, rng: random.Random) -> Action:
     if seat is None or seat != view.current_seat:
         return _normal(view)
     hand = view.hand or ()
+    held = _held(hand)
     distinct: dict[object, Action] = {}
     for action in legal:
-        if isinstance(action, Challenge):
-            continue
+        named = action.colour if isinstance(action, (Play, ChooseColour)) else None
+        if isinstance(action, Challenge) or (
+            named is not None and not held[named] and any(held[:4])
+        ):
+            continue  # naming a colour it holds none of is not worth a sample
         key: object = (
             (hand[action.index], action.colour, action.target)
             if isinstance(action, Play)
@@ -210,7 +214,7 @@ def _hard(view: UnoView, rng: random.Random) -> Action:
         quick_move,
         rng=rng,
         prefer=prefer,
-        margin=HARD_MARGIN,
+        margin=HARD_MARGIN * worlds,
     )
 
 
