@@ -12,7 +12,7 @@ from rules.levels import Level
 from rules.uno import CallUno, Draw, Play, UnoState, new, restore
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES
-from rules.uno.search import sample_world
+from rules.uno.search import quick_move, sample_world
 from rules.uno.state import HOUSE_RULES
 
 Rig = Callable[..., UnoState]
@@ -125,3 +125,17 @@ def test_easy_spends_a_wild_early_naming_the_first_colour_it_sees(rig: Rig) -> N
             wilds += 1
             assert action.colour == 2  # blue: the first coloured card, not red held twice
     assert 10 < wilds < 90
+
+
+def test_copies_of_a_world_replay_alike_and_share_nothing_they_change() -> None:
+    state = next(positions(5))
+    fresh = sample_world(state.view(state.turn), random.Random(2))
+    first, second = fresh(), fresh()
+    assert first.hands is not second.hands and first.hands[0] is not second.hands[0]
+    assert first.pile is not second.pile and first.rng is not second.rng
+    for world in (first, second):
+        while not world.is_over:
+            world.apply(world.turn, quick_move(world, world.turn))
+    assert first.snapshot()["log"] == second.snapshot()["log"]
+    assert first.result == second.result
+    assert fresh().log == []  # the sampled world itself was never played on
