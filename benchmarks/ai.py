@@ -23,6 +23,8 @@ Contract of every ``benchmarks/ai_<game>.py``:
   200 ms (p99); Uno: normal beats ``uno-rule-v1`` (>= 52%).
 - Seats alternate between the games of a match (each deal played with the seats swapped,
   or seats rotated) so that the seat to start does not bias the share.
+- Import the shared pieces as ``benchmarks.harness`` and ``benchmarks.ai_stats`` (the
+  sections are imported as ``benchmarks.ai_<game>``, by the driver and by the tests).
 - Optional peers (RLCard) are imported lazily; when missing, that case is skipped with a
   note, never an error.
 """
@@ -36,7 +38,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# Run as a script, the repository root is needed for ``benchmarks.*``, ``rules.*``. Only
+# the root: putting ``benchmarks/`` first would let benchmarks/bot.py shadow the bot package
+# for whoever imports this module (the tests do).
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.harness import Report
