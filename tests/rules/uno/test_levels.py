@@ -1,0 +1,141 @@
+"""The easy and hard levels (issue 18): always legal, repeatable per seed, view-only."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import pytest
+
+import rules.uno.ai as uno_ai
+from rules.levels import Level
+from rules.uno import CallUno, Draw, Play, UnoState, new, restore
+from rules.uno.ai import choose_action
+from rules.uno.cards import CARD_CODES
+from rules.uno.search import quick_move, sample_world
+from rules.uno.state import HOUSE_RULES
+
+Rig = Callable[..., UnoState]
+
+
+def positions(count: int, *, ruleset: str = "official") -> Iterator[UnoState]:
+    """Seeded games stopped part-way, every house rule combination among them."""
+    for seed in range(count):
+        house = {rule: bool(seed >> i & 1) for i, rule in enumerate(HOUSE_RULES)}
+        state = new(2 + seed % 4, seed=seed, options={"ruleset": ruleset, **house})
+        moves = random.Random(seed).randrange(40)
+        for _ in range(moves):
+            if state.is_over:
+                break
+            seat = state.turn
+            state.apply(seat, choose_action(state.view(seat), Level.EASY, random.Random(seed)))
+        if not state.is_over:
+            yield state
+
+
+@pytest.fixture
+def quick_hard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small search budget: legality does not depend on it, and the tests stay fast."""
+    monkeypatch.setattr(uno_ai, "HARD_ROLLOUTS", 8)
+    monkeypatch.setattr(uno_ai, "HARD_MIN_WORLDS", 2)
+
+
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+def test_sampled_worlds_show_the_seat_exactly_its_view(ruleset: str) -> None:
+    for state in positions(60, ruleset=ruleset):
+        view = state.view(state.turn)
+        world = sample_world(view, random.Random(1))()
+        assert world.view(state.turn) == view
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.HARD])
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+@pytest.mark.usefixtures("quick_hard")
+def test_every_level_plays_legally_and_repeatably(level: Level, ruleset: str) -> None:
+    for state in positions(40, ruleset=ruleset):
+        view = state.view(state.turn)
+        action = choose_action(view, level, random.Random(5))
+        assert action in view.legal
+        assert choose_action(view, level, random.Random(5)) == action
+        assert choose_action(view, level) == choose_action(view, level)  # rng=None: fixed seed
+
+
+def _hide_differently(state: UnoState, seed: int) -> UnoState:
+    """The same game with every card ``state.turn`` cannot see dealt again at random."""
+    snapshot = state.snapshot()
+    seat = state.turn
+    others = [s for s in range(state.n) if s != seat]
+    hidden = [*snapshot["pile"], *snapshot["discard"][:-1]]
+    for other in others:
+        hidden += snapshot["hands"][other]
+    random.Random(seed).shuffle(hidden)
+    for other in others:
+        count = len(snapshot["hands"][other])
+        snapshot["hands"][other], hidden = hidden[:count], hidden[count:]
+    below = len(snapshot["discard"]) - 1
+    snapshot["discard"] = [*hidden[:below], snapshot["discard"][-1]]
+    snapshot["pile"] = hidden[below:]
+    return restore(snapshot)
+
+
+def test_hard_decides_from_the_view_alone() -> None:
+    checked = 0
+    for state in positions(40):
+        view = state.view(state.turn)
+        if len({a for a in view.legal if not isinstance(a, Draw)}) < 2:
+            continue  # nothing to choose between: no evidence either way
+        other = _hide_differently(state, seed=99)
+        assert other.hands != state.hands  # the hidden cards really differ...
+        assert other.view(state.turn) == view  # ...where the seat cannot see
+        assert choose_action(other.view(state.turn), Level.HARD, random.Random(3)) == (
+            choose_action(view, Level.HARD, random.Random(3))
+        )
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_normal_is_unchanged_by_level_and_rng() -> None:
+    for state in positions(30):
+        view = state.view(state.turn)
+        assert choose_action(view, Level.NORMAL, random.Random(1)) == choose_action(view)
+
+
+def test_easy_forgets_uno_now_and_then_where_normal_never_does(rig: Rig) -> None:
+    state = rig([["red_1", "red_2"], ["blue_1", "blue_2", "blue_3"]], "red_5", uno_call=True)
+    view = state.view(0)
+    assert choose_action(view) == CallUno()
+    said = [
+        choose_action(view, Level.EASY, random.Random(seed)) == CallUno() for seed in range(200)
+    ]
+    # EASY_FORGETS_UNO of 200 casual players forget: far from none, far from all.
+    assert 200 * uno_ai.EASY_FORGETS_UNO / 2 < said.count(False) < 200 * uno_ai.EASY_FORGETS_UNO * 2
+
+
+def test_easy_spends_a_wild_early_naming_the_first_colour_it_sees(rig: Rig) -> None:
+    state = rig([["none_W", "blue_3", "red_9", "red_8"], ["yellow_1", "yellow_2"]], "red_5")
+    view = state.view(0)
+    assert CARD_CODES[state.hands[0][choose_action(view).index]] == "red_9"  # type: ignore[attr-defined]
+    wilds = 0
+    for seed in range(100):
+        action = choose_action(view, Level.EASY, random.Random(seed))
+        assert isinstance(action, (Play, Draw))
+        if isinstance(action, Play) and action.index == 0:
+            wilds += 1
+            assert action.colour == 2  # blue: the first coloured card, not red held twice
+    assert 10 < wilds < 90
+
+
+def test_copies_of_a_world_replay_alike_and_share_nothing_they_change() -> None:
+    state = next(positions(5))
+    fresh = sample_world(state.view(state.turn), random.Random(2))
+    first, second = fresh(), fresh()
+    assert first.hands is not second.hands and first.hands[0] is not second.hands[0]
+    assert first.pile is not second.pile and first.rng is not second.rng
+    for world in (first, second):
+        while not world.is_over:
+            world.apply(world.turn, quick_move(world, world.turn))
+    assert first.snapshot()["log"] == second.snapshot()["log"]
+    assert first.result == second.result
+    assert fresh().log == []  # the sampled world itself was never played on
