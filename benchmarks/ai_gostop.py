@@ -22,13 +22,12 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parent))
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from ai_rows import Timings, add_mean, main, verdict
+from ai_rows import Timings, add_mean, lineup, main, pairings, verdict
 from harness import Report
 
 from rules.engine import Action
 from rules.gostop import Bomb, ChongtongChoice, GostopView, Play, Stop, new
 from rules.gostop.ai import choose_action
-from rules.levels import Level
 
 Player = Callable[[GostopView, random.Random], Action]
 GAMES = 250  # deals per match (each played twice); hard vs normal plays four times as many
@@ -62,17 +61,6 @@ def greedy_player(view: GostopView, rng: random.Random) -> Action:
     return first
 
 
-def level_player(level: Level, timings: Timings | None = None) -> Player:
-    """The computer player at ``level``; ``timings`` keeps how long each decision took."""
-
-    def play(view: GostopView, rng: random.Random) -> Action:
-        if timings is None:
-            return choose_action(view, level, rng)
-        return timings.time(lambda: choose_action(view, level, rng))
-
-    return play
-
-
 def point_difference(seed: int, players: tuple[Player, Player]) -> int:
     """One game dealt from ``seed``: seat 0's final score minus seat 1's."""
     state = new(2, seed=seed)
@@ -96,19 +84,8 @@ def match(a: Player, b: Player, deals: int, seed: int) -> list[float]:
 def run(report: Report, games: int, seed: int) -> None:
     """Every level against each other, random and greedy, ``games`` deals a match."""
     timings = Timings()
-    players: dict[str, Player] = {
-        "easy": level_player(Level.EASY),
-        "normal": level_player(Level.NORMAL),
-        "hard": level_player(Level.HARD, timings),
-        "random": random_player,
-        "greedy": greedy_player,
-    }
-    pairs = [
-        ("hard", "normal", 4 * games),
-        ("normal", "easy", games),
-        ("hard", "easy", games),
-        *((level.value, peer, games) for peer in ("random", "greedy") for level in Level),
-    ]
+    players = lineup(choose_action, timings, random=random_player, greedy=greedy_player)
+    pairs = pairings(games, ("random", "greedy"))
     means: dict[tuple[str, str], tuple[float, float, float]] = {}
     for first, second, deals in pairs:
         values = match(players[first], players[second], deals, seed)

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ai_stats import mean_interval, wilson_interval
 from harness import Report, percentile
+
+from rules.levels import Level
 
 T = TypeVar("T")
 
@@ -84,3 +87,36 @@ def main(name: str, run: Callable[[Report, int, int], None], games: int) -> int:
     if args.json:
         report.write_json(args.json)
     return 0
+
+
+Player = Callable[[Any, random.Random], Any]  # a game's view and an rng -> its move
+
+
+def lineup(
+    choose: Callable[[Any, Level, random.Random], Any],
+    timings: Timings,
+    **peers: Player,
+) -> dict[str, Player]:
+    """The game's three levels by name (hard's decisions timed), then its ``peers``."""
+
+    def at(level: Level) -> Player:
+        def play(view: Any, rng: random.Random) -> Any:
+            if level is Level.HARD:
+                return timings.time(lambda: choose(view, level, rng))
+            return choose(view, level, rng)
+
+        return play
+
+    return {level.value: at(level) for level in Level} | peers
+
+
+def pairings(games: int, peers: Sequence[str]) -> list[tuple[str, str, int]]:
+    """The matches of a section, ``(first, second, deals)``: hard against normal four
+    times as long (the target it must show), then the levels against each other and every
+    level against each peer."""
+    return [
+        ("hard", "normal", 4 * games),
+        ("normal", "easy", games),
+        ("hard", "easy", games),
+        *((level.value, peer, games) for peer in peers for level in Level),
+    ]

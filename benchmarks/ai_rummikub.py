@@ -25,11 +25,10 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parent))
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from ai_rows import Timings, add_mean, add_share, main, verdict
+from ai_rows import Timings, add_mean, add_share, lineup, main, pairings, verdict
 from harness import Report
 
 from rules.engine import Action
-from rules.levels import Level
 from rules.rummikub import new
 from rules.rummikub.ai import choose_action, hint, lay_offs
 from rules.rummikub.sets import check_set
@@ -68,17 +67,6 @@ def greedy_player(view: RummikubView, rng: random.Random) -> Action:
     return Meld(play.table) if play.found else Draw()
 
 
-def level_player(level: Level, timings: Timings | None = None) -> Player:
-    """The computer player at ``level``; ``timings`` keeps how long each decision took."""
-
-    def play(view: RummikubView, rng: random.Random) -> Action:
-        if timings is None:
-            return choose_action(view, level, rng)
-        return timings.time(lambda: choose_action(view, level, rng))
-
-    return play
-
-
 def play_game(seed: int, players: tuple[Player, Player]) -> tuple[float, int]:
     """One game dealt from ``seed``: seat 0's win (1, a half when shared, 0) and points."""
     state = new(2, seed=seed)
@@ -108,19 +96,8 @@ def match(a: Player, b: Player, deals: int, seed: int) -> tuple[float, list[floa
 def run(report: Report, games: int, seed: int) -> None:
     """Every level against each other, random and greedy, ``games`` deals a match."""
     timings = Timings()
-    players: dict[str, Player] = {
-        "easy": level_player(Level.EASY),
-        "normal": level_player(Level.NORMAL),
-        "hard": level_player(Level.HARD, timings),
-        "random": random_player,
-        "greedy": greedy_player,
-    }
-    pairs = [
-        ("hard", "normal", 4 * games),
-        ("normal", "easy", games),
-        ("hard", "easy", games),
-        *((level.value, peer, games) for peer in ("random", "greedy") for level in Level),
-    ]
+    players = lineup(choose_action, timings, random=random_player, greedy=greedy_player)
+    pairs = pairings(games, ("random", "greedy"))
     shares: dict[tuple[str, str], tuple[float, float, float]] = {}
     for first, second, deals in pairs:
         wins, points = match(players[first], players[second], deals, seed)
