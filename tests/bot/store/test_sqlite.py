@@ -448,6 +448,36 @@ async def test_writes_queued_behind_a_locked_file_are_refused_in_time_too(tmp_pa
         await store.close()
 
 
+async def test_after_a_refusal_a_burst_queued_behind_the_locked_file_is_refused_briefly(
+    tmp_path: Path,
+) -> None:
+    """Once the file was refused, operations queued for the connection wait their turn only
+    briefly too: a burst of eight (five channels' clicks and reads) must not take a short
+    wait each in turn, which answered the last members after Discord's 3 s."""
+    path = tmp_path / "w.db"
+    store = SQLiteStore(path)
+    await store.open()
+    try:
+        for channel in range(1, 9):
+            await store.create(ActiveGame(channel, 2, "uno", 1, {"n": 1}))
+        with write_lock_held(path):
+            with pytest.raises(StoreUnavailable):
+                await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+
+            async def timed_save(channel: int) -> float:
+                started = time.monotonic()
+                with pytest.raises(StoreUnavailable):
+                    await store.save(ActiveGame(channel, 2, "uno", 2, {"n": 2}), expected_version=1)
+                return time.monotonic() - started
+
+            took = await asyncio.gather(*(timed_save(channel) for channel in range(1, 9)))
+        # Each at most a short turn and a short wait (about 0.5 s), never eight in a row.
+        assert max(took) < 2 * STORE_RETRY_WAIT_SECONDS + 0.5 < 8 * STORE_RETRY_WAIT_SECONDS
+        await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
+    finally:
+        await store.close()
+
+
 async def test_right_after_a_refusal_a_write_waits_briefly_then_works_again(
     tmp_path: Path,
 ) -> None:
