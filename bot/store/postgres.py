@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 # pg_advisory_xact_lock key for migrations: any constant shared by every Deckhand process.
 _MIGRATION_LOCK = 0x0DEC_4A4D
 _CONNECT_TIMEOUT = 10.0
+_RESTORE_TIMEOUT = 120.0  # reading every stored table at start
 # What a statement meets when the server is down, restarting or cut off from us.
 _UNREACHABLE = (
     OSError,
@@ -131,20 +132,37 @@ class PostgresStore:
         return self._pool
 
     @asynccontextmanager
-    async def _using(self) -> AsyncIterator[None]:
-        """One operation; the server gone, restarting or unreachable becomes
-        :class:`StoreUnavailable` (the pool reconnects by itself once it is back).
+    async def _using(self) -> AsyncIterator[Any]:
+        """A pooled connection for one operation; the server gone, restarting or unreachable
+        becomes :class:`StoreUnavailable` (the pool reconnects by itself once it is back).
 
-        Right after a refusal an operation gets STORE_RETRY_WAIT_SECONDS, not a whole
-        ``command_timeout``: a click queued behind a refused one is answered in time too.
+        Only the wait for a connection is ours to cut short: right after a refusal it gets
+        STORE_RETRY_WAIT_SECONDS, so a click queued behind a refused one is answered in time.
+        A statement already sent is limited by the server (``_SERVER_LIMITS``): cancelling it
+        from here would race its commit, and a member told "nothing changed" could find the
+        move made after all.
         """
         recently = time.monotonic() - self._refused_at < STORE_WAIT_SECONDS
         try:
             async with asyncio.timeout(STORE_RETRY_WAIT_SECONDS if recently else None):
-                yield
+                conn = await self._p.acquire()
         except _UNREACHABLE as error:
-            self._refused_at = time.monotonic()
-            raise StoreUnavailable(f"cannot use PostgreSQL at {self.where}: {error}") from error
+            raise self._refused(error) from error
+        try:
+            yield conn
+        except _UNREACHABLE as error:
+            raise self._refused(error) from error
+        finally:
+            try:
+                await self._p.release(conn)
+            except _UNREACHABLE as error:
+                # The operation's outcome is already settled (done, or refused above): a
+                # connection that cannot be reset is dropped and the pool opens a new one.
+                log.warning("dropped a PostgreSQL connection to %s: %s", self.where, error)
+
+    def _refused(self, error: BaseException) -> StoreUnavailable:
+        self._refused_at = time.monotonic()
+        return StoreUnavailable(f"cannot use PostgreSQL at {self.where}: {error}")
 
     async def _migrate(self) -> None:
         async with self._p.acquire() as conn, conn.transaction():
@@ -174,10 +192,13 @@ class PostgresStore:
 
     async def load_active(self) -> list[ActiveGame]:
         """Every stored session, by channel id."""
-        async with self._using():
-            rows = await self._p.fetch(
+        async with self._using() as conn, conn.transaction():
+            # A restore reads every table at once: not a move's statement, nor its limits.
+            await conn.execute("SET LOCAL statement_timeout = 0")
+            rows = await conn.fetch(
                 "SELECT channel_id, guild_id, game, version, data::text FROM active_games"
-                " ORDER BY channel_id"
+                " ORDER BY channel_id",
+                timeout=_RESTORE_TIMEOUT,
             )
             return [
                 ActiveGame(row[0], row[1], row[2], row[3], decode(row[4]), row[4]) for row in rows
@@ -185,14 +206,14 @@ class PostgresStore:
 
     async def create(self, game: ActiveGame) -> None:
         """Store a new session; :class:`VersionConflict` if the channel has one."""
-        async with self._using():
-            await _insert_active(self._p, game, text_of(game))
+        async with self._using() as conn:
+            await _insert_active(conn, game, text_of(game))
 
     async def save(self, game: ActiveGame, *, expected_version: int) -> None:
         """Replace the session stored at ``expected_version``."""
         check_save(game, expected_version)
-        async with self._using():
-            status = await self._p.execute(
+        async with self._using() as conn:
+            status = await conn.execute(
                 "UPDATE active_games SET guild_id = $1, game = $2, version = $3, data = $4::jsonb,"
                 " updated_at = now() WHERE channel_id = $5 AND version = $6",
                 game.guild_id,
@@ -206,8 +227,8 @@ class PostgresStore:
 
     async def delete(self, channel_id: int, *, expected_version: int) -> None:
         """Drop the session stored at ``expected_version``."""
-        async with self._using():
-            status = await self._p.execute(
+        async with self._using() as conn:
+            status = await conn.execute(
                 "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
                 channel_id,
                 expected_version,
@@ -229,7 +250,7 @@ class PostgresStore:
         """Drop the session, record its result and store ``keep``, in one transaction."""
         check_finish(seats)
         kept = None if keep is None else text_of(keep)
-        async with self._using(), self._p.acquire() as conn, conn.transaction():
+        async with self._using() as conn, conn.transaction():
             status = await conn.execute(
                 "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
                 channel_id,
@@ -255,8 +276,8 @@ class PostgresStore:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""
-        async with self._using():
-            row = await self._p.fetchrow(
+        async with self._using() as conn:
+            row = await conn.fetchrow(
                 "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding"
                 " FROM guild_settings WHERE guild_id = $1",
                 guild_id,
@@ -268,9 +289,9 @@ class PostgresStore:
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         """Insert or replace the guild's settings."""
-        async with self._using():
+        async with self._using() as conn:
             allowed = None if settings.allowed_games is None else list(settings.allowed_games)
-            await self._p.execute(
+            await conn.execute(
                 "INSERT INTO guild_settings"
                 " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding)"
                 " VALUES ($1, $2, $3, $4, $5, $6)"
@@ -287,8 +308,8 @@ class PostgresStore:
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
         """Played/won/lost/drawn and points per game for one member in one guild."""
-        async with self._using():
-            rows = await self._p.fetch(
+        async with self._using() as conn:
+            rows = await conn.fetch(
                 "SELECT f.game, s.outcome, count(*), sum(s.score), f.seeded FROM seat_results s"
                 " JOIN finished_games f ON f.id = s.finished_id"
                 " WHERE f.guild_id = $1 AND s.member_id = $2"
@@ -303,8 +324,8 @@ class PostgresStore:
     ) -> list[LeaderboardRow]:
         """Most wins first (``by_points``: most points); ties by fewer games played, then by
         member id."""
-        async with self._using():
-            rows = await self._p.fetch(
+        async with self._using() as conn:
+            rows = await conn.fetch(
                 "SELECT s.member_id AS member_id,"
                 " count(*) FILTER (WHERE s.outcome = 'win') AS wins,"
                 " count(*) AS played, sum(s.score) AS points"

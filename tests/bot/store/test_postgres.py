@@ -180,3 +180,26 @@ async def test_a_locked_table_is_refused_before_discord_stops_waiting() -> None:
         await store.close()
         await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         await admin.close()
+
+
+async def test_after_a_refusal_only_the_wait_for_a_connection_is_cut_short() -> None:
+    """Right after a refusal the store stops waiting for a connection early, but a statement
+    already sent runs to its end (or to the server's own limits): cancelling it from the
+    client would race its commit, and a move reported as not saved could land anyway."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        pytest.skip("PostgreSQL store tests need TEST_DATABASE_URL=postgresql://...")
+    store = PostgresStore(base, max_size=1)
+    await store.open()
+    try:
+        store._refused_at = time.monotonic()  # as if a save had just been refused
+        slow = STORE_RETRY_WAIT_SECONDS * 2
+        async with store._using() as conn:  # the one connection: held until the sleep ends
+            sleeping = asyncio.ensure_future(conn.fetchval("SELECT pg_sleep($1)::text", slow))
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):  # no connection free: a short wait only
+                await store.load_active()
+            assert time.monotonic() - started < STORE_RETRY_WAIT_SECONDS + 0.5
+            assert await sleeping == ""  # the statement in flight was not cut
+    finally:
+        await store.close()
