@@ -256,12 +256,12 @@ class TurnClock:
         adapter = self.tables.adapter(session)
         picks = [choose, adapter.timeout_action, first_legal]
         for pick in dict.fromkeys(picks):  # the safe move once, if it is the one chosen
+            name = getattr(pick, "__name__", "chosen")
             try:
                 if limit is not None and pick is choose:
                     action = await asyncio.wait_for(asyncio.to_thread(pick, state, seat), limit)
                 else:
                     action = pick(state, seat)
-                return await self.tables.apply(session, seat, action)
             except TimeoutError:
                 log.warning(
                     "channel %d (%s): seat %d's move took over %.1f s; playing the safe one",
@@ -270,19 +270,14 @@ class TurnClock:
                     seat,
                     limit,
                 )
+                continue
+            except Exception as error:  # a bug in a player must not stall the table
+                self._log_fallback(session, seat, name, "failed", error)
+                continue
+            try:
+                return await self.tables.apply(session, seat, action)
             except (IllegalAction, IndexError) as error:
-                # No hand in the log: the refusal's code, not its reason (it may name a card).
-                log.error(
-                    "channel %d (%s, version %d): seat %d's %s move was refused (%s: %s); "
-                    "trying a safer one",
-                    session.channel_id,
-                    session.game,
-                    session.version,
-                    seat,
-                    getattr(pick, "__name__", "chosen"),
-                    type(error).__name__,
-                    getattr(error, "code", ""),
-                )
+                self._log_fallback(session, seat, name, "was refused", error)
         log.error(
             "channel %d (%s, version %d): seat %d has no move; the game waits",
             session.channel_id,
@@ -291,6 +286,21 @@ class TurnClock:
             seat,
         )
         return None
+
+    @staticmethod
+    def _log_fallback(session: Session, seat: int, name: str, what: str, error: Exception) -> None:
+        # No hand in the log: the error's kind and code, never its text (it may name a card).
+        log.error(
+            "channel %d (%s, version %d): seat %d's %s move %s (%s: %s); trying a safer one",
+            session.channel_id,
+            session.game,
+            session.version,
+            seat,
+            name,
+            what,
+            type(error).__name__,
+            getattr(error, "code", ""),
+        )
 
     async def post(self, reply: Reply) -> None:
         """Post a table the registry made itself (no interaction to answer)."""

@@ -1206,13 +1206,17 @@ async def test_closing_a_lobby_changed_elsewhere_is_a_conflict(table: Harness) -
 
 
 class MisplayingComputer(CountAdapter):
-    """A computer player with a bug: the last seat's moves are refused by the engine; with
-    ``safe_too`` the timeout move is refused as well, with ``stuck`` the seat has none."""
+    """A computer player with a bug: the last seat's moves are refused by the engine (with
+    ``crashes``, its player raises before choosing one); with ``safe_too`` the timeout move is
+    refused as well, with ``stuck`` the seat has none."""
 
-    def __init__(self, *, safe_too: bool = False, stuck: bool = False) -> None:
+    def __init__(
+        self, *, safe_too: bool = False, stuck: bool = False, crashes: bool = False
+    ) -> None:
         super().__init__()
         self.safe_too = safe_too
         self.stuck = stuck
+        self.crashes = crashes
 
     def new(
         self,
@@ -1236,6 +1240,8 @@ class MisplayingComputer(CountAdapter):
         level: Level = Level.NORMAL,
         rng: random.Random | None = None,
     ) -> Action:
+        if self.crashes and seat == state.seats - 1:
+            raise KeyError("a search's bug, naming a hidden card: 7")
         return Add(7) if seat == state.seats - 1 else Add(2)
 
     def timeout_action(self, state: CountState, seat: int) -> Action:
@@ -1256,18 +1262,21 @@ async def misplayed(table: Harness, adapter: MisplayingComputer) -> None:
     await table.clock.advance(1)
 
 
-@pytest.mark.parametrize("safe_too", [False, True])
+@pytest.mark.parametrize(
+    ("safe_too", "crashes"), [(False, False), (True, False), (False, True), (True, True)]
+)
 async def test_a_refused_computer_move_falls_back_and_the_game_goes_on(
-    table: Harness, caplog: pytest.LogCaptureFixture, safe_too: bool
+    table: Harness, caplog: pytest.LogCaptureFixture, safe_too: bool, crashes: bool
 ) -> None:
     with caplog.at_level(logging.ERROR):
-        await misplayed(table, MisplayingComputer(safe_too=safe_too))
-    # Computer 2 added 2; Computer 3's 7 was refused, so it played the safe 1 (or, with no
-    # safe move either, its first legal move: 1 as well).
+        await misplayed(table, MisplayingComputer(safe_too=safe_too, crashes=crashes))
+    # Computer 2 added 2; Computer 3's 7 was refused (or its player crashed), so it played
+    # the safe 1 (or, with no safe move either, its first legal move: 1 as well).
     [post] = table.poster.posts
     assert post.content.startswith("Computer 2 +2\nComputer 3 +1\n<@101>, your turn.\n```")
     assert await table.saved_total_back_at_seat_0() == 4
     assert f"channel {CHANNEL}" in caplog.text and "seat 2" in caplog.text
+    assert "hidden card" not in caplog.text  # the error's kind is logged, not its text
     await table.clock.advance(60)  # Alice's turn timer was re-armed
     assert "Alice ran out of time" in table.poster.posts[-1].content
 
