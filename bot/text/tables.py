@@ -32,18 +32,18 @@ def table_line(number: int, session: Session, now: float, locale: str) -> str:
     seats = ", ".join(
         clip(session.shown_name(seat, locale), NAME_COLUMNS) for seat in session.seats
     )
-    state = session.state
-    if state is None:
+    # ``turn``, not the state: listing a server's tables must not load every restored game.
+    turn = session.turn
+    if session.is_lobby:
         where = t(
             "list.lobby", locale, seated=len(session.seats) + session.bots, players=session.players
         )
-    elif state.current_seat is None:
+    elif turn is None:
         where = t("list.over", locale)
-    elif session.seats[state.current_seat].computer:
+    elif session.seats[turn].computer:
         where = t("list.computer", locale)
     else:
-        name = clip(session.seats[state.current_seat].name, NAME_COLUMNS)
-        where = t("list.turn", locale, name=name)
+        where = t("list.turn", locale, name=clip(session.seats[turn].name, NAME_COLUMNS))
     since = now if session.touched is None else session.touched
     idle = idle_text(max(0.0, now - since), locale)
     return t(

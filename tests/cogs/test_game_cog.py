@@ -9,6 +9,7 @@ import pytest
 from discord.ext import commands
 
 from bot.games import GameCatalog
+from bot.games.uno import UnoAdapter
 from bot.i18n import DeckhandTranslator, catalog, t
 from bot.sessions import Seat, Session, SessionError, SessionRegistry
 from bot.settings import Settings
@@ -139,3 +140,28 @@ def test_the_list_of_tables_shows_each_computers_level_in_the_moderators_languag
     session.level = Level.NORMAL
     text, _ = game_cog.table_list([session], 60.0, "en")
     assert "alice, bob, AI 3 —" in text
+
+
+def test_the_list_of_tables_leaves_restored_games_unread() -> None:
+    """A restart restores every table without reading its game (issue 16); listing them
+    shows whose turn it is from the stored record, and reads none of them."""
+    session = Session(
+        channel_id=5,
+        guild_id=1,
+        game="uno",
+        host_id=1,
+        locale="en",
+        players=2,
+        bots=0,
+        seed=None,
+        options={},
+        turn_seconds=90,
+        seats=[Seat(1, "alice"), Seat(2, "bob")],
+        touched=0.0,
+        saved=(3, '{"state": "not read"}'),
+        unloaded=UnoAdapter(),
+        stored_turn=1,
+    )
+    text, _ = game_cog.table_list([session], 60.0, "en")
+    assert t("list.turn", "en", name="bob") in text
+    assert session.unloaded is not None  # still unread
