@@ -65,17 +65,25 @@ def extension_names(package: str = COGS_PACKAGE) -> list[str]:
     return sorted(found)
 
 
+# Discord's reasons to refuse an autocomplete answer that are no fault of ours: the member
+# typed on, so the interaction is gone (10062 "Unknown interaction"), or it was answered
+# already (40060); or Discord itself failed (5xx, 429).
+_EXPIRED_CODES = frozenset({10062, 40060})
+
+
 class ExpiredAutocomplete(logging.Filter):
     """discord.py logs an ERROR with a traceback when Discord will not take an autocomplete
     answer. Discord drops an autocomplete interaction as soon as the member types on (404,
     "Unknown interaction") or when it answers too late under load: routine, not a bug, so
-    one WARNING line instead (the soak counts ERROR lines)."""
+    one WARNING line instead (the soak counts ERROR lines). Any other refusal (a 400 for a
+    suggestion over Discord's limits, say) is a bug of ours and stays an ERROR."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Let every record through; an autocomplete answer Discord refused, as a WARNING."""
         failure = record.exc_info[1] if record.exc_info else None
         if (
             isinstance(failure, discord.HTTPException)
+            and (failure.code in _EXPIRED_CODES or failure.status >= 500 or failure.status == 429)
             and record.levelno >= logging.ERROR
             and str(record.msg).startswith("Ignoring exception in autocomplete")
         ):

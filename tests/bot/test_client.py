@@ -433,10 +433,20 @@ def test_an_autocomplete_answer_discord_refused_is_a_warning_not_an_error() -> N
             exc_info,
         )
 
-    expired = record(discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "gone"))
+    def refused(status: int, code: int) -> discord.HTTPException:
+        response = SimpleNamespace(status=status, reason="refused")
+        return discord.HTTPException(response, {"code": code, "message": "refused"})
+
+    expired = record(refused(404, 10062))  # the member typed on: Unknown interaction
     assert ExpiredAutocomplete().filter(expired)
     assert expired.levelno == logging.WARNING and expired.exc_info is None
     assert expired.getMessage().endswith("Discord refused the answer (HTTP 404)")
+    for status, code in [(400, 40060), (503, 0)]:  # answered already; Discord's own failure
+        routine = record(refused(status, code))
+        assert ExpiredAutocomplete().filter(routine) and routine.levelno == logging.WARNING
+    too_long = record(refused(400, 50035))  # Invalid Form Body: a suggestion of ours too long
+    assert ExpiredAutocomplete().filter(too_long)
+    assert too_long.levelno == logging.ERROR and too_long.exc_info is not None
     ours = record(ValueError("a bug of ours in the suggestions"))
     assert ExpiredAutocomplete().filter(ours)
     assert ours.levelno == logging.ERROR and ours.exc_info is not None  # still an ERROR
