@@ -86,7 +86,7 @@ class LobbyVerbs(Tables):
             notices = [t("lobby.joined", session.locale, name=member.name)]
             events: Sequence[Event] = ()
             if self.lobby_full(session):
-                events = self.deal(session, self.adapter(session))
+                events = self.deal_or_restore(session)
             return await self.commit(session, events, notices)
 
     async def start(self, channel_id: int, member_id: int, *, version: int | None = None) -> Reply:
@@ -101,4 +101,14 @@ class LobbyVerbs(Tables):
             if seated < adapter.min_seats:
                 raise SessionError("error.not_enough", low=adapter.min_seats)
             session.players = seated
-            return await self.commit(session, self.deal(session, adapter), [])
+            return await self.commit(session, self.deal_or_restore(session), [])
+
+    def deal_or_restore(self, session: Session) -> list[Event]:
+        """Deal the full lobby; if the engine refuses (options or a level it does not take),
+        the lobby goes back to what is stored, without the seat just taken, and the refusal
+        propagates to the member."""
+        try:
+            return self.deal(session, self.adapter(session))
+        except BaseException:
+            self.rollback(session.channel_id)
+            raise

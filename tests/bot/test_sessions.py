@@ -1729,6 +1729,33 @@ async def test_a_deal_the_engine_refuses_opens_nothing(table: Harness) -> None:
     assert post is not None and "total 0" in post.content
 
 
+@pytest.mark.parametrize("how", ["join", "start"])
+async def test_a_deal_refused_when_the_lobby_fills_leaves_the_lobby_as_it_was(
+    table: Harness, how: str
+) -> None:
+    """The deal that the last seat (or the host's Start) sets off is refused: the lobby stays
+    as stored, in memory too (no seat taken, no computer seated, its size unchanged)."""
+    options = {"no_easy": 1}
+    await table.answered(
+        table.registry.open_lobby(
+            CHANNEL, GUILD, "count", ALICE, players=3, bots=1, level="easy", options=options
+        )
+    )
+    if how == "join":
+        with pytest.raises(IllegalAction):
+            await table.registry.join(CHANNEL, BOB)
+    else:
+        with pytest.raises(IllegalAction):
+            await table.registry.start(CHANNEL, ALICE.id)
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.is_lobby
+    assert [seat.member_id for seat in session.seats] == [ALICE.id]
+    assert session.players == 3
+    stored = await table.stored()
+    assert stored is not None and stored.version == session.version
+    assert stored.data["players"] == 3 and len(stored.data["seats"]) == 1
+
+
 def test_restoring_pauses_cyclic_collection_and_gives_it_back() -> None:
     import gc
 
