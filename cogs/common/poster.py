@@ -22,6 +22,10 @@ class DiscordPoster:
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
+        # Channels where Discord refused a table for good (403: the bot lost its permission;
+        # 404): that is one ERROR, and the reposts refused the same way after it WARNINGs,
+        # until a table gets through (a moderator may give the permission back).
+        self._refusing: set[int] = set()
 
     async def post(self, post: Post) -> int | None:
         """Send a table; its message id, or ``None`` (logged) if Discord refused it."""
@@ -37,17 +41,21 @@ class DiscordPoster:
             # Discord failing (5xx, or 429 after discord.py's own waits) is no bug of ours:
             # the session posts the table again later. Anything else is worth an ERROR.
             transient = error.status >= 500 or error.status == 429
+            news = not transient and post.channel_id not in self._refusing
+            if not transient:
+                self._refusing.add(post.channel_id)
             log.log(
-                logging.WARNING if transient else logging.ERROR,
+                logging.ERROR if news else logging.WARNING,
                 "could not post the table in channel %d (HTTP %d); it is posted again later",
                 post.channel_id,
                 error.status,
-                exc_info=not transient,
+                exc_info=news,
             )
             return None
         except ValueError:  # components discord.py refuses
             log.exception("could not post the table in channel %d", post.channel_id)
             return None
+        self._refusing.discard(post.channel_id)
         return message.id
 
     async def strip(self, channel_id: int, message_id: int) -> None:
