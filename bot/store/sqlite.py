@@ -127,6 +127,10 @@ class SQLiteStore:
         self._checkpointer: sqlite3.Connection | None = None
         self._checkpointing: asyncio.Future[None] | None = None
         self._since_checkpoint = 0
+        # The last checkpoint's (frames in the WAL, frames copied into the file). A passive
+        # one stops at a frame a reader or writer still uses; the file is whole only with the
+        # WAL beside it, which SQLite always reads.
+        self.last_checkpoint: tuple[int, int] | None = None
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
@@ -277,7 +281,10 @@ class SQLiteStore:
                 self._checkpointer = sqlite3.connect(
                     self.path, isolation_level=None, check_same_thread=False
                 )
-            self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            _, in_wal, copied = self._checkpointer.execute(
+                "PRAGMA wal_checkpoint(PASSIVE)"
+            ).fetchone()
+            self.last_checkpoint = (in_wal, copied)
         except sqlite3.Error as error:
             log.warning("SQLite database %s: checkpoint failed: %s", self.path, error)
 
