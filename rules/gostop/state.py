@@ -52,6 +52,7 @@ from rules.gostop.scoring import (
     Breakdown,
     Settlement,
     best_points,
+    best_score,
     best_tally_breakdown,
     settle_tallies,
     steal_order,
@@ -603,9 +604,10 @@ class GostopState:
             raise IllegalAction("The game is over.", code="game_over")
         if seat != self._seat:
             raise IllegalAction("It is not your turn.", code="not_your_turn")
-        kinds, code, reason = _EXPECTED[phase]
-        if not isinstance(action, kinds):
-            raise IllegalAction(reason, code=code)
+        if type(action) is not Play or phase != _IN_PLAY:  # a card at a turn's start: no lookup
+            kinds, code, reason = _EXPECTED[phase]
+            if not isinstance(action, kinds):
+                raise IllegalAction(reason, code=code)
         events: list[Event] = []
         if isinstance(action, Play):
             card, target = self._checked_play(seat, action)
@@ -671,14 +673,15 @@ class GostopState:
                 code = CARDS[c].code
                 raise IllegalAction(f"You don't have {code}.", code="not_in_hand", card=code)
             c = TWIN[c]
-        code = CARDS[c].code
         m = _MONTH[c]
-        same = self._months[m] if m else []  # a bonus card takes nothing
-        t = -1 if action.target is None else action.target.index
+        same: Sequence[int] = self._months[m] if m else ()  # a bonus card takes nothing
+        target = action.target
+        t = -1 if target is None else target.index
         if t >= 0 and t not in same and TWIN[t] in same:
             t = TWIN[t]
         if len(same) == 2 and _KIND[same[0]] is not _KIND[same[1]]:
             if t not in same:
+                code = CARDS[c].code
                 first, second = (CARDS[f].code for f in same)
                 raise IllegalAction(
                     f"Choose which card {code} takes: {first} or {second}.",
@@ -689,13 +692,14 @@ class GostopState:
                     second=second,
                 )
         elif t >= 0:
+            code = CARDS[c].code
             raise IllegalAction(f"{code} has no choice of floor card.", code="no_choice", card=code)
         if action.shake and (not m or self._held[seat][m] < 3 or same):
             raise IllegalAction(
                 "You may shake only when you hold three cards of that month and the floor "
                 "has none.",
                 code="no_shake",
-                card=code,
+                card=CARDS[c].code,
             )
         return c, t
 
@@ -887,7 +891,7 @@ class GostopState:
             return
         # Only here is a score read (Go, Stop and the check below), so it is worked out once a
         # turn rather than after every card that moves.
-        score = self._score[s] = best_points(self._tallies[s])[0]
+        score = self._score[s] = best_score(self._tallies[s])
         if score >= WINNING_SCORE and (self._goes[s] == 0 or score > self._go_score[s]):
             if last:
                 events.append(Stopped(s, score, automatic=True))
@@ -1162,7 +1166,7 @@ class GostopState:
         for s in (0, 1):
             for c in state._captured[s]:
                 _tally_add(state._tallies[s], c)
-            state._score[s] = best_points(state._tallies[s])[0]
+            state._score[s] = best_score(state._tallies[s])
         result = data.get("result")
         if result is not None:
             try:
@@ -1289,7 +1293,7 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
     if captured[d]:
         for c in captured[d]:
             _tally_add(state._tallies[d], c)
-        state._score[d] = best_points(state._tallies[d])[0]
+        state._score[d] = best_score(state._tallies[d])
     state._stacks = {}
     if 3 in map(len, months):
         state._stacks = {m: -1 for m in range(1, 13) if len(months[m]) == 3}

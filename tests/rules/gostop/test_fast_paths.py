@@ -6,6 +6,7 @@ from rules.gostop import new
 from rules.gostop.scoring import (
     best_breakdown,
     best_points,
+    best_score,
     best_tally_breakdown,
     breakdown,
     tally,
@@ -48,5 +49,6 @@ def test_one_pass_scores_equal_the_breakdown_sums() -> None:
         assert tally_points(t, True) == as_double
         points, double = best_points(t)
         assert points == max(as_animal, as_double)
+        assert best_score(t) == points
         assert double == (as_double > as_animal)
         assert best_tally_breakdown(t) == best_breakdown(pile)
