@@ -2,7 +2,7 @@
 
 import random
 
-from rules.gostop import new
+from rules.gostop import new, restore
 from rules.gostop.scoring import (
     best_breakdown,
     best_points,
@@ -16,9 +16,10 @@ from rules.gostop.state import Bombed, Captured, CardPlayed, Flipped
 
 
 def test_captured_events_equal_their_constructor() -> None:
-    seen = 0
+    seen = single = 0
     for seed in range(40):
-        state = new(2, seed=seed)
+        # Odd seeds deal the bonus cards, which are captured alone (a one-card event).
+        state = new(2, seed=seed, options={"bonus_cards": 3} if seed % 2 else None)
         policy = random.Random(seed)
         while not state.is_over:
             seat = state.current_seat
@@ -35,7 +36,8 @@ def test_captured_events_equal_their_constructor() -> None:
                     assert event == built and hash(event) == hash(built)
                     assert repr(event) == repr(built)
                     seen += 1
-    assert seen > 100
+                    single += len(event.cards) == 1
+    assert seen > 100 and single > 10
 
 
 def test_one_pass_scores_equal_the_breakdown_sums() -> None:
@@ -52,3 +54,23 @@ def test_one_pass_scores_equal_the_breakdown_sums() -> None:
         assert best_score(t) == points
         assert double == (as_double > as_animal)
         assert best_tally_breakdown(t) == best_breakdown(pile)
+
+
+def test_current_seat_attribute_follows_the_phase_and_the_turn() -> None:
+    """``current_seat`` is a plain attribute kept by the engine: None exactly once the game is
+    over, else the seat whose legal actions are not empty; a restore rebuilds it alike."""
+    for seed in range(60):
+        state = new(2, seed=seed, options={"bonus_cards": 3} if seed % 2 else None)
+        policy = random.Random(seed)
+        while True:
+            seat = state.current_seat
+            copy = restore(state.snapshot())
+            assert copy.current_seat == seat
+            assert state.view(None).current_seat == seat
+            if seat is None:
+                assert state.is_over and not state.legal_actions(0) and not state.legal_actions(1)
+                break
+            assert not state.is_over and not state.legal_actions(1 - seat)
+            actions = state.legal_actions(seat)
+            assert actions
+            state.apply(seat, actions[policy.randrange(len(actions))])
