@@ -50,6 +50,12 @@ _KIND_CODE: tuple[int, ...] = tuple(
     for c in CARDS
 )
 _PI_VALUE: tuple[int, ...] = tuple(c.pi_value for c in CARDS)
+# Per index, for the steal order: plain junk, 쌍피, bonus card, or no pi (0).
+_JUNK_PI, _DOUBLE_PI, _BONUS_PI = 1, 2, 3
+_STEAL_KIND: tuple[int, ...] = tuple(
+    {Kind.JUNK: _JUNK_PI, Kind.DOUBLE: _DOUBLE_PI, Kind.BONUS: _BONUS_PI}.get(c.kind, 0)
+    for c in CARDS
+)
 _DAN_SETS = tuple(DANS.values())
 
 
@@ -236,13 +242,15 @@ def steal_order(captured: Iterable[int], *, gukjin_as_double: bool) -> list[int]
     doubles: list[int] = []
     bonus: list[int] = []
     gukjin = False
+    # The kinds read from a table: each ``Kind.X`` read is a call into EnumType.__getattr__
+    # (CPython 3.11 cannot specialise attribute reads on a class with one), three per card.
     for i in captured:
-        card = CARDS[i]
-        if card.kind is Kind.JUNK:
+        kind = _STEAL_KIND[i]
+        if kind == _JUNK_PI:
             plain.append(i)
-        elif card.kind is Kind.DOUBLE:
+        elif kind == _DOUBLE_PI:
             doubles.append(i)
-        elif card.kind is Kind.BONUS:
+        elif kind == _BONUS_PI:
             bonus.append(i)
         elif i == GUKJIN:
             gukjin = gukjin_as_double

@@ -123,6 +123,9 @@ _NO_SPECIAL, _PPUK, _JJOK, _TTADAK = 0, 1, 2, 3
 _MONTH: tuple[int, ...] = tuple(c.month for c in CARDS)
 _KIND: tuple[Kind, ...] = tuple(c.kind for c in CARDS)
 _PI_KINDS = (Kind.JUNK, Kind.DOUBLE, Kind.BONUS)
+# Read once here: an Enum class attribute read is a call into EnumType.__getattr__ each time
+# (CPython 3.11 cannot specialise attribute reads on a class whose metaclass defines one).
+_WIN, _LOSE, _DRAW = Outcome.WIN, Outcome.LOSE, Outcome.DRAW
 
 
 # ---------------------------------------------------------------------------------------------
@@ -550,15 +553,17 @@ class GostopState:
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """What ``seat`` may do now; the first is the safe default a timer would take."""
-        phase = self._phase
-        if seat != self._seat or phase == _IS_OVER:
+        if seat != self._seat:
             return []
-        if phase == _IN_GO_STOP:
-            return list(_STOP_OR_GO)
-        if phase == _IN_FLIP_CHOICE:
-            return [_TAKE[c] for c in self._choices]
-        if phase == _IN_CHONGTONG:
-            return list(_CHONGTONG)
+        phase = self._phase
+        if phase != _IN_PLAY:  # the other phases after one test: a card to play is the rule
+            if phase == _IN_GO_STOP:
+                return list(_STOP_OR_GO)
+            if phase == _IN_FLIP_CHOICE:
+                return [_TAKE[c] for c in self._choices]
+            if phase == _IN_CHONGTONG:
+                return list(_CHONGTONG)
+            return []  # over
         hand = self._hands[seat]
         months = self._months
         month = _MONTH
@@ -711,17 +716,17 @@ class GostopState:
         when the pile is out or ``s`` has no turn left."""
         self._seat = self.current_seat = s
         hand = self._hands[s]
-        pile = self._pile
-        if not pile or (not hand and self._flip_turns[s] == 0):
+        flips = self._flip_turns[s]
+        if not self._pile or (not hand and flips == 0):
             self._finish_nagari(events)
             return
         self._played = -1
         self._played_n = 0
         self._special = _NO_SPECIAL
         self._steals = 0  # (``_pending`` is already empty: the last turn's end emptied it)
-        if self._flip_turns[s] > 0 or not hand:
-            if self._flip_turns[s] > 0:
-                self._flip_turns[s] -= 1
+        if flips > 0 or not hand:
+            if flips > 0:
+                self._flip_turns[s] = flips - 1
             self._phase = _IN_PLAY
             self._flip_step(events)
         elif self._turns[s] == 0 and 4 in self._held[s]:
@@ -854,7 +859,6 @@ class GostopState:
         """The end of a turn: captures, specials, steals, instant points, the score check."""
         s = self._seat
         last = (not self._hands[s] and self._flip_turns[s] == 0) or not self._pile
-        first_turn = self._turns[s]
         special = self._special
         pending = self._pending
         steals = 0
@@ -865,6 +869,7 @@ class GostopState:
             self._ppuks[s] += 1
             events.append(Special(s, "ppuk", month))
             pending = []
+            first_turn = self._turns[s]
             if first_turn == self._opening[s] and first_turn < 3:
                 self._opening[s] += 1
                 self._pay_instant(s, INSTANT_PER_OPENING_PPUK, "ppuk", events)
@@ -879,7 +884,7 @@ class GostopState:
             elif special == _TTADAK:
                 events.append(Special(s, "ttadak"))
                 steals += 1
-                if first_turn == 0:
+                if self._turns[s] == 0:
                     self._pay_instant(s, FIRST_TURN_TTADAK, "ttadak", events)
             if not any(self._months):
                 events.append(Special(s, "sweep"))
@@ -887,7 +892,7 @@ class GostopState:
         if steals:
             self._steal(s, steals, events)
         self._turns[s] += 1
-        if self._ppuks[s] == 3:
+        if special == _PPUK and self._ppuks[s] == 3:  # (only a ppuk turn can make the third)
             self._finish_three_ppuk(s, events)
             return
         # Only here is a score read (Go, Stop and the check below), so it is worked out once a
@@ -953,10 +958,7 @@ class GostopState:
     ) -> None:
         # The winner first; in a nagari the seat with more instant points.
         first = (
-            1
-            if outcomes[1] is Outcome.WIN
-            or (outcomes[0] is not Outcome.WIN and scores[1] > scores[0])
-            else 0
+            1 if outcomes[1] is _WIN or (outcomes[0] is not _WIN and scores[1] > scores[0]) else 0
         )
         ranking = (first, 1 - first)
         self._result = Result(outcomes, scores, ranking)
@@ -967,7 +969,7 @@ class GostopState:
     def _win(self, w: int, points: int, reason: str, events: list[Event]) -> None:
         scores = [self._instant[0], self._instant[1]]
         scores[w] += points
-        outcomes = (Outcome.WIN, Outcome.LOSE) if w == 0 else (Outcome.LOSE, Outcome.WIN)
+        outcomes = (_WIN, _LOSE) if w == 0 else (_LOSE, _WIN)
         self._over(outcomes, (scores[0], scores[1]), reason)
         assert self._result is not None
         events.append(GameOver(self._result))
@@ -998,7 +1000,7 @@ class GostopState:
         self._win(w, CHONGTONG_POINTS << self._carry, "chongtong", events)
 
     def _finish_nagari(self, events: list[Event]) -> None:
-        self._over((Outcome.DRAW, Outcome.DRAW), (self._instant[0], self._instant[1]), "nagari")
+        self._over((_DRAW, _DRAW), (self._instant[0], self._instant[1]), "nagari")
         assert self._result is not None
         events.append(GameOver(self._result))
 
