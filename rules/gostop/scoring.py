@@ -177,9 +177,11 @@ def best_score(t: list[int]) -> int:
     if bird == 3:
         points += 5
     if gukjin:
-        return points + max(
-            _animal_pi_points(animal + gukjin, pi), _animal_pi_points(animal, pi + 2 * gukjin)
-        )
+        # _animal_pi_points inline (no calls): the 국진 as an animal, then as 쌍피
+        animals, pi_value = animal + gukjin, pi + 2 * gukjin
+        as_animal = (animals - 4 if animals >= 5 else 0) + (pi - 9 if pi >= 10 else 0)
+        as_double = (animal - 4 if animal >= 5 else 0) + (pi_value - 9 if pi_value >= 10 else 0)
+        return points + (as_double if as_double > as_animal else as_animal)
     return points + (animal - 4 if animal >= 5 else 0) + (pi - 9 if pi >= 10 else 0)
 
 

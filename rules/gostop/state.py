@@ -373,6 +373,19 @@ _CHONGTONG: tuple[Action, Action] = (ChongtongChoice(end=False), ChongtongChoice
 _CARD_PLAYED = tuple(tuple(CardPlayed(s, c) for c in CARDS) for s in (0, 1))
 _FLIPPED = tuple(tuple(Flipped(s, c) for c in CARDS) for s in (0, 1))
 _STOLEN = tuple(tuple(Stolen(s, c) for c in CARDS) for s in (0, 1))
+# [seat, name, month]: ppuk and stack name a month, jjok, ttadak and sweep none (0).
+_SPECIAL: dict[tuple[int, str, int], Special] = {
+    (s, name, m): Special(s, name, m)
+    for s in (0, 1)
+    for name, months in (
+        ("ppuk", range(1, 13)),
+        ("stack", range(1, 13)),
+        ("jjok", (0,)),
+        ("ttadak", (0,)),
+        ("sweep", (0,)),
+    )
+    for m in months
+}
 
 _NO_MONTHS: tuple[tuple[int, ...], ...] = ((),) * 13
 
@@ -464,10 +477,11 @@ class GostopState:
         self._carry = 0
         self._redeals = 0
         self._hands: list[list[int]] = [[], []]  # each sorted
-        self._held: list[bytearray] = [bytearray(13), bytearray(13)]  # _held_counts of each
+        # These two are laid down by the deal (or a restore), which builds them anew.
+        self._held: list[bytearray] = []  # _held_counts of each hand
         # The floor by month (index 0 stays empty: a bonus card never stays on the floor), so
         # finding what a card matches is one lookup; within a month, in the order laid down.
-        self._months: list[list[int]] = _months_of(())
+        self._months: list[list[int]] = []
         self._pile: list[int] = []
         self._captured: list[list[int]] = [[], []]
         self._tallies: list[list[int]] = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
@@ -579,8 +593,14 @@ class GostopState:
                 actions.append(plain[c])
         held = self._held[seat]
         if 3 in held or 4 in held:
-            actions.extend(_SHAKE[c] for c in hand if held[month[c]] >= 3 and not months[month[c]])
-            actions.extend(_BOMB[m] for m in range(1, 13) if held[m] == 3 and len(months[m]) == 1)
+            # Loops, not generator expressions: extend() over a generator resumes a frame per
+            # item.
+            for c in hand:
+                if held[month[c]] >= 3 and not months[month[c]]:
+                    actions.append(_SHAKE[c])
+            for m in range(1, 13):
+                if held[m] == 3 and len(months[m]) == 1:
+                    actions.append(_BOMB[m])
         return actions
 
     def forfeit(self, seat: int) -> list[Event]:
@@ -796,7 +816,7 @@ class GostopState:
 
     def _take_stack(self, s: int, m: int, events: list[Event]) -> None:
         owner = self._stacks.pop(m)
-        events.append(Special(s, "stack", m))
+        events.append(_SPECIAL[s, "stack", m])
         # A stack dealt (rule 4) steals one; a ppuk stack (rule 8) one, or two if it was s's own.
         self._steals += 2 if owner == s else 1
 
@@ -867,7 +887,7 @@ class GostopState:
             self._months[month].extend(pending)
             self._stacks[month] = s
             self._ppuks[s] += 1
-            events.append(Special(s, "ppuk", month))
+            events.append(_SPECIAL[s, "ppuk", month])
             pending = []
             first_turn = self._turns[s]
             if first_turn == self._opening[s] and first_turn < 3:
@@ -879,15 +899,15 @@ class GostopState:
         if not last:
             steals = self._steals
             if special == _JJOK:
-                events.append(Special(s, "jjok"))
+                events.append(_SPECIAL[s, "jjok", 0])
                 steals += 1
             elif special == _TTADAK:
-                events.append(Special(s, "ttadak"))
+                events.append(_SPECIAL[s, "ttadak", 0])
                 steals += 1
                 if self._turns[s] == 0:
                     self._pay_instant(s, FIRST_TURN_TTADAK, "ttadak", events)
             if not any(self._months):
-                events.append(Special(s, "sweep"))
+                events.append(_SPECIAL[s, "sweep", 0])
                 steals += 1
         if steals:
             self._steal(s, steals, events)
@@ -1285,7 +1305,8 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
         captured[d].append(bonuses.pop(0))
         replacement = pile.pop()
         months[_MONTH[replacement]].append(replacement)
-    if 4 in map(len, months):
+    sizes = bytes(map(len, months))  # cards of each month on the floor
+    if 4 in sizes:
         return False
     held = [_held_counts(hands[0]), _held_counts(hands[1])]
     if 4 in held[0] and 4 in held[1]:
@@ -1297,14 +1318,12 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
     state._months = months
     state._pile = pile
     state._captured = captured
-    state._tallies = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
-    if captured[d]:
+    if captured[d]:  # (the tallies are still the constructor's zeros: a nagari returned above)
         for c in captured[d]:
             _tally_add(state._tallies[d], c)
         state._score[d] = best_score(state._tallies[d])
-    state._stacks = {}
-    if 3 in map(len, months):
-        state._stacks = {m: -1 for m in range(1, 13) if len(months[m]) == 3}
+    if 3 in sizes:
+        state._stacks = {m: -1 for m in range(1, 13) if sizes[m] == 3}
     state._begin_turn(d, [])  # the dealer's hand and the pile are full: no nagari here
     return True
 
