@@ -25,9 +25,11 @@ __all__ = [
     "best_score",
     "best_tally_breakdown",
     "breakdown",
+    "first_steal",
     "go_terms",
     "settle",
     "settle_tallies",
+    "settle_total",
     "steal_order",
     "tally",
     "tally_points",
@@ -264,6 +266,39 @@ def steal_order(captured: Iterable[int], *, gukjin_as_double: bool) -> list[int]
     return plain + doubles + bonus
 
 
+# A rank per card that sorts as steal_order does (plain pi by index, then 쌍피 by index with the
+# 국진 after them when it counts as one, then bonus cards by value), or _NOT_PI.
+_NOT_PI = 1000
+
+
+def _steal_ranks(gukjin_as_double: bool) -> tuple[int, ...]:
+    ranks = []
+    for c in CARDS:
+        kind = _STEAL_KIND[c.index]
+        if kind == _JUNK_PI:
+            ranks.append(c.index)
+        elif kind == _DOUBLE_PI:
+            ranks.append(100 + c.index)
+        elif kind == _BONUS_PI:
+            ranks.append(300 + 100 * _PI_VALUE[c.index] + c.index)
+        elif c.index == GUKJIN and gukjin_as_double:
+            ranks.append(299)
+        else:
+            ranks.append(_NOT_PI)
+    return tuple(ranks)
+
+
+_STEAL_RANKS = (_steal_ranks(False), _steal_ranks(True))  # [gukjin_as_double]
+_RANKED: dict[int, int] = {r: i for ranks in _STEAL_RANKS for i, r in enumerate(ranks)}
+
+
+def first_steal(captured: Iterable[int], *, gukjin_as_double: bool) -> int:
+    """``steal_order(...)[0]``, or -1 when there is no pi to steal: the engine takes one card
+    at a time, so it needs the least only, not the sorted lists."""
+    least = min(map(_STEAL_RANKS[gukjin_as_double].__getitem__, captured), default=_NOT_PI)
+    return -1 if least == _NOT_PI else _RANKED[least]
+
+
 def go_terms(goes: int) -> tuple[int, int]:
     """(go bonus points, go multiplier) for ``goes`` Go calls (rule 23)."""
     return goes, (1 << (goes - 2)) if goes >= 3 else 1
@@ -331,26 +366,76 @@ def settle_tallies(
     nagari_carry: int = 0,
 ) -> Settlement:
     """:func:`settle` from the two piles' tallies (the engine keeps one per pile)."""
-    go_bonus, go_multiplier = go_terms(winner_go)
-    winner = best_tally_breakdown(winner_tally)
-    # Of the loser's pile only two counts matter (no Breakdown built: this runs at every Stop).
-    loser_pi_value = _pi_value(loser_tally, best_points(loser_tally)[1])
-    baks: list[str] = []
-    if winner.pi > 0 and 1 <= loser_pi_value <= PI_BAK_MAX:
-        baks.append("pi-bak")
-    if winner.bright > 0 and loser_tally[T_BRIGHT] == 0:
-        baks.append("gwang-bak")
-    if winner.animals >= MEONG_TTA_ANIMALS:
-        baks.append("meong-tta")
-    if loser_go > 0:
-        baks.append("go-bak")
-    multiplier = go_multiplier << (shakes + bombs + len(baks) + nagari_carry)
-    base = winner.total
+    base, go_bonus, multiplier, baks, gukjin_as_double = _settle_terms(
+        winner_tally,
+        loser_tally,
+        winner_go=winner_go,
+        shakes=shakes,
+        bombs=bombs,
+        loser_go=loser_go,
+        nagari_carry=nagari_carry,
+    )
     return Settlement(
         base=base,
         go_bonus=go_bonus,
         multiplier=multiplier,
         total=(base + go_bonus) * multiplier,
-        breakdown=winner,
-        baks=tuple(baks),
+        breakdown=_tally_breakdown(winner_tally, gukjin_as_double),
+        baks=baks,
     )
+
+
+def settle_total(
+    winner_tally: list[int],
+    loser_tally: list[int],
+    *,
+    winner_go: int = 0,
+    shakes: int = 0,
+    bombs: int = 0,
+    loser_go: int = 0,
+    nagari_carry: int = 0,
+) -> int:
+    """``settle_tallies(...).total`` without building the score sheet: what a Stop pays, which
+    the engine needs at once (the sheet itself waits until someone reads it)."""
+    base, go_bonus, multiplier, _, _ = _settle_terms(
+        winner_tally,
+        loser_tally,
+        winner_go=winner_go,
+        shakes=shakes,
+        bombs=bombs,
+        loser_go=loser_go,
+        nagari_carry=nagari_carry,
+    )
+    return (base + go_bonus) * multiplier
+
+
+def _settle_terms(
+    winner_tally: list[int],
+    loser_tally: list[int],
+    *,
+    winner_go: int,
+    shakes: int,
+    bombs: int,
+    loser_go: int,
+    nagari_carry: int,
+) -> tuple[int, int, int, tuple[str, ...], bool]:
+    """(base, go bonus, multiplier, baks, the winner's 국진 counted as 쌍피) of a settlement,
+    read from the tallies: no Breakdown is built (this runs at every Stop)."""
+    go_bonus, go_multiplier = go_terms(winner_go)
+    base, gukjin_as_double = best_points(winner_tally)
+    # The winner's counts as their Breakdown has them, the 국진 placed as best_points put it.
+    pi_value = _pi_value(winner_tally, gukjin_as_double)
+    animals = winner_tally[T_ANIMAL] + (0 if gukjin_as_double else winner_tally[T_GUKJIN])
+    # Of the loser's pile only two counts matter.
+    loser_pi_value = _pi_value(loser_tally, best_points(loser_tally)[1])
+    baks: list[str] = []
+    if pi_value >= 10 and 1 <= loser_pi_value <= PI_BAK_MAX:  # the winner scores pi
+        baks.append("pi-bak")
+    if winner_tally[T_BRIGHT] >= 3 and loser_tally[T_BRIGHT] == 0:  # ... scores brights
+        baks.append("gwang-bak")
+    if animals >= MEONG_TTA_ANIMALS:
+        baks.append("meong-tta")
+    if loser_go > 0:
+        baks.append("go-bak")
+    multiplier = go_multiplier << (shakes + bombs + len(baks) + nagari_carry)
+    return base, go_bonus, multiplier, tuple(baks), gukjin_as_double

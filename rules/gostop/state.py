@@ -55,8 +55,9 @@ from rules.gostop.scoring import (
     best_points,
     best_score,
     best_tally_breakdown,
+    first_steal,
     settle_tallies,
-    steal_order,
+    settle_total,
 )
 from rules.rng import GameRandom
 
@@ -530,6 +531,11 @@ class GostopState:
     def settlement(self) -> Settlement | None:
         """The winner's score sheet after a Stop or a forfeit (None for nagari, chongtong,
         three ppuks)."""
+        if self._settlement is None and self._win_reason in ("stop", "forfeit"):
+            # Built on first reading (the game is over, so its tallies no longer change): a
+            # Stop needs only the total it pays, and most finished games are never viewed.
+            assert self._result is not None
+            self._settlement = self._settle(self._result.winners[0])
         return self._settlement
 
     @property
@@ -616,8 +622,7 @@ class GostopState:
         self._log.append(["forfeit", seat])
         events: list[Event] = [Forfeited(seat)]
         winner = 1 - seat
-        self._settlement = self._settle(winner)
-        self._win(winner, self._settlement.total, "forfeit", events)
+        self._win(winner, self._settle_total(winner), "forfeit", events)
         return events
 
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -957,10 +962,9 @@ class GostopState:
         vt = self._tallies[o]
         stolen = _STOLEN[s]
         for _ in range(count):
-            order = steal_order(victim, gukjin_as_double=best_points(vt)[1])
-            if not order:
+            card = first_steal(victim, gukjin_as_double=best_points(vt)[1])
+            if card < 0:
                 break
-            card = order[0]
             victim.remove(card)
             _tally_remove(vt, card)
             self._captured[s].append(card)
@@ -1007,9 +1011,21 @@ class GostopState:
             nagari_carry=self._carry,
         )
 
+    def _settle_total(self, w: int) -> int:
+        """``_settle(w).total``, without the score sheet."""
+        lo = 1 - w
+        return settle_total(
+            self._tallies[w],
+            self._tallies[lo],
+            winner_go=self._goes[w],
+            shakes=self._shakes[w],
+            bombs=self._bombs[w],
+            loser_go=self._goes[lo],
+            nagari_carry=self._carry,
+        )
+
     def _finish_stop(self, w: int, events: list[Event]) -> None:
-        self._settlement = self._settle(w)
-        self._win(w, self._settlement.total, "stop", events)
+        self._win(w, self._settle_total(w), "stop", events)
 
     def _finish_three_ppuk(self, w: int, events: list[Event]) -> None:
         self._win(w, THREE_PPUK_POINTS << self._carry, "three-ppuk", events)
@@ -1094,7 +1110,7 @@ class GostopState:
             bonus_cards=self._options.get("bonus_cards", 0),
             redeals=self._redeals,
             win_reason=self._win_reason,
-            settlement=self._settlement,
+            settlement=self.settlement,
         )
 
     # -- snapshots ------------------------------------------------------------------------
@@ -1205,9 +1221,7 @@ class GostopState:
                 )
             except (KeyError, TypeError, ValueError) as exc:
                 raise SnapshotError(f"damaged gostop snapshot: {exc}") from exc
-            if state._win_reason in ("stop", "forfeit"):
-                state._settlement = state._settle(state._result.winners[0])
-        return state
+        return state  # (a finished game's settlement is built when first read)
 
 
 def _chongtong_months(held: bytearray) -> list[int]:

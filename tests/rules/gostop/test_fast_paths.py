@@ -9,6 +9,10 @@ from rules.gostop.scoring import (
     best_score,
     best_tally_breakdown,
     breakdown,
+    first_steal,
+    settle_tallies,
+    settle_total,
+    steal_order,
     tally,
     tally_points,
 )
@@ -74,3 +78,30 @@ def test_current_seat_attribute_follows_the_phase_and_the_turn() -> None:
             actions = state.legal_actions(seat)
             assert actions
             state.apply(seat, actions[policy.randrange(len(actions))])
+
+
+def test_first_steal_is_the_head_of_the_steal_order() -> None:
+    rng = random.Random(11)
+    for _ in range(3000):
+        pile = rng.sample(range(51), rng.randrange(0, 30))
+        for double in (False, True):
+            order = steal_order(pile, gukjin_as_double=double)
+            assert first_steal(pile, gukjin_as_double=double) == (order[0] if order else -1)
+
+
+def test_settle_total_is_the_settlements_total() -> None:
+    rng = random.Random(13)
+    for _ in range(3000):
+        cards = rng.sample(range(51), rng.randrange(0, 40))
+        cut = rng.randrange(len(cards) + 1)
+        winner, loser = tally(cards[:cut]), tally(cards[cut:])
+        terms = {
+            "winner_go": rng.randrange(5),
+            "shakes": rng.randrange(3),
+            "bombs": rng.randrange(2),
+            "loser_go": rng.randrange(2),
+            "nagari_carry": rng.randrange(3),
+        }
+        sheet = settle_tallies(winner, loser, **terms)
+        assert settle_total(winner, loser, **terms) == sheet.total
+        assert sheet.breakdown == best_tally_breakdown(winner)
