@@ -844,19 +844,22 @@ class GostopState:
         fm = _MONTH[f]
         played = self._played
         played_n = self._played_n
-        pm = _MONTH[played] if played >= 0 and played_n < 4 else -1
         same = self._months[fm]
-        if fm == pm and played_n == 1:
-            self._special = _PPUK
-            self._pending.append(f)
-        elif fm == pm and played_n == 2:
-            self._special = _TTADAK
-            other = same.pop()  # the one card of the month the play left on the floor
-            self._pending += [other, f]
-        elif fm == pm and played_n == 0:
-            self._special = _JJOK
-            same.remove(played)
-            self._pending += [played, f]
+        # The flip lands on the month just played, onto the one, two or no floor cards the
+        # played card met (-1: a flip-only turn played none; 3 and 4, a stack taken or a bomb,
+        # left the month empty).
+        if played >= 0 and played_n < 3 and _MONTH[played] == fm:
+            if played_n == 1:
+                self._special = _PPUK
+                self._pending.append(f)
+            elif played_n == 2:
+                self._special = _TTADAK
+                other = same.pop()  # the one card of the month the play left on the floor
+                self._pending += [other, f]
+            else:
+                self._special = _JJOK
+                same.remove(played)
+                self._pending += [played, f]
         else:
             k = len(same)
             if k == 0:
@@ -1266,7 +1269,7 @@ def new(
     opts = _check_options(players, options)
     rng = GameRandom(seed)
     state = GostopState(rng)
-    state._options = dict(opts)
+    state._options = opts  # (a new dict: _check_options builds one each call)
     state._dealer = opts["dealer"] if "dealer" in opts else rng.randbelow(2)
     state._carry = opts["nagari_carry"]
     deck = _DECKS[opts["bonus_cards"]]
