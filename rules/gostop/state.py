@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import floor
+from operator import itemgetter
 from typing import Any
 
 from rules.engine import (
@@ -52,9 +53,11 @@ from rules.gostop.scoring import (
     Breakdown,
     Settlement,
     best_points,
+    best_score,
     best_tally_breakdown,
+    first_steal,
     settle_tallies,
-    steal_order,
+    settle_total,
 )
 from rules.rng import GameRandom
 
@@ -121,6 +124,9 @@ _NO_SPECIAL, _PPUK, _JJOK, _TTADAK = 0, 1, 2, 3
 _MONTH: tuple[int, ...] = tuple(c.month for c in CARDS)
 _KIND: tuple[Kind, ...] = tuple(c.kind for c in CARDS)
 _PI_KINDS = (Kind.JUNK, Kind.DOUBLE, Kind.BONUS)
+# Read once here: an Enum class attribute read is a call into EnumType.__getattr__ each time
+# (CPython 3.11 cannot specialise attribute reads on a class whose metaclass defines one).
+_WIN, _LOSE, _DRAW = Outcome.WIN, Outcome.LOSE, Outcome.DRAW
 
 
 # ---------------------------------------------------------------------------------------------
@@ -368,8 +374,20 @@ _CHONGTONG: tuple[Action, Action] = (ChongtongChoice(end=False), ChongtongChoice
 _CARD_PLAYED = tuple(tuple(CardPlayed(s, c) for c in CARDS) for s in (0, 1))
 _FLIPPED = tuple(tuple(Flipped(s, c) for c in CARDS) for s in (0, 1))
 _STOLEN = tuple(tuple(Stolen(s, c) for c in CARDS) for s in (0, 1))
+# [seat, name, month]: ppuk and stack name a month, jjok, ttadak and sweep none (0).
+_SPECIAL: dict[tuple[int, str, int], Special] = {
+    (s, name, m): Special(s, name, m)
+    for s in (0, 1)
+    for name, months in (
+        ("ppuk", range(1, 13)),
+        ("stack", range(1, 13)),
+        ("jjok", (0,)),
+        ("ttadak", (0,)),
+        ("sweep", (0,)),
+    )
+    for m in months
+}
 
-_NO_MONTHS: tuple[tuple[int, ...], ...] = ((),) * 13
 
 # Captured is the one event built on nearly every turn. Its frozen dataclass ``__init__`` sets
 # each field through ``object.__setattr__``; writing the slots through their descriptors
@@ -391,7 +409,9 @@ def _tally_remove(t: list[int], card: int) -> None:
 
 def _months_of(cards: Sequence[int]) -> list[list[int]]:
     """``cards`` grouped by month, in their order: index 0 (bonus cards) up to 12."""
-    months: list[list[int]] = list(map(list, _NO_MONTHS))
+    # Thirteen empty lists written out: a display builds them without a call each (half the
+    # time of list(map(list, ...)) or a comprehension).
+    months: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
     for c in cards:
         months[_MONTH[c]].append(c)
     return months
@@ -449,6 +469,7 @@ class GostopState:
         "_tallies",
         "_turns",
         "_win_reason",
+        "current_seat",
     )
 
     def __init__(self, rng: GameRandom) -> None:
@@ -458,10 +479,11 @@ class GostopState:
         self._carry = 0
         self._redeals = 0
         self._hands: list[list[int]] = [[], []]  # each sorted
-        self._held: list[bytearray] = [bytearray(13), bytearray(13)]  # _held_counts of each
+        # These two are laid down by the deal (or a restore), which builds them anew.
+        self._held: list[bytearray] = []  # _held_counts of each hand
         # The floor by month (index 0 stays empty: a bonus card never stays on the floor), so
         # finding what a card matches is one lookup; within a month, in the order laid down.
-        self._months: list[list[int]] = _months_of(())
+        self._months: list[list[int]] = []
         self._pile: list[int] = []
         self._captured: list[list[int]] = [[], []]
         self._tallies: list[list[int]] = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
@@ -478,6 +500,10 @@ class GostopState:
         self._instant = [0, 0]
         self._phase = _IN_PLAY
         self._seat = 0
+        # The seat to act, or None once the game is over: a plain attribute (kept by
+        # ``_begin_turn``, ``_over`` and restore) rather than a property, as it is read after
+        # every move and a property read is a Python call in CPython 3.11.
+        self.current_seat: int | None = 0
         self._played = -1
         self._played_n = 0
         self._pending: list[int] = []
@@ -493,11 +519,6 @@ class GostopState:
     # -- the contract ---------------------------------------------------------------------
 
     @property
-    def current_seat(self) -> int | None:
-        """The seat to act, or ``None`` once the game is over."""
-        return None if self._phase == _IS_OVER else self._seat
-
-    @property
     def is_over(self) -> bool:
         """Whether the game has ended (a win or nagari)."""
         return self._phase == _IS_OVER
@@ -511,6 +532,11 @@ class GostopState:
     def settlement(self) -> Settlement | None:
         """The winner's score sheet after a Stop or a forfeit (None for nagari, chongtong,
         three ppuks)."""
+        if self._settlement is None and self._win_reason in ("stop", "forfeit"):
+            # Built on first reading (the game is over, so its tallies no longer change): a
+            # Stop needs only the total it pays, and most finished games are never viewed.
+            assert self._result is not None
+            self._settlement = self._settle(self._result.winners[0])
         return self._settlement
 
     @property
@@ -548,15 +574,17 @@ class GostopState:
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
         """What ``seat`` may do now; the first is the safe default a timer would take."""
-        phase = self._phase
-        if seat != self._seat or phase == _IS_OVER:
+        if seat != self._seat:
             return []
-        if phase == _IN_GO_STOP:
-            return list(_STOP_OR_GO)
-        if phase == _IN_FLIP_CHOICE:
-            return [_TAKE[c] for c in self._choices]
-        if phase == _IN_CHONGTONG:
-            return list(_CHONGTONG)
+        phase = self._phase
+        if phase != _IN_PLAY:  # the other phases after one test: a card to play is the rule
+            if phase == _IN_GO_STOP:
+                return list(_STOP_OR_GO)
+            if phase == _IN_FLIP_CHOICE:
+                return [_TAKE[c] for c in self._choices]
+            if phase == _IN_CHONGTONG:
+                return list(_CHONGTONG)
+            return []  # over
         hand = self._hands[seat]
         months = self._months
         month = _MONTH
@@ -572,8 +600,14 @@ class GostopState:
                 actions.append(plain[c])
         held = self._held[seat]
         if 3 in held or 4 in held:
-            actions.extend(_SHAKE[c] for c in hand if held[month[c]] >= 3 and not months[month[c]])
-            actions.extend(_BOMB[m] for m in range(1, 13) if held[m] == 3 and len(months[m]) == 1)
+            # Loops, not generator expressions: extend() over a generator resumes a frame per
+            # item.
+            for c in hand:
+                if held[month[c]] >= 3 and not months[month[c]]:
+                    actions.append(_SHAKE[c])
+            for m in range(1, 13):
+                if held[m] == 3 and len(months[m]) == 1:
+                    actions.append(_BOMB[m])
         return actions
 
     def forfeit(self, seat: int) -> list[Event]:
@@ -589,8 +623,7 @@ class GostopState:
         self._log.append(["forfeit", seat])
         events: list[Event] = [Forfeited(seat)]
         winner = 1 - seat
-        self._settlement = self._settle(winner)
-        self._win(winner, self._settlement.total, "forfeit", events)
+        self._win(winner, self._settle_total(winner), "forfeit", events)
         return events
 
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -603,9 +636,10 @@ class GostopState:
             raise IllegalAction("The game is over.", code="game_over")
         if seat != self._seat:
             raise IllegalAction("It is not your turn.", code="not_your_turn")
-        kinds, code, reason = _EXPECTED[phase]
-        if not isinstance(action, kinds):
-            raise IllegalAction(reason, code=code)
+        if type(action) is not Play or phase != _IN_PLAY:  # a card at a turn's start: no lookup
+            kinds, code, reason = _EXPECTED[phase]
+            if not isinstance(action, kinds):
+                raise IllegalAction(reason, code=code)
         events: list[Event] = []
         if isinstance(action, Play):
             card, target = self._checked_play(seat, action)
@@ -671,14 +705,15 @@ class GostopState:
                 code = CARDS[c].code
                 raise IllegalAction(f"You don't have {code}.", code="not_in_hand", card=code)
             c = TWIN[c]
-        code = CARDS[c].code
         m = _MONTH[c]
-        same = self._months[m] if m else []  # a bonus card takes nothing
-        t = -1 if action.target is None else action.target.index
+        same: Sequence[int] = self._months[m] if m else ()  # a bonus card takes nothing
+        target = action.target
+        t = -1 if target is None else target.index
         if t >= 0 and t not in same and TWIN[t] in same:
             t = TWIN[t]
         if len(same) == 2 and _KIND[same[0]] is not _KIND[same[1]]:
             if t not in same:
+                code = CARDS[c].code
                 first, second = (CARDS[f].code for f in same)
                 raise IllegalAction(
                     f"Choose which card {code} takes: {first} or {second}.",
@@ -689,13 +724,14 @@ class GostopState:
                     second=second,
                 )
         elif t >= 0:
+            code = CARDS[c].code
             raise IllegalAction(f"{code} has no choice of floor card.", code="no_choice", card=code)
         if action.shake and (not m or self._held[seat][m] < 3 or same):
             raise IllegalAction(
                 "You may shake only when you hold three cards of that month and the floor "
                 "has none.",
                 code="no_shake",
-                card=code,
+                card=CARDS[c].code,
             )
         return c, t
 
@@ -704,19 +740,19 @@ class GostopState:
     def _begin_turn(self, s: int, events: list[Event]) -> None:
         """Start seat ``s``'s turn: a decision, or a flip-only turn owed after a bomb; a nagari
         when the pile is out or ``s`` has no turn left."""
-        self._seat = s
+        self._seat = self.current_seat = s
         hand = self._hands[s]
-        pile = self._pile
-        if not pile or (not hand and self._flip_turns[s] == 0):
+        flips = self._flip_turns[s]
+        if not self._pile or (not hand and flips == 0):
             self._finish_nagari(events)
             return
         self._played = -1
         self._played_n = 0
         self._special = _NO_SPECIAL
         self._steals = 0  # (``_pending`` is already empty: the last turn's end emptied it)
-        if self._flip_turns[s] > 0 or not hand:
-            if self._flip_turns[s] > 0:
-                self._flip_turns[s] -= 1
+        if flips > 0 or not hand:
+            if flips > 0:
+                self._flip_turns[s] = flips - 1
             self._phase = _IN_PLAY
             self._flip_step(events)
         elif self._turns[s] == 0 and 4 in self._held[s]:
@@ -786,7 +822,7 @@ class GostopState:
 
     def _take_stack(self, s: int, m: int, events: list[Event]) -> None:
         owner = self._stacks.pop(m)
-        events.append(Special(s, "stack", m))
+        events.append(_SPECIAL[s, "stack", m])
         # A stack dealt (rule 4) steals one; a ppuk stack (rule 8) one, or two if it was s's own.
         self._steals += 2 if owner == s else 1
 
@@ -809,19 +845,22 @@ class GostopState:
         fm = _MONTH[f]
         played = self._played
         played_n = self._played_n
-        pm = _MONTH[played] if played >= 0 and played_n < 4 else -1
         same = self._months[fm]
-        if fm == pm and played_n == 1:
-            self._special = _PPUK
-            self._pending.append(f)
-        elif fm == pm and played_n == 2:
-            self._special = _TTADAK
-            other = same.pop()  # the one card of the month the play left on the floor
-            self._pending += [other, f]
-        elif fm == pm and played_n == 0:
-            self._special = _JJOK
-            same.remove(played)
-            self._pending += [played, f]
+        # The flip lands on the month just played, onto the one, two or no floor cards the
+        # played card met (-1: a flip-only turn played none; 3 and 4, a stack taken or a bomb,
+        # left the month empty).
+        if played >= 0 and played_n < 3 and _MONTH[played] == fm:
+            if played_n == 1:
+                self._special = _PPUK
+                self._pending.append(f)
+            elif played_n == 2:
+                self._special = _TTADAK
+                other = same.pop()  # the one card of the month the play left on the floor
+                self._pending += [other, f]
+            else:
+                self._special = _JJOK
+                same.remove(played)
+                self._pending += [played, f]
         else:
             k = len(same)
             if k == 0:
@@ -849,7 +888,6 @@ class GostopState:
         """The end of a turn: captures, specials, steals, instant points, the score check."""
         s = self._seat
         last = (not self._hands[s] and self._flip_turns[s] == 0) or not self._pile
-        first_turn = self._turns[s]
         special = self._special
         pending = self._pending
         steals = 0
@@ -858,8 +896,9 @@ class GostopState:
             self._months[month].extend(pending)
             self._stacks[month] = s
             self._ppuks[s] += 1
-            events.append(Special(s, "ppuk", month))
+            events.append(_SPECIAL[s, "ppuk", month])
             pending = []
+            first_turn = self._turns[s]
             if first_turn == self._opening[s] and first_turn < 3:
                 self._opening[s] += 1
                 self._pay_instant(s, INSTANT_PER_OPENING_PPUK, "ppuk", events)
@@ -869,25 +908,25 @@ class GostopState:
         if not last:
             steals = self._steals
             if special == _JJOK:
-                events.append(Special(s, "jjok"))
+                events.append(_SPECIAL[s, "jjok", 0])
                 steals += 1
             elif special == _TTADAK:
-                events.append(Special(s, "ttadak"))
+                events.append(_SPECIAL[s, "ttadak", 0])
                 steals += 1
-                if first_turn == 0:
+                if self._turns[s] == 0:
                     self._pay_instant(s, FIRST_TURN_TTADAK, "ttadak", events)
             if not any(self._months):
-                events.append(Special(s, "sweep"))
+                events.append(_SPECIAL[s, "sweep", 0])
                 steals += 1
         if steals:
             self._steal(s, steals, events)
         self._turns[s] += 1
-        if self._ppuks[s] == 3:
+        if special == _PPUK and self._ppuks[s] == 3:  # (only a ppuk turn can make the third)
             self._finish_three_ppuk(s, events)
             return
         # Only here is a score read (Go, Stop and the check below), so it is worked out once a
         # turn rather than after every card that moves.
-        score = self._score[s] = best_points(self._tallies[s])[0]
+        score = self._score[s] = best_score(self._tallies[s])
         if score >= WINNING_SCORE and (self._goes[s] == 0 or score > self._go_score[s]):
             if last:
                 events.append(Stopped(s, score, automatic=True))
@@ -915,7 +954,10 @@ class GostopState:
                 t[slot] += amount
         event = _new_event(Captured)  # what Captured(s, cards) builds, in half the time
         _set_captured_seat(event, s)
-        _set_captured_cards(event, tuple(map(CARDS.__getitem__, cards)))
+        # The cards picked in C by an itemgetter, which beats map() and a comprehension for
+        # the two to four cards of a capture; given one index it returns the card alone.
+        taken = itemgetter(*cards)(CARDS) if len(cards) > 1 else (CARDS[cards[0]],)
+        _set_captured_cards(event, taken)
         events.append(event)
 
     def _steal(self, s: int, count: int, events: list[Event]) -> None:
@@ -924,10 +966,9 @@ class GostopState:
         vt = self._tallies[o]
         stolen = _STOLEN[s]
         for _ in range(count):
-            order = steal_order(victim, gukjin_as_double=best_points(vt)[1])
-            if not order:
+            card = first_steal(victim, gukjin_as_double=best_points(vt)[1])
+            if card < 0:
                 break
-            card = order[0]
             victim.remove(card)
             _tally_remove(vt, card)
             self._captured[s].append(card)
@@ -945,20 +986,18 @@ class GostopState:
     ) -> None:
         # The winner first; in a nagari the seat with more instant points.
         first = (
-            1
-            if outcomes[1] is Outcome.WIN
-            or (outcomes[0] is not Outcome.WIN and scores[1] > scores[0])
-            else 0
+            1 if outcomes[1] is _WIN or (outcomes[0] is not _WIN and scores[1] > scores[0]) else 0
         )
         ranking = (first, 1 - first)
         self._result = Result(outcomes, scores, ranking)
         self._phase = _IS_OVER
+        self.current_seat = None
         self._win_reason = reason
 
     def _win(self, w: int, points: int, reason: str, events: list[Event]) -> None:
         scores = [self._instant[0], self._instant[1]]
         scores[w] += points
-        outcomes = (Outcome.WIN, Outcome.LOSE) if w == 0 else (Outcome.LOSE, Outcome.WIN)
+        outcomes = (_WIN, _LOSE) if w == 0 else (_LOSE, _WIN)
         self._over(outcomes, (scores[0], scores[1]), reason)
         assert self._result is not None
         events.append(GameOver(self._result))
@@ -976,9 +1015,21 @@ class GostopState:
             nagari_carry=self._carry,
         )
 
+    def _settle_total(self, w: int) -> int:
+        """``_settle(w).total``, without the score sheet."""
+        lo = 1 - w
+        return settle_total(
+            self._tallies[w],
+            self._tallies[lo],
+            winner_go=self._goes[w],
+            shakes=self._shakes[w],
+            bombs=self._bombs[w],
+            loser_go=self._goes[lo],
+            nagari_carry=self._carry,
+        )
+
     def _finish_stop(self, w: int, events: list[Event]) -> None:
-        self._settlement = self._settle(w)
-        self._win(w, self._settlement.total, "stop", events)
+        self._win(w, self._settle_total(w), "stop", events)
 
     def _finish_three_ppuk(self, w: int, events: list[Event]) -> None:
         self._win(w, THREE_PPUK_POINTS << self._carry, "three-ppuk", events)
@@ -989,7 +1040,7 @@ class GostopState:
         self._win(w, CHONGTONG_POINTS << self._carry, "chongtong", events)
 
     def _finish_nagari(self, events: list[Event]) -> None:
-        self._over((Outcome.DRAW, Outcome.DRAW), (self._instant[0], self._instant[1]), "nagari")
+        self._over((_DRAW, _DRAW), (self._instant[0], self._instant[1]), "nagari")
         assert self._result is not None
         events.append(GameOver(self._result))
 
@@ -1063,7 +1114,7 @@ class GostopState:
             bonus_cards=self._options.get("bonus_cards", 0),
             redeals=self._redeals,
             win_reason=self._win_reason,
-            settlement=self._settlement,
+            settlement=self.settlement,
         )
 
     # -- snapshots ------------------------------------------------------------------------
@@ -1143,6 +1194,7 @@ class GostopState:
                 setattr(state, name, [int(v) for v in data[name[1:]]])
             for name in cls._INT_FIELDS:
                 setattr(state, name, int(data[name[1:]]))
+            state.current_seat = None if state._phase == _IS_OVER else state._seat
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise SnapshotError(f"damaged gostop snapshot: {exc}") from exc
         everything = [
@@ -1162,7 +1214,7 @@ class GostopState:
         for s in (0, 1):
             for c in state._captured[s]:
                 _tally_add(state._tallies[s], c)
-            state._score[s] = best_points(state._tallies[s])[0]
+            state._score[s] = best_score(state._tallies[s])
         result = data.get("result")
         if result is not None:
             try:
@@ -1173,9 +1225,7 @@ class GostopState:
                 )
             except (KeyError, TypeError, ValueError) as exc:
                 raise SnapshotError(f"damaged gostop snapshot: {exc}") from exc
-            if state._win_reason in ("stop", "forfeit"):
-                state._settlement = state._settle(state._result.winners[0])
-        return state
+        return state  # (a finished game's settlement is built when first read)
 
 
 def _chongtong_months(held: bytearray) -> list[int]:
@@ -1220,7 +1270,7 @@ def new(
     opts = _check_options(players, options)
     rng = GameRandom(seed)
     state = GostopState(rng)
-    state._options = dict(opts)
+    state._options = opts  # (a new dict: _check_options builds one each call)
     state._dealer = opts["dealer"] if "dealer" in opts else rng.randbelow(2)
     state._carry = opts["nagari_carry"]
     deck = _DECKS[opts["bonus_cards"]]
@@ -1273,7 +1323,8 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
         captured[d].append(bonuses.pop(0))
         replacement = pile.pop()
         months[_MONTH[replacement]].append(replacement)
-    if 4 in map(len, months):
+    sizes = bytes(map(len, months))  # cards of each month on the floor
+    if 4 in sizes:
         return False
     held = [_held_counts(hands[0]), _held_counts(hands[1])]
     if 4 in held[0] and 4 in held[1]:
@@ -1285,14 +1336,12 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
     state._months = months
     state._pile = pile
     state._captured = captured
-    state._tallies = [[0] * TALLY_SIZE, [0] * TALLY_SIZE]
-    if captured[d]:
+    if captured[d]:  # (the tallies are still the constructor's zeros: a nagari returned above)
         for c in captured[d]:
             _tally_add(state._tallies[d], c)
-        state._score[d] = best_points(state._tallies[d])[0]
-    state._stacks = {}
-    if 3 in map(len, months):
-        state._stacks = {m: -1 for m in range(1, 13) if len(months[m]) == 3}
+        state._score[d] = best_score(state._tallies[d])
+    if 3 in sizes:
+        state._stacks = {m: -1 for m in range(1, 13) if sizes[m] == 3}
     state._begin_turn(d, [])  # the dealer's hand and the pile are full: no nagari here
     return True
 
