@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 import rules.rummikub as rk
 from rules.engine import GameOver, IllegalAction, Outcome
+from rules.levels import Level
 from rules.rng import GameRandom
 from rules.rummikub.ai import best_play, choose_action, hint
-from rules.rummikub.tiles import FULL_SET, Tile, parse_tiles
+from rules.rummikub.tiles import FULL_SET, JOKER, Tile, parse_tiles
 
 
 def ts(text: str) -> tuple[Tile, ...]:
@@ -472,6 +473,39 @@ def test_rule_16_computer_plays_the_joker_when_it_matters() -> None:
     assert isinstance(action, rk.Meld)
     state.apply(0, action)
     assert state.is_over
+
+
+def test_hard_keeps_a_joker_until_it_finishes_the_rack() -> None:
+    # The joker buys three more real tiles: normal spends it, hard lays off R5 and keeps it.
+    state = rig(["R1 R2 J R4 R5 O9 K11", "B1"], "B5 O5 K5")
+    normal = choose_action(state.view(0))
+    assert isinstance(normal, rk.Meld) and any(JOKER in s for s in normal.table)
+    hard = choose_action(state.view(0), Level.HARD)
+    assert isinstance(hard, rk.Meld)
+    state.apply(0, hard)
+    assert sorted(state.racks[0]) == sorted(ts("R1 R2 J R4 O9 K11"))
+    # With only the joker's play left it draws, as long as the pool has tiles ...
+    state = rig(["R12 R13 J B1", "B2"], "O3 O4 O5", melded=[True, True])
+    assert choose_action(state.view(0), Level.HARD) == rk.Draw()
+    # ... and spends the joker when it empties the rack.
+    state = rig(["R10 R11 J", "B1"], "B5 O5 K5")
+    action = choose_action(state.view(0), Level.HARD)
+    assert isinstance(action, rk.Meld)
+    state.apply(0, action)
+    assert state.is_over
+
+
+def test_hard_opens_without_its_joker_unless_it_needs_it() -> None:
+    state = rig(["R10 R11 R12 J B13 K1", "B2"], melded=[False, False])
+    action = choose_action(state.view(0), Level.HARD)
+    assert isinstance(action, rk.Meld)
+    state.apply(0, action)
+    assert state.melded[0] and sorted(state.racks[0]) == sorted(ts("J B13 K1"))
+    state = rig(["R12 R13 J B1 K4", "B2"], melded=[False, False])
+    action = choose_action(state.view(0), Level.HARD)
+    assert isinstance(action, rk.Meld)
+    state.apply(0, action)
+    assert state.melded[0] and sorted(state.racks[0]) == sorted(ts("B1 K4"))
 
 
 def test_rule_16_computer_draws_without_a_play() -> None:
