@@ -115,7 +115,7 @@ def level_cases(game: str, choose: Callable[..., Action], rand: Player, games: i
     """The matches every card game plays: each level against ``rand``, normal against easy
     and hard against easy and normal, with the issue's targets. The hard player's matches
     play a tenth of ``games`` against normal and a twentieth against the weaker players:
-    each of its decisions plays some 240 games in its head."""
+    each of its decisions plays hundreds of games in its head."""
     easy, normal, hard = (
         (lambda view, rng, level=level: choose(view, level, rng)) for level in Level
     )

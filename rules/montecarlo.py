@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 from rules.engine import Action, Outcome
 from rules.rng import GameRandom
 
-__all__ = ["Playable", "Policy", "best_action", "clone", "play_out"]
+__all__ = ["Playable", "Policy", "best_action", "budgeted_action", "clone", "play_out"]
 
 A = TypeVar("A", bound=Action)
 
@@ -118,3 +118,80 @@ def best_action(
         totals[candidates.index(prefer)] += margin
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]
+
+
+def budgeted_action(
+    candidates: Sequence[A],
+    deal: Callable[[random.Random], Callable[[], Playable]],
+    seat: int,
+    policy: Policy,
+    *,
+    rng: random.Random,
+    moves: int,
+    min_worlds: int,
+    max_worlds: int,
+    prefer: A | None = None,
+    margin: float = 0.0,
+    overhead: int = 0,
+) -> A:
+    """:func:`best_action` with a budget of moves played out instead of a number of worlds,
+    spent by sequential halving.
+
+    The budget is split into rounds, one per halving of the candidates: each round samples
+    worlds (every candidate still in tried in each) until the play-outs have made its share
+    of ``moves`` moves, counting ``overhead`` moves for the copy each play-out starts from
+    and twice that for sampling a world; then the worse half of the candidates drops out.
+    The close contenders so get most of the worlds. At least ``min_worlds`` worlds in all,
+    at most ``max_worlds`` a round. A decision's cost so stays about the same early in a
+    game, where every play-out is long, as near its end, where short play-outs buy many
+    more worlds. ``margin`` is the mean result per world another candidate must add to
+    overrule ``prefer``. Still no clock: the same view and generator give the same decision.
+    """
+    count = len(candidates)
+    if count == 1:
+        return candidates[0]
+    totals = [0.0] * count
+    favoured = -1 if prefer is None else candidates.index(prefer)
+    alive = list(range(count))
+    rounds = (count - 1).bit_length()
+    least = -(-min_worlds // rounds)
+    spent = 0
+    worlds = 0
+
+    def rank(i: int) -> tuple[float, int]:
+        return totals[i] + (margin * worlds if i == favoured else 0.0), -i
+
+    for round_ in range(1, rounds + 1):
+        budget = moves * round_ // rounds
+        made_here = 0
+        while made_here < max_worlds and (made_here < least or spent < budget):
+            fresh = deal(rng)
+            spent += 2 * overhead
+            for i in alive:
+                state = fresh()
+                state.apply(seat, candidates[i])
+                apply = state.apply
+                result = 0.5
+                for made in range(MAX_ROLLOUT_MOVES):
+                    if state.is_over:
+                        outcome = state.result.outcomes[seat]
+                        result = (
+                            1.0
+                            if outcome is Outcome.WIN
+                            else 0.0
+                            if outcome is Outcome.LOSE
+                            else 0.5
+                        )
+                        spent += made + overhead
+                        break
+                    mover = state.current_seat
+                    assert mover is not None
+                    apply(mover, policy(state, mover))
+                else:
+                    spent += MAX_ROLLOUT_MOVES + overhead
+                totals[i] += result
+            made_here += 1
+            worlds += 1
+        if round_ < rounds:
+            alive = sorted(sorted(alive, key=rank, reverse=True)[: (len(alive) + 1) // 2])
+    return candidates[max(alive, key=rank)]

@@ -6,8 +6,8 @@ Fours for the player about to go out (never a Wild Draw Four held with the colou
 no bluffs). It stacks when it can, never challenges, says UNO and catches anyone who forgot.
 
 That is the ``normal`` level. ``easy`` is a casual player's slips over it (see
-:func:`_easy`), ``hard`` a determinized Monte Carlo search with a fast version of
-``normal`` as its rollout policy (see :func:`_hard` and :mod:`rules.montecarlo`). Every
+:func:`_easy`), ``hard`` a determinized Monte Carlo search whose play-outs are ``normal``
+itself, read off the engine's ints (see :func:`_hard` and :mod:`rules.montecarlo`). Every
 level decides from the view.
 """
 
@@ -20,10 +20,10 @@ from functools import partial
 
 from rules.engine import Action
 from rules.levels import Level
-from rules.montecarlo import best_action
+from rules.montecarlo import budgeted_action
 from rules.uno.actions import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
 from rules.uno.cards import COLOUR_NAMES, RANK_NAMES
-from rules.uno.search import quick_move, sample_world
+from rules.uno.search import normal_move, sample_world
 from rules.uno.state import UnoView
 
 __all__ = ["choose_action"]
@@ -155,18 +155,23 @@ def _easy(view: UnoView, rng: random.Random) -> Action:
 
 # -- hard: determinized Monte Carlo ------------------------------------------------------------
 
-HARD_ROLLOUTS = 240  # play-outs per decision, shared among the candidate actions
+HARD_MOVES = 40_000  # moves played out per decision, shared among the candidate actions
+HARD_OVERHEAD = 6  # what copying a world costs, in moves (sampling one costs twice that)
+HARD_ROLLOUTS = 6_000  # play-outs per decision at most, however short they are
 HARD_MIN_WORLDS = 12  # worlds sampled however many candidates there are
 HARD_MARGIN = 0.02  # the win share another action must add to overrule the normal player
 DEFAULT_SEED = 18  # the generator's seed when none is given (issue 18)
+_ROLLOUT = normal_move  # every seat of a play-out: the normal player, read off the ints
 
 
 def _hard(view: UnoView, rng: random.Random) -> Action:
     """Tries each distinct legal action in sampled worlds consistent with ``view`` (see
-    :mod:`rules.uno.search`), played out by :func:`rules.uno.search.quick_move` (the normal
-    player's rules of thumb read off the engine's ints: a few times faster than building
-    views), and keeps the best. Saying UNO and catching are always right; it never
-    challenges (the bluff is not in the view) and jumps in like the normal player."""
+    :mod:`rules.uno.search`), played out by :func:`rules.uno.search.normal_move` (the normal
+    player's very decisions, read off the engine's ints: a few times faster than building
+    views), and keeps the best. The budget is moves played out, not play-outs: short
+    play-outs near a game's end buy many more worlds for the same time. Saying UNO and
+    catching are always right; it never challenges (the bluff is not in the view) and
+    jumps in like the normal player."""
     legal = view.legal
     for action in legal:
         if isinstance(action, (CatchUno, CallUno)):
@@ -205,16 +210,18 @@ def _hard(view: UnoView, rng: random.Random) -> Action:
         ),
         None,
     )
-    worlds = max(HARD_MIN_WORLDS, HARD_ROLLOUTS // len(candidates))
-    return best_action(
+    return budgeted_action(
         candidates,
-        worlds,
         partial(sample_world, view),
         seat,
-        quick_move,
+        _ROLLOUT,
         rng=rng,
+        moves=HARD_MOVES,
+        min_worlds=HARD_MIN_WORLDS,
+        max_worlds=max(HARD_MIN_WORLDS, HARD_ROLLOUTS // len(candidates)),
         prefer=prefer,
-        margin=HARD_MARGIN * worlds,
+        margin=HARD_MARGIN,
+        overhead=HARD_OVERHEAD,
     )
 
 

@@ -21,15 +21,28 @@ from rules.uno.cards import (
     CARD_CODES,
     CARD_COLOUR,
     CARD_POINTS,
+    CARD_RANK,
     COLOUR_NAMES,
     DECK_SIZE,
     NONE,
     RANK_NAMES,
     WILD,
+    WILD_DRAW_FOUR,
 )
-from rules.uno.state import GAME, HOUSE_RULES, PHASE_NAMES, SCHEMA, UnoState, UnoView, restore
+from rules.uno.state import (
+    _PLAYABLE,
+    AFTER_DRAW,
+    GAME,
+    HOUSE_RULES,
+    PHASE_NAMES,
+    PLAY,
+    SCHEMA,
+    UnoState,
+    UnoView,
+    restore,
+)
 
-__all__ = ["quick_move", "sample_snapshot", "sample_world"]
+__all__ = ["normal_move", "quick_move", "sample_snapshot", "sample_world"]
 
 # Every sampled world starts from this generator state (decoding one costs more than
 # everything else in a snapshot); :func:`sample_world` reseeds each world's copies.
@@ -130,8 +143,9 @@ def _offender(view: UnoView) -> int:
 
 
 def quick_move(state: UnoState, seat: int) -> Action:
-    """The rollout policy of the hard player's search: the normal player's main rules of
-    thumb on the engine's ints. It says UNO and catches, plays the colour it holds most
+    """A cruder cousin of :func:`normal_move` on the engine's ints (the hard player's first
+    rollout policy, before the play-outs modelled the normal player exactly): the normal
+    player's main rules of thumb. It says UNO and catches, plays the colour it holds most
     (the costliest card among equals), a wild only when nothing else plays (naming that
     colour), stacks rather than takes, and never challenges."""
     legal = state.legal_actions(seat)
@@ -164,3 +178,135 @@ def quick_move(state: UnoState, seat: int) -> Action:
         if score > best_score:
             best, best_score = action, score
     return best
+
+
+_DRAW = Draw()
+_THREAT = 2  # as the normal player's: the next player with this many cards is about to win
+# By card: whether it is one of the normal player's attacks (+2, reverse, skip, W+4), and
+# its rank's weight among equals (the number, 10 for a symbol).
+_ATTACK = tuple(rank >= 10 and rank != WILD for rank in CARD_RANK)
+_WEIGHT = tuple(min(rank, 10) for rank in CARD_RANK)
+
+
+def normal_move(state: UnoState, seat: int) -> Action:
+    """The normal player's decision (``rules.uno.ai._normal``) read off the engine's ints:
+    the same action it takes from ``state.view(seat)``, without building the view, so a
+    rollout's players are the very player the hard one meets at the table.
+
+    Its scores are ``_normal``'s tuples packed into one int (the same order): first
+    whether the play attacks the player about to win (or, -1, is a wild or -2 a 7 aimed at
+    the wrong seat), then whether an attack is kept for later (or the wild names the
+    colour held most), then the colour held most and the card's weight (or W before W+4).
+    """
+    if (
+        seat == state.turn
+        and state.phase == PLAY
+        and not state.pending
+        and not (state.seed_rules or state.uno_call or state.seven_zero)
+    ):
+        return _normal_turn(state, seat)
+    legal = state.legal_actions(seat)
+    for action in legal:
+        cls = action.__class__
+        if cls is CallUno or cls is CatchUno:
+            return action
+    hand = state.hands[seat]
+    held = [0, 0, 0, 0, 0]
+    for card in hand:
+        held[CARD_COLOUR[card]] += 1
+    favourite = 0
+    for colour in (1, 2, 3):
+        if held[colour] > held[favourite]:
+            favourite = colour
+    no_bluff = not state.seed_rules and held[state.colour]
+    hands = state.hands
+    n = state.n
+    threat = len(hands[(seat + state.direction) % n]) <= _THREAT
+    fewest = -1
+    best: Play | None = None
+    best_score = 0
+    for action in legal:
+        if not isinstance(action, Play):
+            continue
+        card = hand[action.index]
+        if CARD_COLOUR[card] == NONE:
+            rank = CARD_RANK[card]
+            if rank == WILD_DRAW_FOUR:
+                if no_bluff:
+                    continue
+                score = (1 if threat else -1) * 1_000_000 + (2 if threat else 1)
+            else:
+                score = -1_000_000 + (1 if threat else 2)
+            if action.colour != favourite:
+                score -= 100_000
+        else:
+            target = action.target
+            if target is not None:
+                if fewest < 0:
+                    fewest = min(
+                        (s for s in range(n) if s != seat), key=lambda s: (len(hands[s]), s)
+                    )
+                if target != fewest:
+                    score = -2_000_000
+                    if best is None or score > best_score:
+                        best, best_score = action, score
+                    continue
+            attack = _ATTACK[card]
+            score = held[CARD_COLOUR[card]] * 20 + _WEIGHT[card]
+            if attack:
+                score += 1_000_000 if threat else -100_000
+        if best is None or score > best_score:
+            best, best_score = action, score
+    if best is None:
+        for action in legal:
+            if isinstance(action, ChooseColour) and action.colour == favourite:
+                return action
+        for action in legal:
+            if isinstance(action, (Draw, Pass)):
+                return action
+        return legal[0]
+    if state.phase == AFTER_DRAW and not threat and CARD_COLOUR[hand[best.index]] == NONE:
+        for action in legal:
+            if action.__class__ is Pass:
+                return action
+    return best
+
+
+def _normal_turn(state: UnoState, seat: int) -> Action:
+    """:func:`normal_move` on an ordinary official turn (nothing pending, no UNO to say, no
+    7 to aim), the hot path of every play-out: the same choice straight off the hand, without
+    listing the legal actions. Of a wild's four plays the one naming the colour held most
+    scores best, so each card is scored once."""
+    hand = state.hands[seat]
+    held = [0, 0, 0, 0, 0]
+    for card in hand:
+        held[CARD_COLOUR[card]] += 1
+    favourite = 0
+    for colour in (1, 2, 3):
+        if held[colour] > held[favourite]:
+            favourite = colour
+    playable = _PLAYABLE[state.colour * 15 + CARD_RANK[state.discard[-1]]]
+    no_bluff = held[state.colour]
+    threat = len(state.hands[(seat + state.direction) % state.n]) <= _THREAT
+    best = -1
+    best_score = 0
+    for index, card in enumerate(hand):
+        if not playable[card]:
+            continue
+        colour = CARD_COLOUR[card]
+        if colour == NONE:
+            if CARD_RANK[card] == WILD_DRAW_FOUR:
+                if no_bluff:
+                    continue
+                score = 1_000_002 if threat else -999_999
+            else:
+                score = -999_999 if threat else -999_998
+        else:
+            score = held[colour] * 20 + _WEIGHT[card]
+            if _ATTACK[card]:
+                score += 1_000_000 if threat else -100_000
+        if best < 0 or score > best_score:
+            best, best_score = index, score
+    if best < 0:
+        return _DRAW
+    return Play(best, favourite) if CARD_COLOUR[hand[best]] == NONE else Play(best)

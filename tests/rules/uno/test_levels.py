@@ -12,7 +12,7 @@ from rules.levels import Level
 from rules.uno import CallUno, Draw, Play, UnoState, new, restore
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES
-from rules.uno.search import quick_move, sample_world
+from rules.uno.search import normal_move, quick_move, sample_world
 from rules.uno.state import HOUSE_RULES
 
 Rig = Callable[..., UnoState]
@@ -94,6 +94,26 @@ def test_hard_decides_from_the_view_alone() -> None:
         if checked == 3:
             break
     assert checked == 3
+
+
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+def test_the_rollout_player_is_the_normal_player_on_the_ints(ruleset: str) -> None:
+    # The hard player's play-outs model its opponents as the normal player exactly: every
+    # seat that may act, in positions across the house rules, as the games go on.
+    checked = 0
+    for state in positions(80, ruleset=ruleset):
+        rng = random.Random(state.n)
+        for _ in range(60):
+            if state.is_over:
+                break
+            for seat in range(state.n):
+                view = state.view(seat)
+                if view.legal:
+                    assert normal_move(state, seat) == choose_action(view), view
+                    checked += 1
+            level = Level.EASY if rng.random() < 0.5 else Level.NORMAL
+            state.apply(state.turn, choose_action(state.view(state.turn), level, rng))
+    assert checked > 1_000
 
 
 def test_normal_is_unchanged_by_level_and_rng() -> None:
