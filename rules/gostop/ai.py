@@ -30,7 +30,7 @@ from rules.gostop.state import (
     Stop,
     TakeFlip,
 )
-from rules.levels import Level
+from rules.levels import Level, decide
 
 __all__ = ["choose_action"]
 
@@ -162,7 +162,6 @@ def choose_action(
     ``rng`` drives easy's slips and hard's sampling (a fixed seed when None)."""
     if view.seat is None or not view.legal:
         raise ValueError("the computer player needs the view of the seat to move")
-    if level is Level.NORMAL:
-        return _normal(view)
-    rng = rng if rng is not None else random.Random(DEFAULT_SEED)
-    return _easy(view, rng) if level is Level.EASY else _hard(view, rng)
+    return decide(
+        level, view, rng, easy=_easy, normal=_normal, hard=_hard, default_seed=DEFAULT_SEED
+    )

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from rules.cards import SUITS, Card, Rank, Suit
-from rules.levels import Level
+from rules.levels import Level, decide
 from rules.montecarlo import best_action
 from rules.onecard.events import PlayCard, Take
 from rules.onecard.search import sample_world
@@ -40,13 +40,9 @@ def choose_action(
     ``rng`` drives the easy player's slips and the hard player's sampling; without one a
     fixed seed is used, so a decision is the same for the same view.
     """
-    if level is Level.NORMAL:
-        return _normal(view)
-    if rng is None:
-        rng = random.Random(DEFAULT_SEED)
-    if level is Level.EASY:
-        return _easy(view, rng)
-    return _hard(view, rng)
+    return decide(
+        level, view, rng, easy=_easy, normal=_normal, hard=_hard, default_seed=DEFAULT_SEED
+    )
 
 
 def _normal(view: OneCardView) -> PlayCard | Take:

@@ -28,7 +28,7 @@ import random
 from collections.abc import Iterator, Sequence
 
 from rules.engine import Action
-from rules.levels import Level
+from rules.levels import Level, decide
 from rules.rummikub.sets import check_set
 from rules.rummikub.solver import Solution, solve
 from rules.rummikub.state import Draw, Meld, RummikubView, Sets
@@ -116,12 +116,18 @@ def choose_action(
     view: RummikubView, level: Level = Level.NORMAL, rng: random.Random | None = None
 ) -> Action:
     """The computer's move for the seat whose turn it is in ``view``; ``rng`` drives easy's
-    slips (a fixed seed when None)."""
-    if level is Level.EASY:
-        return _easy(view, rng if rng is not None else random.Random(DEFAULT_SEED))
-    if level is Level.HARD:
-        return _hard(view)
+    slips (a fixed seed when None); normal and hard draw nothing."""
+    return decide(
+        level,
+        view,
+        rng,
+        easy=_easy,
+        normal=_normal,
+        hard=lambda view, _: _hard(view),
+        default_seed=DEFAULT_SEED,
+    )
+
+
+def _normal(view: RummikubView) -> Action:
     play = best_play(view)
-    if play.found:
-        return Meld(play.table)
-    return Draw()
+    return Meld(play.table) if play.found else Draw()

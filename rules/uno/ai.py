@@ -19,7 +19,7 @@ from dataclasses import replace
 from functools import partial
 
 from rules.engine import Action
-from rules.levels import Level
+from rules.levels import Level, decide
 from rules.montecarlo import budgeted_action
 from rules.uno.actions import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
 from rules.uno.cards import COLOUR_NAMES, RANK_NAMES
@@ -47,13 +47,9 @@ def choose_action(
     """
     if not view.legal:
         raise ValueError("the computer player was asked to act with nothing to do")
-    if level is Level.NORMAL:
-        return _normal(view)
-    if rng is None:
-        rng = random.Random(DEFAULT_SEED)
-    if level is Level.EASY:
-        return _easy(view, rng)
-    return _hard(view, rng)
+    return decide(
+        level, view, rng, easy=_easy, normal=_normal, hard=_hard, default_seed=DEFAULT_SEED
+    )
 
 
 def _normal(view: UnoView) -> Action:
