@@ -10,7 +10,7 @@ history, so every unseen card is as likely anywhere. A hand shown to the seat by
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.engine import Action
@@ -211,13 +211,7 @@ def normal_move(state: UnoState, seat: int) -> Action:
         if cls is CallUno or cls is CatchUno:
             return action
     hand = state.hands[seat]
-    held = [0, 0, 0, 0, 0]
-    for card in hand:
-        held[CARD_COLOUR[card]] += 1
-    favourite = 0
-    for colour in (1, 2, 3):
-        if held[colour] > held[favourite]:
-            favourite = colour
+    held, favourite = _colours_held(hand)
     no_bluff = not state.seed_rules and held[state.colour]
     hands = state.hands
     n = state.n
@@ -272,12 +266,9 @@ def normal_move(state: UnoState, seat: int) -> Action:
     return best
 
 
-def _normal_turn(state: UnoState, seat: int) -> Action:
-    """:func:`normal_move` on an ordinary official turn (nothing pending, no UNO to say, no
-    7 to aim), the hot path of every play-out: the same choice straight off the hand, without
-    listing the legal actions. Of a wild's four plays the one naming the colour held most
-    scores best, so each card is scored once."""
-    hand = state.hands[seat]
+def _colours_held(hand: Sequence[int]) -> tuple[list[int], int]:
+    """How many cards of each colour (wilds last) the hand holds, and the colour held most
+    (the first on a tie): what the normal player names for a wild."""
     held = [0, 0, 0, 0, 0]
     for card in hand:
         held[CARD_COLOUR[card]] += 1
@@ -285,6 +276,16 @@ def _normal_turn(state: UnoState, seat: int) -> Action:
     for colour in (1, 2, 3):
         if held[colour] > held[favourite]:
             favourite = colour
+    return held, favourite
+
+
+def _normal_turn(state: UnoState, seat: int) -> Action:
+    """:func:`normal_move` on an ordinary official turn (nothing pending, no UNO to say, no
+    7 to aim), the hot path of every play-out: the same choice straight off the hand, without
+    listing the legal actions. Of a wild's four plays the one naming the colour held most
+    scores best, so each card is scored once."""
+    hand = state.hands[seat]
+    held, favourite = _colours_held(hand)
     playable = _PLAYABLE[state.colour * 15 + CARD_RANK[state.discard[-1]]]
     no_bluff = held[state.colour]
     threat = len(state.hands[(seat + state.direction) % state.n]) <= _THREAT
