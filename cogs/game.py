@@ -55,6 +55,8 @@ RESET_CHOICES = [
     for name in (*RESETTABLE, "all")
 ]
 MIN_TURN, MAX_TURN = 10, 600
+# The options a final table reveals, as JSON: an Uno table's six take up to about 120.
+VERIFY_OPTIONS_LENGTH = 300
 MAX_LISTED = 25  # End buttons in one message: five rows of five
 MAX_LIST_TEXT = 1900  # the list's text, with room for its last line under Discord's 2,000
 
@@ -324,7 +326,7 @@ class GameCog(commands.Cog):
         seed: app_commands.Range[str, 1, 20],
         salt: app_commands.Range[str, 1, 32],
         players: app_commands.Range[int, 1, 10] | None = None,
-        options: app_commands.Range[str, 2, 100] | None = None,
+        options: app_commands.Range[str, 2, VERIFY_OPTIONS_LENGTH] | None = None,
     ) -> None:
         """The commitment of the revealed seed and salt, and the deal again (ephemeral)."""
 

@@ -114,3 +114,28 @@ async def test_a_seeded_table_says_practice_and_commits_to_nothing(
         ended = await fake.slash(alice, fake.channel, "game end")
         assert ended.ephemeral  # not a moderator
         assert bot.sessions.get(fake.channel.id) is not None
+
+
+async def test_an_uno_tables_revealed_options_fit_game_verify(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """The options a final table reveals are pasted back into /game verify as they are: an
+    Uno table's six (about 120 characters of JSON) fit the option Discord checks."""
+    import json
+
+    fake = fake_discord
+    alice = fake.add_member("alice")
+    async with deckhand.run() as bot:
+        opened = await fake.slash(alice, fake.channel, "uno start", players=2, bots=1)
+        assert not opened.ephemeral, opened.text
+        session = bot.sessions.get(fake.channel.id)
+        assert session is not None and session.secret is not None
+        revealed = json.dumps(session.options, separators=(",", ":"))
+        assert len(revealed) > 100
+        secret = session.secret
+        checked = await fake.slash(
+            alice, fake.channel, "game verify", game="uno", seed=str(secret.seed),
+            salt=secret.salt, players=2, options=revealed,
+        )  # fmt: skip
+        shown = commitment("uno", secret.seed, secret.salt)
+        assert checked.ephemeral and t("verify.result", "en", commitment=shown) in checked.text

@@ -24,6 +24,8 @@ STRING = 3
 INTEGER, NUMBER = 4, 10
 SUBCOMMAND, GROUP = 1, 2
 LONGEST_USEFUL = 100  # no option needs more: a card, a set of tiles, a list of games
+# ...but the revealed options of a table, pasted back into /game verify (an Uno table's: ~120).
+LONGER = {("game verify", "options"): 300}
 ECHO_MOST = 100  # an answer repeats at most this much of what was typed
 
 
@@ -98,7 +100,8 @@ async def test_every_option_is_bounded(fake_discord: FakeDiscord, bot: DeckhandB
     for path, options in synced(fake_discord):
         for option in options:
             if option["type"] == STRING and not option.get("choices"):
-                assert 0 < option.get("max_length", 6000) <= LONGEST_USEFUL, (path, option)
+                most = LONGER.get((path, option["name"]), LONGEST_USEFUL)
+                assert 0 < option.get("max_length", 6000) <= most, (path, option)
             if option["type"] in (INTEGER, NUMBER) and not option.get("choices"):
                 assert "min_value" in option and "max_value" in option, (path, option)
                 others = {
