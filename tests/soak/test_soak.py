@@ -7,11 +7,15 @@ can never fire would report 0 for ever.
 from __future__ import annotations
 
 import asyncio
+import random
+from types import SimpleNamespace
 from typing import Any
 
 from benchmarks.soak import (
     CARD,
+    FAULTS,
     STRATEGIES,
+    Soak,
     Tally,
     Witness,
     actions_of,
@@ -140,3 +144,15 @@ def test_a_version_conflict_in_the_log_is_a_refused_save_that_was_written() -> N
     found = log_conflicts(log)
     assert len(found) == 1 and "channel 5" in found[0] and "\x1b" not in found[0]
     assert log_conflicts(log.splitlines()[0]) == []
+
+
+def test_faults_come_in_rounds_of_every_kind() -> None:
+    """Each round of faults has every kind once (a 1-minute soak meets them all), in an order
+    the seed decides."""
+    soak = SimpleNamespace(rng=random.Random(15), faults_left=[])
+    drawn = [Soak.next_fault(soak) for _ in range(3 * len(FAULTS))]  # type: ignore[arg-type]
+    rounds = [drawn[i : i + len(FAULTS)] for i in range(0, len(drawn), len(FAULTS))]
+    assert all(sorted(r) == sorted(FAULTS) for r in rounds)
+    assert len({tuple(r) for r in rounds}) > 1  # shuffled anew each round
+    again = SimpleNamespace(rng=random.Random(15), faults_left=[])
+    assert [Soak.next_fault(again) for _ in drawn] == drawn  # type: ignore[arg-type]
