@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from bot.fakediscord import FakeDiscord, FakeMember, UsageError
+from bot.fakediscord.model import MANAGE_GUILD
+from bot.i18n import ECHO_LIMIT
 from tests.e2e.deckhand_tables import settled
 
 if TYPE_CHECKING:
@@ -26,7 +28,6 @@ SUBCOMMAND, GROUP = 1, 2
 LONGEST_USEFUL = 100  # no option needs more: a card, a set of tiles, a list of games
 # ...but the revealed options of a table, pasted back into /game verify (an Uno table's: ~120).
 LONGER = {("game verify", "options"): 300}
-ECHO_MOST = 100  # an answer repeats at most this much of what was typed
 
 
 def leaves(commands: list[dict[str, Any]]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
@@ -120,41 +121,69 @@ async def test_every_option_is_bounded(fake_discord: FakeDiscord, bot: DeckhandB
                         )
 
 
+# A game running in its own channel for each game with string options, so each game's
+# commands reach its own parsers (a One Card table would answer Uno's with "not here").
+GAMES_AT_TABLES = ("onecard", "uno", "gostop", "rummikub")
+
+
+def filler_for(path: str, option: dict[str, Any], member: FakeMember) -> Any:
+    """:func:`filler`, but a seed /game verify reads as one, so its other options are read."""
+    if path == "game verify" and option["name"] == "seed":
+        return "12345"
+    return filler(option, member)
+
+
 async def test_hostile_text_in_every_option_is_refused_and_changes_nothing(
-    fake_discord: FakeDiscord, bot: DeckhandBot
+    deckhand: Deckhand, fake_discord: FakeDiscord
 ) -> None:
     fake = fake_discord
     alice, bob = fake.add_member("alice"), fake.add_member("bob", locale="ko")
-    # A running One Card game here, seated members acting in it, so game commands meet a game.
-    opened = await fake.slash(alice, fake.channel, "onecard start", players=2, seed=11)
-    await fake.click(bob, opened.message or opened.messages[0], "Join")
-    await settled(fake, bot, fake.channel)
-    tried = 0
-    for path, options in synced(fake):
-        for option in options:
-            if (
-                option["type"] != STRING
-                or option.get("choices")
-                or (option.get("autocomplete") is None and False)
-            ):
-                continue
-            for member in (alice, bob):
-                for value in hostile(option):
-                    others = {
-                        o["name"]: filler(o, member)
-                        for o in options
-                        if o.get("required") and o is not option
-                    }
-                    before = await snapshot(bot, fake)
-                    answer = await fake.slash(
-                        member, fake.channel, path, **others, **{option["name"]: value}
-                    )
-                    tried += 1
-                    assert answer.ephemeral, (path, option["name"], value, answer.text)
-                    assert len(answer.text) <= 2000
-                    long_enough = value.strip()
-                    if len(long_enough) > ECHO_MOST:
-                        assert long_enough[: ECHO_MOST + 1] not in answer.text, (path, answer.text)
-                    assert "\u202e" not in answer.text and "\x00" not in answer.text
-                    assert await snapshot(bot, fake) == before, (path, option["name"], value)
-    assert tried >= 10
+    admin = fake.add_member("admin")  # Manage Server: /game settings reads what it is given
+    channels = {
+        game: fake.channel if game == "onecard" else fake.add_channel(game)
+        for game in GAMES_AT_TABLES
+    }
+    async with deckhand.run() as bot:
+        managers = await fake.add_role("Managers", permissions=MANAGE_GUILD)
+        await fake.give_role(admin, managers)
+        for game, channel in channels.items():
+            # Alice and Bob seated in a running game of each, so its commands meet a game.
+            opened = await fake.slash(alice, channel, f"{game} start", seed=11)
+            assert not opened.ephemeral, (game, opened.text)
+            joined = await fake.slash(bob, channel, f"{game} join")
+            assert not joined.ephemeral, (game, joined.text)
+            await settled(fake, bot, channel)
+            session = bot.sessions.get(channel.id)
+            assert session is not None and not session.is_lobby, game
+        tried: set[tuple[str, str, str]] = set()
+        offered: set[tuple[str, str, str]] = set()
+        for path, options in synced(fake):
+            channel = channels.get(path.split()[0], fake.channel)
+            members = (alice, bob, admin) if path == "game settings" else (alice, bob)
+            for option in options:
+                if option["type"] != STRING or option.get("choices"):
+                    continue  # Discord itself refuses a value that is not one of the choices
+                for member in members:
+                    offered.add((path, option["name"], member.name))
+                    for value in hostile(option):
+                        others = {
+                            o["name"]: filler_for(path, o, member)
+                            for o in options
+                            if o.get("required") and o is not option
+                        }
+                        before = await snapshot(bot, fake)
+                        answer = await fake.slash(
+                            member, channel, path, **others, **{option["name"]: value}
+                        )
+                        tried.add((path, option["name"], member.name))
+                        where = (path, option["name"], member.name, value)
+                        assert answer.ephemeral, (*where, answer.text)
+                        assert len(answer.text) <= 2000
+                        # At most ECHO_LIMIT characters of it come back (bot.i18n.echo).
+                        typed = value.strip()
+                        if len(typed) > ECHO_LIMIT:
+                            assert typed[: ECHO_LIMIT + 1] not in answer.text, (*where, answer.text)
+                        assert "\u202e" not in answer.text and "\x00" not in answer.text
+                        assert await snapshot(bot, fake) == before, where
+        assert tried == offered, sorted(offered - tried)
+        assert {path.split()[0] for path, _, _ in tried} == {*GAMES_AT_TABLES, "game"}
