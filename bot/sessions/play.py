@@ -140,10 +140,20 @@ class PlayVerbs(Tables):
             if session.is_lobby:
                 if member_id != session.host_id and not moderator:
                     raise SessionError("error.host_only")
-                return await self.drop(session, t("lobby.cancelled", session.locale))
+                if member_id == session.host_id:
+                    notice = t("lobby.cancelled", session.locale)
+                else:  # a moderator closed someone's lobby: the channel is told who
+                    notice = t("lobby.cancelled_by", session.locale, member=f"<@{member_id}>")
+                reply = await self.drop(session, notice)
+                log.info(
+                    "channel %d (%s): lobby closed by member %d",
+                    channel_id,
+                    session.game,
+                    member_id,
+                )
+                return reply
             if not moderator:
                 raise SessionError("error.moderator_only")
-            log.info("channel %d (%s): ended by member %d", channel_id, session.game, member_id)
             async with self.writing(channel_id):
                 await self.store.finish(
                     channel_id,
@@ -154,6 +164,8 @@ class PlayVerbs(Tables):
                     ended_by=member_id,
                     seeded=session.seeded,
                 )
+            # Once written: a refused end ended nothing.
+            log.info("channel %d (%s): ended by member %d", channel_id, session.game, member_id)
             self.forget(session)
             ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
             return Reply(None, "\n".join([ended, *self.fairness(session, end=True)]))

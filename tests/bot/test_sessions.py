@@ -666,7 +666,10 @@ async def test_a_new_game_never_reuses_a_version_of_the_channels_last(table: Har
     await table.registry.close()
 
 
-async def test_a_moderator_ends_a_game_and_is_recorded(table: Harness) -> None:
+async def test_a_moderator_ends_a_game_and_is_recorded(
+    table: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
     await start_two(table)
     with pytest.raises(SessionError) as refused:
         await table.registry.end(CHANNEL, ALICE.id, moderator=False)
@@ -683,16 +686,51 @@ async def test_a_moderator_ends_a_game_and_is_recorded(table: Harness) -> None:
     [finished] = table.store.finished
     assert finished.ended_by == 999 and finished.seats == ()
     assert table.registry.get(CHANNEL) is None
+    assert f"channel {CHANNEL} (count): ended by member 999" in caplog.text
 
 
-async def test_kick_and_leave_hand_the_seat_to_a_computer(table: Harness) -> None:
+async def test_a_moderator_closing_a_lobby_is_named_in_the_channel_and_the_log(
+    table: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    await table.answered(table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3))
+    reply = await table.registry.end(CHANNEL, 999, moderator=True)
+    assert reply.notice == "The lobby was closed by <@999>."
+    assert f"channel {CHANNEL} (count): lobby closed by member 999" in caplog.text
+    assert table.registry.get(CHANNEL) is None and await table.stored() is None
+    await table.answered(table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3))
+    reply = await table.registry.end(CHANNEL, ALICE.id, moderator=False)
+    assert reply.notice == "The lobby is closed."  # the host's own: no name needed
+
+
+async def test_an_end_the_store_refuses_ends_nothing_and_is_not_logged_as_done(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    store = DownStore()
+    table = Harness(store)
+    await start_two(table)
+    store.down = True
+    with pytest.raises(SessionError) as refused:
+        await table.registry.end(CHANNEL, 999, moderator=True)
+    assert refused.value.key == "error.storage"
+    assert table.registry.get(CHANNEL) is not None
+    assert "ended by member 999" not in caplog.text
+    await table.registry.close()
+
+
+async def test_kick_and_leave_hand_the_seat_to_a_computer(
+    table: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
     await table.answered(
         table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3, options={"target": 50})
     )
     await table.answered(table.registry.join(CHANNEL, BOB))
     await table.answered(table.registry.join(CHANNEL, CAROL))
-    post = await table.answered(table.registry.kick(CHANNEL, BOB.id))
+    with caplog.at_level(logging.INFO):
+        post = await table.answered(table.registry.kick(CHANNEL, BOB.id, by=999))
     assert post is not None and "Bob's seat is now played by a computer." in post.content
+    assert f"member {BOB.id}'s seat kicked by member 999" in caplog.text
     session = table.registry.get(CHANNEL)
     assert session is not None and session.seats[1].computer
     assert session.seats[1].member_id == BOB.id  # the seat's result is still Bob's

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -270,8 +271,9 @@ async def test_games_scored_in_points_show_their_points_and_rank_by_them(
 
 
 async def test_only_manage_server_changes_the_settings_not_the_moderator_role(
-    deckhand: Deckhand, fake_discord: FakeDiscord
+    deckhand: Deckhand, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO)
     owner = owner_of(fake_discord)
     carol = fake_discord.add_member("carol")
     mod = fake_discord.add_member("mod", moderator=True)  # Manage Messages only
@@ -300,6 +302,16 @@ async def test_only_manage_server_changes_the_settings_not_the_moderator_role(
         )
         assert allowed.ephemeral and t("settings.seconds", "en", seconds=20) in allowed.text
         assert (await bot.store.guild_settings(fake_discord.guild.id)).turn_seconds == 20
+        # Who changed what is in the log; the refused attempts changed nothing, so are not.
+        changed = [
+            r.getMessage() for r in caplog.records if "settings changed by" in r.getMessage()
+        ]
+        assert changed == [
+            f"guild {fake_discord.guild.id}: settings changed by member {owner.id}: "
+            f"moderator_role_id={croupier.id}",
+            f"guild {fake_discord.guild.id}: settings changed by member {admin.id}: "
+            "turn_seconds=20",
+        ]
 
 
 async def test_who_may_deal_a_seeded_game_is_the_servers_choice(
