@@ -35,9 +35,12 @@ Adding a game is adding a :class:`Strategy` to :data:`STRATEGIES` (how to start 
 slash moves a member may try); its buttons and hand menus are played without more code.
 
 Storage faults: SQLite is locked by a second connection holding ``BEGIN EXCLUSIVE``.
-PostgreSQL cannot be stopped without root, so a second connection holds ``LOCK TABLE
-active_games IN ACCESS EXCLUSIVE MODE`` (every read and write of a game waits, as if the
-server did not answer); the soak runs in its own schema, dropped at the end.
+PostgreSQL: half the time a second connection holds ``LOCK TABLE active_games IN ACCESS
+EXCLUSIVE MODE`` (every read and write of a game waits, as if the server did not answer);
+the other half the bot's way to the server is cut (``db_cut``: the bot reaches PostgreSQL
+through a relay that drops every connection and refuses new ones for a few seconds, as the
+bot sees a server stopped and started; stopping the machine's own server needs root and
+would stop it for everyone). The soak runs in its own schema, dropped at the end.
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -300,6 +304,66 @@ def _asyncpg() -> Any:
 
 
 # -- the store, read from outside -----------------------------------------------------------
+
+
+class Relay:
+    """The bot's way to PostgreSQL, which the soak can cut: every connection dropped and new
+    ones refused for a few seconds, as the bot sees a server stopped and started (stopping
+    the machine's own server needs root, and would stop it for everyone else)."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        self.upstream = (parts.hostname or "127.0.0.1", parts.port or 5432)
+        self.parts = parts
+        self.port = 0
+        self.server: asyncio.Server | None = None
+        self.links: set[asyncio.StreamWriter] = set()
+
+    @property
+    def url(self) -> str:
+        """``url`` through the relay."""
+        user = self.parts.username or "postgres"
+        secret = f":{self.parts.password}" if self.parts.password else ""
+        return urlunsplit(self.parts._replace(netloc=f"{user}{secret}@127.0.0.1:{self.port}"))
+
+    async def open(self) -> None:
+        self.server = await asyncio.start_server(self._link, "127.0.0.1", self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def cut(self, seconds: float) -> None:
+        """Drop every connection and refuse new ones for ``seconds``."""
+        await self.close()
+        await asyncio.sleep(seconds)
+        await self.open()  # the same port: the bot's pool reconnects by itself
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+        for writer in list(self.links):
+            writer.transport.abort()
+        self.links.clear()
+
+    async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_reader, up_writer = await asyncio.open_connection(*self.upstream)
+        except OSError:
+            writer.transport.abort()
+            return
+        self.links |= {writer, up_writer}
+
+        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                sink.transport.abort()
+                self.links.discard(sink)
+
+        await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
 
 
 class StoreProbe:
@@ -659,6 +723,8 @@ class Soak:
         self.database_url: str = args.database_url or f"sqlite:///{workdir / 'soak.db'}"
         self.bot = BotProcess(fake, self.database_url, workdir / "bot.log")
         self.store = StoreProbe(self.database_url)
+        # PostgreSQL: the bot reaches it through a relay the soak cuts (Relay).
+        self.relay = None if args.database_url is None else Relay(self.database_url)
         self.running = asyncio.Event()
         self.sent: list[InteractionResult] = []
         self.notes: list[str] = []
@@ -674,6 +740,9 @@ class Soak:
             self.tables.append(Table(self, channel, members, i))
 
     async def run(self) -> None:
+        if self.relay is not None:
+            await self.relay.open()
+            self.bot.database_url = self.relay.url
         await self.bot.start()
         self.running.set()
         until = asyncio.get_running_loop().time() + self.args.minutes * 60
@@ -696,6 +765,8 @@ class Soak:
             self.tally.stuck.append(f"{len(rows)} stored, {restored[-1]} restored")
         await self.quiet()
         await self.bot.stop()
+        if self.relay is not None:
+            await self.relay.close()
 
     async def quiet(self) -> None:
         """Let answers in flight and computer moves settle."""
@@ -729,7 +800,13 @@ class Soak:
             elif kind == "op7":
                 await self.fake.gateway.send_reconnect()
             elif kind == "db_lock":
-                await self.store.unavailable(self.rng.uniform(1.0, 4.0))
+                seconds = self.rng.uniform(1.0, 4.0)
+                if self.relay is not None and self.rng.random() < 0.5:
+                    # The server gone instead of a table locked: counted as both.
+                    self.tally.faults["db_cut"] += 1
+                    await self.relay.cut(seconds)
+                else:
+                    await self.store.unavailable(seconds)
 
     def next_fault(self) -> str:
         """Faults come in rounds, every kind once a round in a seeded order: a plain random

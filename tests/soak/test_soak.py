@@ -15,6 +15,7 @@ from benchmarks.soak import (
     CARD,
     FAULTS,
     STRATEGIES,
+    Relay,
     Soak,
     Tally,
     Witness,
@@ -156,3 +157,43 @@ def test_faults_come_in_rounds_of_every_kind() -> None:
     assert len({tuple(r) for r in rounds}) > 1  # shuffled anew each round
     again = SimpleNamespace(rng=random.Random(15), faults_left=[])
     assert [Soak.next_fault(again) for _ in drawn] == drawn  # type: ignore[arg-type]
+
+
+async def test_the_relay_to_postgresql_cuts_every_connection_and_comes_back() -> None:
+    """What the bot meets on a ``db_cut``: its connections dropped, new ones refused while
+    the cut lasts, then the same address working again."""
+
+    async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while data := await reader.read(100):
+            writer.write(data)
+            await writer.drain()
+        writer.close()
+
+    upstream = await asyncio.start_server(echo, "127.0.0.1", 0)
+    port = upstream.sockets[0].getsockname()[1]
+    relay = Relay(f"postgresql://deckhand:pw@127.0.0.1:{port}/test?search_path=soak_1")
+    await relay.open()
+    try:
+        assert (
+            relay.url == f"postgresql://deckhand:pw@127.0.0.1:{relay.port}/test?search_path=soak_1"
+        )
+        reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+        writer.write(b"move")
+        assert await reader.read(100) == b"move"
+        cut = asyncio.create_task(relay.cut(0.5))
+        await asyncio.sleep(0.1)
+        assert await reader.read(100) == b""  # the connection was dropped
+        try:
+            await asyncio.open_connection("127.0.0.1", relay.port)
+        except OSError:
+            pass
+        else:
+            raise AssertionError("a connection was taken during the cut")
+        await cut
+        reader, writer = await asyncio.open_connection("127.0.0.1", relay.port)
+        writer.write(b"again")
+        assert await reader.read(100) == b"again"
+        writer.close()
+    finally:
+        await relay.close()
+        upstream.close()
