@@ -826,7 +826,9 @@ class Soak:
         for channel_id, (version, message_id) in self.witness.shown.items():
             stored = rows.get(channel_id)
             if stored is None:
-                if not self.witness.ended_after(channel_id, message_id):
+                if not self.witness.ended_after(
+                    channel_id, message_id
+                ) and not self.end_cut_by_kill(channel_id, killed_at):
                     shown = self.witness.public.get((channel_id, version), "").splitlines()
                     self.tally.moves_lost.append(
                         f"channel {channel_id}: version {version} was shown (message "
@@ -842,6 +844,19 @@ class Soak:
             self.running.set()
         else:
             self.excused.append((killed_at, float("inf")))
+
+    def end_cut_by_kill(self, channel_id: int, killed_at: float) -> bool:
+        """Whether the kill caught in flight an interaction that may have ended this channel's
+        game (a /game end here, a list's End naming it, a host's leave): written, then never
+        announced, as no bot can help. A lost move shows as an older version stored; only an
+        end leaves nothing, so nothing else is excused by this."""
+        since = killed_at - self.fake.deadline - 1
+        return any(
+            since <= inter.created <= killed_at
+            and not inter.completed.is_set()
+            and (inter.channel.id == channel_id or str(channel_id) in json.dumps(inter.payload))
+            for inter in self.fake.interactions.values()
+        )
 
     def violations(self) -> list[str]:
         """The fake's violations, minus interactions a kill caught in flight or while down."""

@@ -197,3 +197,38 @@ async def test_the_relay_to_postgresql_cuts_every_connection_and_comes_back() ->
     finally:
         await relay.close()
         upstream.close()
+
+
+def test_a_game_gone_from_the_store_is_excused_only_by_an_end_the_kill_cut_off() -> None:
+    """Nothing stored for a shown game is a lost move, unless the kill caught in flight an
+    interaction that may have ended it (here, or naming this channel), written but never
+    announced."""
+
+    def interaction(channel: int, created: float, *, answered: bool, payload: Any = None) -> Any:
+        done = asyncio.Event()
+        if answered:
+            done.set()
+        return SimpleNamespace(
+            created=created,
+            completed=done,
+            channel=SimpleNamespace(id=channel),
+            payload=payload or {},
+        )
+
+    def soak(*interactions: Any) -> Any:
+        fake = SimpleNamespace(deadline=3.0, interactions=dict(enumerate(interactions)))
+        return SimpleNamespace(fake=fake)
+
+    killed_at = 100.0
+    cases = {
+        "an end here, cut off": (soak(interaction(5, 99.0, answered=False)), True),
+        "an end here, answered": (soak(interaction(5, 99.0, answered=True)), False),
+        "an End button naming it": (
+            soak(interaction(9, 99.5, answered=False, payload={"custom_id": "dh:list:5:3"})),
+            True,
+        ),
+        "another channel's": (soak(interaction(9, 99.0, answered=False)), False),
+        "long before the kill": (soak(interaction(5, 90.0, answered=False)), False),
+    }
+    for name, (run, excused) in cases.items():
+        assert Soak.end_cut_by_kill(run, 5, killed_at) is excused, name
