@@ -337,12 +337,15 @@ class Relay:
         await self.open()  # the same port: the bot's pool reconnects by itself
 
     async def close(self) -> None:
-        if self.server is not None:
-            self.server.close()
-            self.server = None
+        """Drop every connection and refuse new ones (safe to call twice)."""
+        server, self.server = self.server, None
+        if server is not None:
+            server.close()
         for writer in list(self.links):
             writer.transport.abort()
         self.links.clear()
+        if server is not None:
+            await server.wait_closed()
 
     async def _link(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:

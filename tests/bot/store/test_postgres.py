@@ -7,11 +7,11 @@ import os
 import socket
 import time
 import uuid
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
+from benchmarks.soak import Relay
 from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable, open_store
 from bot.store.base import ActiveGame
 from bot.store.migrations import migrations
@@ -69,45 +69,6 @@ async def test_processes_starting_together_migrate_once() -> None:
         await admin.close()
 
 
-class Cable:
-    """A TCP relay between the store and the PostgreSQL server that a test can cut (every
-    connection through it reset, new ones refused: the server gone) and mend."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.target = (host, port)
-        self.port = 0
-        self._server: asyncio.Server | None = None
-        self._writers: set[asyncio.StreamWriter] = set()
-
-    async def mend(self) -> None:
-        self._server = await asyncio.start_server(self._relay, "127.0.0.1", self.port)
-        self.port = self._server.sockets[0].getsockname()[1]
-
-    async def cut(self) -> None:
-        assert self._server is not None
-        self._server.close()
-        for writer in list(self._writers):
-            writer.transport.abort()
-        self._writers.clear()
-        await self._server.wait_closed()
-
-    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
-        self._writers |= {writer, upstream_writer}
-
-        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-            try:
-                while data := await source.read(65536):
-                    sink.write(data)
-                    await sink.drain()
-            except (ConnectionError, OSError):
-                pass
-            finally:
-                sink.transport.abort()
-
-        await asyncio.gather(pump(reader, upstream_writer), pump(upstream_reader, writer))
-
-
 async def test_the_server_gone_is_store_unavailable_and_the_store_reconnects_by_itself() -> None:
     """The database going away (a restart, a network cut) makes each statement
     StoreUnavailable, never a hang or a raw driver error; once it is back the pool
@@ -116,12 +77,9 @@ async def test_the_server_gone_is_store_unavailable_and_the_store_reconnects_by_
     if not base:
         pytest.skip("PostgreSQL store tests need TEST_DATABASE_URL=postgresql://...")
     schema = f"test_{uuid.uuid4().hex[:16]}"
-    parts = urlsplit(base)
-    cable = Cable(parts.hostname or "127.0.0.1", parts.port or 5432)
-    await cable.mend()
-    relayed = urlunsplit(
-        parts._replace(netloc=f"{parts.username or 'postgres'}@127.0.0.1:{cable.port}")
-    )
+    cable = Relay(base)  # the soak's own relay to the server, which it cuts the same way
+    await cable.open()
+    relayed = cable.url
     admin = await asyncpg.connect(base)
     separator = "&" if "?" in relayed else "?"
     store = open_store(f"{relayed}{separator}search_path={schema}")
@@ -129,18 +87,18 @@ async def test_the_server_gone_is_store_unavailable_and_the_store_reconnects_by_
         await admin.execute(f'CREATE SCHEMA "{schema}"')
         await store.open()
         await store.create(ActiveGame(1, 2, "uno", 1, {"n": 1}))
-        await cable.cut()
+        await cable.close()
         for _ in range(2):  # the connection it had, then a new one refused
             with pytest.raises(StoreUnavailable, match="cannot use PostgreSQL at"):
                 await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
         with pytest.raises(StoreUnavailable):
             await store.load_active()
-        await cable.mend()
+        await cable.open()
         await store.save(ActiveGame(1, 2, "uno", 2, {"n": 2}), expected_version=1)
         assert [g.data for g in await store.load_active()] == [{"n": 2}]
     finally:
         await store.close()
-        await cable.cut()
+        await cable.close()
         await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         await admin.close()
 
