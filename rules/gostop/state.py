@@ -1004,29 +1004,22 @@ class GostopState:
 
     def _settle(self, w: int) -> Settlement:
         """Seat ``w``'s score sheet if they won now."""
-        lo = 1 - w
-        return settle_tallies(
-            self._tallies[w],
-            self._tallies[lo],
-            winner_go=self._goes[w],
-            shakes=self._shakes[w],
-            bombs=self._bombs[w],
-            loser_go=self._goes[lo],
-            nagari_carry=self._carry,
-        )
+        return settle_tallies(self._tallies[w], self._tallies[1 - w], **self._settle_terms(w))
 
     def _settle_total(self, w: int) -> int:
         """``_settle(w).total``, without the score sheet."""
+        return settle_total(self._tallies[w], self._tallies[1 - w], **self._settle_terms(w))
+
+    def _settle_terms(self, w: int) -> dict[str, int]:
+        """What besides the piles the settlement of seat ``w``'s win counts."""
         lo = 1 - w
-        return settle_total(
-            self._tallies[w],
-            self._tallies[lo],
-            winner_go=self._goes[w],
-            shakes=self._shakes[w],
-            bombs=self._bombs[w],
-            loser_go=self._goes[lo],
-            nagari_carry=self._carry,
-        )
+        return {
+            "winner_go": self._goes[w],
+            "shakes": self._shakes[w],
+            "bombs": self._bombs[w],
+            "loser_go": self._goes[lo],
+            "nagari_carry": self._carry,
+        }
 
     def _finish_stop(self, w: int, events: list[Event]) -> None:
         self._win(w, self._settle_total(w), "stop", events)
