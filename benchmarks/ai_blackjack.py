@@ -27,7 +27,7 @@ from rules.blackjack import new
 from rules.engine import Outcome
 from rules.levels import Level
 
-HANDS = 100_000
+GAMES = 100_000  # hands each level plays
 RETURN = {Outcome.WIN: 1, Outcome.DRAW: 0, Outcome.LOSE: -1}
 NAMES = {Level.EASY: "easy", Level.NORMAL: "normal (seed rule)", Level.HARD: "hard (basic)"}
 
@@ -62,4 +62,4 @@ def run(report: Report, games: int, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main("blackjack", run, HANDS))
+    raise SystemExit(main("blackjack", run, GAMES))

@@ -24,6 +24,7 @@ from rules.uno import UnoView, new
 from rules.uno.actions import ChooseColour, Draw, Pass, Play
 from rules.uno.ai import choose_action
 
+GAMES = 2_000  # games a match; the hard player's matches play a tenth (ai_match.hard_games)
 _RL_COLOURS = "rgby"
 _RL_RANKS = {"+2": "draw_2", "R": "reverse", "S": "skip", "W": "wild", "W+4": "wild_draw_4"}
 

@@ -9,7 +9,7 @@ import pytest
 
 import rules.onecard.ai as onecard_ai
 import rules.uno.ai as uno_ai
-from benchmarks import ai_onecard, ai_uno
+from benchmarks import ai_blackjack, ai_onecard, ai_uno
 from benchmarks.ai import run_games
 from benchmarks.harness import Report
 
@@ -79,3 +79,28 @@ def test_the_driver_notes_a_game_without_a_section() -> None:
     run_games(report, ("nosuchgame",), 2, 1)
     assert report.notes == ["nosuchgame: skipped, there is no benchmarks/ai_nosuchgame.py"]
     assert report.results == []
+
+
+def test_sections_in_processes_add_the_same_figures_in_the_same_order() -> None:
+    # The quick search budget above reaches the processes: they are forked from this one.
+    alone, together = Report("ai"), Report("ai")
+    run_games(alone, ("uno", "blackjack", "nosuchgame"), 4, 1)
+    run_games(together, ("uno", "blackjack", "nosuchgame"), 4, 1, jobs=2)
+
+    def figures(report: Report) -> list[object]:
+        return [m for m in report.results if m.unit != "ms"]  # times differ run to run
+
+    assert figures(together) == figures(alone)
+    assert len(together.results) == len(alone.results)
+    assert together.results[0].case.startswith("uno ")
+    assert together.results[-1].case.startswith("blackjack ")
+    # The notes in the same order (their times aside).
+    assert [n.split(":")[0] for n in together.notes] == [n.split(":")[0] for n in alone.notes]
+
+
+def test_a_section_without_games_plays_its_own_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ai_blackjack, "GAMES", 12)
+    report = Report("ai")
+    run_games(report, ("blackjack",), None, 1)
+    assert {m.case for m in report.results} >= {"blackjack easy, 12 hands"}
+    assert report.notes[-1].startswith("blackjack: 12 a match, section took ")
