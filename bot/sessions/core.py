@@ -186,12 +186,25 @@ class Tables:
         """Store a new session (a lobby, or seats to deal to) and deal if it is full.
 
         It replaces the channel's finished table, if one is kept for "Deal again". A deal
-        the engine refuses (``IllegalAction``: options it does not take) opens nothing.
+        the engine refuses (``IllegalAction``: options it does not take) opens nothing. A
+        session dealt at once is stored with its first table in one write (:meth:`commit`),
+        so a refused write leaves nothing behind: never a dealt game without a table, nor a
+        deal played without its commitment shown.
         """
         session.touched = self.clock()
-        session.version = max(session.version, self.first_version(session.channel_id))
+        last = self.finished.get(session.channel_id)
+        session.version = max(
+            session.version,
+            self.first_version(session.channel_id),
+            0 if last is None else last.version + 1,
+        )
         # Dealt before anything is stored, so a refused deal leaves no half-opened table.
         events = self.deal(session, adapter) if self.lobby_full(session) else None
+        if events is not None:
+            self._sessions[session.channel_id] = session
+            reply = await self.commit(session, events, [], opening=True)
+            self._retired.pop(session.channel_id, None)
+            return reply
         try:
             await self.finished.store_in_place_of(session)
         except VersionConflict:
@@ -204,21 +217,27 @@ class Tables:
             raise SessionError("error.storage") from None
         self._retired.pop(session.channel_id, None)
         self._sessions[session.channel_id] = session
-        if events is None:
-            return Reply(self.render(session, [], []))
-        return await self.commit(session, events, [])
+        return Reply(self.render(session, [], []))
 
     async def commit(
-        self, session: Session, events: Sequence[Event], notices: Sequence[str]
+        self,
+        session: Session,
+        events: Sequence[Event],
+        notices: Sequence[str],
+        *,
+        opening: bool = False,
     ) -> Reply:
         """Save the changed session at the next version (or record its end), then re-arm.
 
         On any failure the session is rolled back to what the store holds and the error
         propagates: nothing the caller shows can be lost. The table is drawn before the
         save, so nothing after the save can fail and leave a saved change unannounced.
+        ``opening``: a new session's first write (:meth:`create`), at the version it has,
+        in place of the channel's finished table if one is kept.
         """
         previous = session.version
-        session.version += 1
+        if not opening:
+            session.version += 1
         session.touched = self.clock()
         state = session.state
         over = state is not None and state.is_over
@@ -232,7 +251,7 @@ class Tables:
             self.turns.set_deadline(session)
             mention = self._member_to_move(session)
         carried = session.options
-        async with self.writing(session.channel_id):
+        async with self.writing(session.channel_id, opening=opening):
             post = self.render(session, events, notices, mention)
             if over:
                 # What the game carries into the next deal ("Deal again"), kept with the
@@ -241,15 +260,23 @@ class Tables:
                 assert state is not None
                 carried = self.adapter(session).next_options(state, session.options)
                 finished_at = self.clock()
+                if opening:
+                    # Over the moment it was dealt: it replaces the kept table, or nothing.
+                    last = self.finished.get(session.channel_id)
+                    replaced = None if last is None else last.version
+                else:
+                    replaced = previous
                 await self.store.finish(
                     session.channel_id,
-                    expected_version=previous,
+                    expected_version=replaced,
                     game=session.game,
                     guild_id=session.guild_id,
                     seats=self.results(session),
                     seeded=session.seeded,
                     keep=session.stored_finished(carried, finished_at),
                 )
+            elif opening:
+                await self.finished.store_in_place_of(session)
             else:
                 record = session.stored()
                 await self.store.save(record, expected_version=previous)
@@ -283,18 +310,19 @@ class Tables:
         return Reply(None)
 
     @contextlib.asynccontextmanager
-    async def writing(self, channel_id: int) -> AsyncIterator[None]:
+    async def writing(self, channel_id: int, *, opening: bool = False) -> AsyncIterator[None]:
         """A write of the channel's session. If it fails, the session goes back to what was
         last saved: a version conflict (another writer) reloads it from the store and is
         refused; a store that cannot be reached is refused with "nothing changed, try again"
         and the channel's timer waits a while before it tries again; anything else
-        propagates."""
+        propagates. ``opening``: the session's first write; a conflict then means another
+        process holds the channel."""
         try:
             yield
         except VersionConflict:
             log.warning("channel %d: version conflict; reloading the game", channel_id)
             await self.reload(channel_id)
-            raise SessionError("error.conflict") from None
+            raise SessionError("error.busy_elsewhere" if opening else "error.conflict") from None
         except StoreUnavailable as error:
             log.warning("channel %d: not saved, the store is unavailable: %s", channel_id, error)
             self.rollback(channel_id, not_before=self.clock() + STORE_RETRY_SECONDS)
@@ -311,6 +339,11 @@ class Tables:
         if live is None or record is None:
             self.tasks.cancel(channel_id)
             self._sessions.pop(channel_id, None)
+            last = self.finished.get(channel_id)
+            if last is not None:
+                # A new session's first write failed: the finished table it was to replace
+                # stays, and its expiry (in the channel's task slot, cancelled above) with it.
+                self.finished.keep(last)
             return
         session = Session.from_stored(record, self.adapter(live))
         session.message_id = live.message_id

@@ -112,7 +112,7 @@ class GameStore(Protocol):
         self,
         channel_id: int,
         *,
-        expected_version: int,
+        expected_version: int | None,
         game: str,
         guild_id: int | None,
         seats: Sequence[SeatResult],
@@ -123,7 +123,9 @@ class GameStore(Protocol):
         """Atomically drop the active session and record its result (``ended_by``: a moderator;
         ``seeded``: a practice deal, never counted); with ``keep``, store that record in the
         session's place in the same transaction (the finished table kept for "Deal again":
-        one write per finishing move)."""
+        one write per finishing move). ``expected_version=None``: the channel must hold no
+        session (a game over the moment it was dealt, never stored live), else
+        :class:`VersionConflict`."""
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings (defaults when never set)."""

@@ -84,7 +84,7 @@ class MemoryStore:
         self,
         channel_id: int,
         *,
-        expected_version: int,
+        expected_version: int | None,
         game: str,
         guild_id: int | None,
         seats: Sequence[SeatResult],
@@ -94,9 +94,13 @@ class MemoryStore:
     ) -> None:
         """Drop the session, record its result and store ``keep``, all or nothing."""
         check_finish(seats)
-        self._expect(channel_id, expected_version)
+        if expected_version is None:
+            if channel_id in self._active:
+                raise VersionConflict(f"channel {channel_id} already has a game")
+        else:
+            self._expect(channel_id, expected_version)
         kept = None if keep is None else (keep, text_of(keep))  # may refuse: before any change
-        del self._active[channel_id]
+        self._active.pop(channel_id, None)
         self.finished.append(
             FinishedGame(channel_id, guild_id, game, tuple(seats), ended_by, seeded)
         )

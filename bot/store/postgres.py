@@ -239,7 +239,7 @@ class PostgresStore:
         self,
         channel_id: int,
         *,
-        expected_version: int,
+        expected_version: int | None,
         game: str,
         guild_id: int | None,
         seats: Sequence[SeatResult],
@@ -251,12 +251,19 @@ class PostgresStore:
         check_finish(seats)
         kept = None if keep is None else text_of(keep)
         async with self._using() as conn, conn.transaction():
-            status = await conn.execute(
-                "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
-                channel_id,
-                expected_version,
-            )
-            expect_one(_count(status), channel_id, expected_version)
+            if expected_version is None:
+                held = await conn.fetchval(
+                    "SELECT 1 FROM active_games WHERE channel_id = $1", channel_id
+                )
+                if held is not None:
+                    raise VersionConflict(f"channel {channel_id} already has a game")
+            else:
+                status = await conn.execute(
+                    "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
+                    channel_id,
+                    expected_version,
+                )
+                expect_one(_count(status), channel_id, expected_version)
             finished_id = await conn.fetchval(
                 "INSERT INTO finished_games (channel_id, guild_id, game, ended_by, seeded)"
                 " VALUES ($1, $2, $3, $4, $5) RETURNING id",

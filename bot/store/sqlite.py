@@ -393,7 +393,7 @@ class SQLiteStore:
         self,
         channel_id: int,
         *,
-        expected_version: int,
+        expected_version: int | None,
         game: str,
         guild_id: int | None,
         seats: Sequence[SeatResult],
@@ -406,7 +406,14 @@ class SQLiteStore:
         kept = None if keep is None else text_of(keep)
 
         def record(db: sqlite3.Connection) -> None:
-            _delete_active(db, channel_id, expected_version)
+            if expected_version is None:
+                held = db.execute(
+                    "SELECT 1 FROM active_games WHERE channel_id = ?", (channel_id,)
+                ).fetchone()
+                if held is not None:
+                    raise VersionConflict(f"channel {channel_id} already has a game")
+            else:
+                _delete_active(db, channel_id, expected_version)
             cursor = db.execute(
                 "INSERT INTO finished_games (channel_id, guild_id, game, ended_by, seeded)"
                 " VALUES (?, ?, ?, ?, ?)",

@@ -1431,15 +1431,16 @@ class DownStore(MemoryStore):
     def __init__(self) -> None:
         super().__init__()
         self.down = False
+        self.reads_up = False  # down for writes only (a full disk, a read-only replica)
         self.refused = 0
 
-    def _check(self) -> None:
-        if self.down:
+    def _check(self, *, read: bool = False) -> None:
+        if self.down and not (read and self.reads_up):
             self.refused += 1
             raise StoreUnavailable("cannot use the test database: it is down")
 
     async def load_active(self) -> list[ActiveGame]:
-        self._check()
+        self._check(read=True)
         return await super().load_active()
 
     async def create(self, game: ActiveGame) -> None:
@@ -1455,7 +1456,7 @@ class DownStore(MemoryStore):
         await super().finish(channel_id, **kwargs)
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        self._check()
+        self._check(read=True)
         return await super().guild_settings(guild_id)
 
 
@@ -1482,6 +1483,101 @@ async def test_a_move_the_store_cannot_save_is_refused_and_changes_nothing() -> 
     assert await table.stored() == stored
     post = await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(2)))
     assert post is not None and post.version == before[0] + 1  # the same move, now saved
+    await table.registry.close()
+
+
+class WriteCountingStore(DownStore):
+    """A store that counts its writes of a channel's session, and goes down after
+    ``cut_after`` of them if given (the cut can fall between two writes of one change)."""
+
+    def __init__(self, cut_after: int | None = None) -> None:
+        super().__init__()
+        self.writes = 0
+        self.cut_after = cut_after
+
+    def _write(self) -> None:
+        if self.cut_after is not None and self.writes >= self.cut_after:
+            self.down = True
+        self._check()
+        self.writes += 1
+
+    async def create(self, game: ActiveGame) -> None:
+        self._write()
+        await super().create(game)
+
+    async def save(self, game: ActiveGame, *, expected_version: int) -> None:
+        self._write()
+        await super().save(game, expected_version=expected_version)
+
+    async def finish(self, channel_id: int, **kwargs: Any) -> None:
+        self._write()
+        await super().finish(channel_id, **kwargs)
+
+
+async def test_a_table_dealt_at_once_is_stored_with_its_first_table_in_one_write() -> None:
+    store = WriteCountingStore()
+    table = Harness(store)
+    post = await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=1)
+    )
+    assert store.writes == 1  # the dealt game and its first table: one version, one write
+    session, stored = table.registry.get(CHANNEL), await table.stored()
+    assert post is not None and session is not None and stored is not None
+    assert post.version == session.version == stored.version
+    assert "Fair deal: commitment `" in post.content  # the deal's commitment comes with it
+    await table.registry.close()
+
+
+async def test_a_store_cut_after_one_write_cannot_strand_a_dealt_game() -> None:
+    # Stored in two writes (the dealt game, then its first table), a cut between them left
+    # a dealt game stored without a table, its commitment never shown, while the member
+    # was told nothing changed.
+    store = WriteCountingStore(cut_after=1)
+    store.reads_up = True
+    table = Harness(store)
+    post = await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=1)
+    )
+    session, stored = table.registry.get(CHANNEL), await table.stored()
+    assert post is not None and session is not None and stored is not None
+    assert post.version == session.version == stored.version
+    assert "Fair deal: commitment `" in post.content
+    await table.registry.close()
+
+
+async def test_a_deal_the_store_refuses_leaves_no_game_and_nothing_to_strand() -> None:
+    store = DownStore()
+    table = Harness(store)
+    store.down = store.reads_up = True  # the guild's settings are read; the deal's write fails
+    with pytest.raises(SessionError) as refused:
+        await table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=1)
+    assert refused.value.key == "error.storage"
+    assert table.registry.get(CHANNEL) is None
+    store.down = False
+    assert await table.stored() is None
+    post = await table.answered(
+        table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=1)
+    )
+    assert post is not None and "total 0" in post.content  # the channel is free again
+    await table.registry.close()
+
+
+async def test_a_deal_again_the_store_refuses_keeps_the_finished_table_and_its_expiry() -> None:
+    store = DownStore()
+    table = Harness(store)
+    final = await finish_two(table)
+    final_table = table.message_id
+    store.down = store.reads_up = True
+    with pytest.raises(SessionError) as refused:
+        await table.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
+    assert refused.value.key == "error.storage"
+    assert table.registry.get(CHANNEL) is None
+    assert table.registry.finished.get(CHANNEL) is not None  # "Deal again" still offered
+    store.down = False
+    assert await dormant(table)
+    await table.clock.advance(DEAL_AGAIN_SECONDS)
+    assert await table.stored() is None  # it expired as it would have
+    assert table.poster.stripped[-1] == final_table
     await table.registry.close()
 
 

@@ -96,7 +96,7 @@ class Saved:
         self._bodies: dict[int, str] = {}
         shown: set[HwatuCard] = set()
         store = bot.store
-        save, finish = store.save, store.finish
+        create, save, finish = store.create, store.save, store.finish
         adapter = bot.sessions.games.get("gostop")
         table = adapter.table
 
@@ -107,12 +107,19 @@ class Saved:
                     shown.update(event.cards)
             return table(view, events, names, locale)
 
-        async def saving(game: Any, *, expected_version: int) -> Any:
+        def record(game: Any) -> None:
             if game.data.get("state"):
                 self.by_version[game.version] = game.data["state"]
                 self.shown_at[game.version] = frozenset(shown)
                 self.names = [seat["name"] for seat in game.data["seats"]]
                 self.locale = game.data["locale"]
+
+        async def creating(game: Any) -> Any:
+            record(game)  # a game dealt at once is stored with its first table
+            return await create(game)
+
+        async def saving(game: Any, *, expected_version: int) -> Any:
+            record(game)
             return await save(game, expected_version=expected_version)
 
         async def finishing(channel_id: int, **kwargs: Any) -> Any:
@@ -123,6 +130,7 @@ class Saved:
             return await finish(channel_id, **kwargs)
 
         monkeypatch.setattr(adapter, "table", drawing)
+        monkeypatch.setattr(store, "create", creating)
         monkeypatch.setattr(store, "save", saving)
         monkeypatch.setattr(store, "finish", finishing)
 

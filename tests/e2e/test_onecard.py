@@ -72,13 +72,20 @@ class HandLog:
         self.by_phase: dict[int, list[list[str]]] = {}
         self.channel_id = channel_id
         store = bot.store
-        save, finish = store.save, store.finish
+        create, save, finish = store.create, store.save, store.finish
         self.state: State | None = None
 
-        async def saving(game: Any, *, expected_version: int) -> Any:
+        def record(game: Any) -> None:
             if game.data.get("state"):
                 snapshot = game.data["state"]
                 self.by_phase[snapshot["phase"]] = snapshot["hands"]
+
+        async def creating(game: Any) -> Any:
+            record(game)  # a game dealt at once is stored with its first table
+            return await create(game)
+
+        async def saving(game: Any, *, expected_version: int) -> Any:
+            record(game)
             return await save(game, expected_version=expected_version)
 
         async def finishing(channel_id: int, **kwargs: Any) -> Any:
@@ -88,6 +95,7 @@ class HandLog:
                 self.by_phase[snapshot["phase"]] = snapshot["hands"]
             return await finish(channel_id, **kwargs)
 
+        store.create = creating  # type: ignore[method-assign]
         store.save = saving  # type: ignore[method-assign]
         store.finish = finishing  # type: ignore[method-assign]
 

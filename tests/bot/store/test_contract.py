@@ -177,6 +177,36 @@ async def test_finish_keeps_the_finished_table_in_the_same_write(store: GameStor
     assert await store.load_active() == [game(10, version=9, turn=1)]
 
 
+async def test_a_game_over_at_its_deal_is_recorded_and_kept_in_one_write(store: GameStore) -> None:
+    # Never stored live: the result and the finished table go in where nothing was.
+    kept = game(10, version=4, finished_at=12.5, state=None)
+    await store.finish(
+        10,
+        expected_version=None,
+        game="onecard",
+        guild_id=GUILD,
+        seats=seats((ALICE, "win")),
+        keep=kept,
+    )
+    assert await store.load_active() == [kept]
+    assert (await store.member_stats(GUILD, ALICE)).games["onecard"]["win"] == 1
+
+
+async def test_a_finish_expecting_an_empty_channel_refuses_a_held_one(store: GameStore) -> None:
+    await store.create(game(10, version=7))
+    with pytest.raises(VersionConflict):
+        await store.finish(
+            10,
+            expected_version=None,
+            game="onecard",
+            guild_id=GUILD,
+            seats=seats((ALICE, "win")),
+            keep=game(10, version=8, finished_at=12.5, state=None),
+        )
+    assert await store.load_active() == [game(10, version=7)]
+    assert (await store.member_stats(GUILD, ALICE)).games == {}
+
+
 async def test_a_finish_that_cannot_keep_its_table_records_nothing(store: GameStore) -> None:
     await store.create(game(10, version=7))
     with pytest.raises(ValueError):  # not JSON-safe: refused like any record
