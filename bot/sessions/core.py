@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
 from bot.fairness import commitment, new_secret
 from bot.games import AnyAdapter, GameCatalog
@@ -26,7 +27,7 @@ from bot.sessions.clock import TurnClock
 from bot.sessions.finished import FinishedTables
 from bot.sessions.model import NoPoster, Post, Poster, Reply, Seat, Session, SessionError, compose
 from bot.settings import Settings
-from bot.store import StoreUnavailable
+from bot.store import StoreUnavailable, StoreUncertain
 from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
 from bot.text.lobby import LOBBY_CONTROLS, lobby_text
 from bot.timers import ChannelTasks
@@ -39,6 +40,16 @@ log = logging.getLogger(__name__)
 
 STORE_RETRY_SECONDS = 5.0  # how long a timer waits to try again after the store refused a save
 VERSION_EPOCH = 1_700_000_000.0  # a new session's first version: tenths of a second since then
+
+
+@dataclass
+class Attempt:
+    """A write of a channel's session under way: the version the store held before it
+    (``None``: nothing) and what it announces, kept in case its answer is lost."""
+
+    holds: int | None
+    post: Post | None = None
+    notice: str | None = None
 
 
 def is_finished(stored: ActiveGame) -> bool:
@@ -104,6 +115,10 @@ class Tables:
         self._retired: dict[int, int] = {}
         self.turns = TurnClock(self)
         self.finished = FinishedTables(self)
+        # Channels whose last write may or may not have landed (StoreUncertain): what the
+        # store holds is read before anything else is written there.
+        self._uncertain: dict[int, Attempt] = {}
+        self.settles = ChannelTasks()  # reading it back in the background until it answers
 
     # -- lookup -------------------------------------------------------------------------
 
@@ -236,8 +251,13 @@ class Tables:
         in place of the channel's finished table if one is kept.
         """
         previous = session.version
-        if not opening:
+        if opening:
+            # Over the moment it was dealt, it replaces the kept table, or nothing.
+            last = self.finished.get(session.channel_id)
+            holds = None if last is None else last.version
+        else:
             session.version += 1
+            holds = previous
         session.touched = self.clock()
         state = session.state
         over = state is not None and state.is_over
@@ -251,8 +271,8 @@ class Tables:
             self.turns.set_deadline(session)
             mention = self._member_to_move(session)
         carried = session.options
-        async with self.writing(session.channel_id, opening=opening):
-            post = self.render(session, events, notices, mention)
+        async with self.writing(session.channel_id, holds, opening=opening) as attempt:
+            post = attempt.post = self.render(session, events, notices, mention)
             if over:
                 # What the game carries into the next deal ("Deal again"), kept with the
                 # finished table's seats; worked out before anything is written. The result
@@ -260,15 +280,9 @@ class Tables:
                 assert state is not None
                 carried = self.adapter(session).next_options(state, session.options)
                 finished_at = self.clock()
-                if opening:
-                    # Over the moment it was dealt: it replaces the kept table, or nothing.
-                    last = self.finished.get(session.channel_id)
-                    replaced = None if last is None else last.version
-                else:
-                    replaced = previous
                 await self.store.finish(
                     session.channel_id,
-                    expected_version=replaced,
+                    expected_version=holds,
                     game=session.game,
                     guild_id=session.guild_id,
                     seats=self.results(session),
@@ -302,7 +316,7 @@ class Tables:
         previous = session.version
         session.version += 1
         session.touched = self.clock()
-        async with self.writing(session.channel_id):
+        async with self.writing(session.channel_id, previous):
             record = session.stored()
             await self.store.save(record, expected_version=previous)
             session.remember(record)
@@ -310,19 +324,38 @@ class Tables:
         return Reply(None)
 
     @contextlib.asynccontextmanager
-    async def writing(self, channel_id: int, *, opening: bool = False) -> AsyncIterator[None]:
-        """A write of the channel's session. If it fails, the session goes back to what was
-        last saved: a version conflict (another writer) reloads it from the store and is
-        refused; a store that cannot be reached is refused with "nothing changed, try again"
-        and the channel's timer waits a while before it tries again; anything else
-        propagates. ``opening``: the session's first write; a conflict then means another
-        process holds the channel."""
+    async def writing(
+        self, channel_id: int, holds: int | None, *, opening: bool = False
+    ) -> AsyncIterator[Attempt]:
+        """A write of the channel's session, replacing what the store holds at version
+        ``holds`` (``None``: nothing); the block may note on the :class:`Attempt` what the
+        write announces.
+
+        If it fails, the session goes back to what was last saved: a version conflict
+        (another writer) reloads it from the store and is refused; a store that cannot be
+        reached is refused with "nothing changed, try again" and the channel's timer waits a
+        while before it tries again; a write whose answer was lost is refused as such, and
+        what the store holds is read back (:meth:`settle`) before anything else is written
+        there; anything else propagates. ``opening``: the session's first write; a conflict
+        then means another process holds the channel."""
+        attempt = Attempt(holds)
         try:
-            yield
+            await self.settle(channel_id)
+            yield attempt
         except VersionConflict:
             log.warning("channel %d: version conflict; reloading the game", channel_id)
             await self.reload(channel_id)
             raise SessionError("error.busy_elsewhere" if opening else "error.conflict") from None
+        except StoreUncertain as error:
+            log.warning(
+                "channel %d: the store's answer to a write was lost (%s); reading it back",
+                channel_id,
+                error,
+            )
+            self.rollback(channel_id, not_before=self.clock() + STORE_RETRY_SECONDS)
+            self._uncertain[channel_id] = attempt
+            self.settles.replace(channel_id, self._settle_later(channel_id), f"settle-{channel_id}")
+            raise SessionError("error.storage_uncertain") from None
         except StoreUnavailable as error:
             log.warning("channel %d: not saved, the store is unavailable: %s", channel_id, error)
             self.rollback(channel_id, not_before=self.clock() + STORE_RETRY_SECONDS)
@@ -330,6 +363,59 @@ class Tables:
         except BaseException:
             self.rollback(channel_id)
             raise
+
+    async def settle(self, channel_id: int) -> None:
+        """If the channel's last write may or may not have landed, read what the store holds
+        (under the channel's lock). Not landed: the session as rolled back is the store's.
+        Landed: the session becomes what the store holds, its table (or notice) is posted,
+        and :class:`SessionError` refuses the change at hand, made on the older game.
+        :class:`StoreUnavailable` while the store still does not answer."""
+        attempt = self._uncertain.get(channel_id)
+        if attempt is None:
+            return
+        records = await self.store.load_active()
+        stored = next((r for r in records if r.channel_id == channel_id), None)
+        del self._uncertain[channel_id]
+        self.settles.cancel(channel_id)
+        if (None if stored is None else stored.version) == attempt.holds:
+            return  # not written: what the member was told ("maybe") resolved to "no"
+        log.warning("channel %d: the write whose answer was lost had landed", channel_id)
+        live = self._sessions.get(channel_id)
+        kept = self.finished.discard(channel_id)
+        shown = next((s.message_id for s in (live, kept) if s is not None), None)
+        self.tasks.cancel(channel_id)
+        self._sessions.pop(channel_id, None)
+        if stored is not None:
+            session = Session.from_stored(stored, self.games.get(stored.game))
+            session.message_id = shown
+            session.published.set()
+            if session.finished_at is not None:
+                await self.finished.restore(session)
+            else:
+                self.add(session)
+                self.turns.arm(session, keep_deadline=True)
+        if attempt.post is not None:
+            await self.turns.post(Reply(attempt.post))  # it retires the table before it
+        elif attempt.notice is not None:
+            owner = live or kept
+            locale = "en" if owner is None else owner.locale
+            await self.poster.post(Post(channel_id, 0, attempt.notice, (), locale))
+            if shown is not None:
+                await self.poster.strip(channel_id, shown)
+        raise SessionError("error.saved_meanwhile")
+
+    async def _settle_later(self, channel_id: int) -> None:
+        """Read an uncertain write back once the store answers (the member was told its
+        table shows up if it was saved), trying again a while after each refusal."""
+        while channel_id in self._uncertain:
+            await self.sleep(STORE_RETRY_SECONDS)
+            async with self.lock(channel_id):
+                try:
+                    await self.settle(channel_id)
+                except StoreUnavailable:
+                    continue
+                except SessionError:
+                    return  # landed, and announced
 
     def rollback(self, channel_id: int, *, not_before: float = 0.0) -> None:
         """Put the channel's session back as it was last saved (from memory, so it works with
@@ -372,7 +458,8 @@ class Tables:
 
     async def drop(self, session: Session, notice: str) -> Reply:
         """Delete a session without a result (a cancelled lobby)."""
-        async with self.writing(session.channel_id):
+        async with self.writing(session.channel_id, session.version) as attempt:
+            attempt.notice = notice
             await self.store.delete(session.channel_id, expected_version=session.version)
         self.forget(session)
         return Reply(None, notice)

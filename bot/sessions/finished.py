@@ -31,6 +31,11 @@ class FinishedTables:
         """The channel's finished table still offering "Deal again", if any."""
         return self._finished.get(channel_id)
 
+    def discard(self, channel_id: int) -> Session | None:
+        """Forget the channel's finished table, if any (its expiry timer, in the channel's
+        task slot, is the caller's to cancel)."""
+        return self._finished.pop(channel_id, None)
+
     def keep(self, session: Session) -> None:
         """Offer "Deal again" at a finished table for a while (its record was stored with
         the game's result: :meth:`~bot.store.base.GameStore.finish`'s ``keep``)."""

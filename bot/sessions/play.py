@@ -154,7 +154,10 @@ class PlayVerbs(Tables):
                 return reply
             if not moderator:
                 raise SessionError("error.moderator_only")
-            async with self.writing(channel_id):
+            ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
+            notice = "\n".join([ended, *self.fairness(session, end=True)])
+            async with self.writing(channel_id, session.version) as attempt:
+                attempt.notice = notice
                 await self.store.finish(
                     channel_id,
                     expected_version=session.version,
@@ -167,8 +170,7 @@ class PlayVerbs(Tables):
             # Once written: a refused end ended nothing.
             log.info("channel %d (%s): ended by member %d", channel_id, session.game, member_id)
             self.forget(session)
-            ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
-            return Reply(None, "\n".join([ended, *self.fairness(session, end=True)]))
+            return Reply(None, notice)
 
     async def deal_again(
         self, channel_id: int, member_id: int, *, version: int, table_id: int | None = None

@@ -148,3 +148,4 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
         """Stop every timer (the sessions stay in the store)."""
         await self.tasks.close()
         await self.reposts.close()
+        await self.settles.close()

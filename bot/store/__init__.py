@@ -14,6 +14,7 @@ __all__ = [
     "STORE_RETRY_WAIT_SECONDS",
     "STORE_WAIT_SECONDS",
     "StoreUnavailable",
+    "StoreUncertain",
     "UnsupportedDatabaseURL",
     "open_store",
 ]
@@ -42,6 +43,11 @@ class UnsupportedDatabaseURL(ValueError):
 
 class StoreUnavailable(RuntimeError):
     """The database cannot be reached or used; the message says which and why, no password."""
+
+
+class StoreUncertain(StoreUnavailable):
+    """A write whose answer was lost: the connection dropped after it was sent, so the
+    database may hold it or not, and only reading it tells which."""
 
 
 def open_store(url: str) -> GameStore:

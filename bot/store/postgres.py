@@ -17,7 +17,12 @@ from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]
 
-from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable
+from bot.store import (
+    STORE_RETRY_WAIT_SECONDS,
+    STORE_WAIT_SECONDS,
+    StoreUnavailable,
+    StoreUncertain,
+)
 from bot.store._common import (
     LEADERBOARD_ORDER,
     check_finish,
@@ -59,6 +64,10 @@ _UNREACHABLE = (
     asyncpg.LockNotAvailableError,
     asyncpg.QueryCanceledError,
 )
+# The server gave the statement up: nothing of it was written. Any other failure after a write
+# was sent leaves its outcome open (StoreUncertain): the connection may have dropped on the
+# way back, after the server committed.
+_GAVE_UP = (asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError)
 # The server gives a statement up before we stop waiting for it (STORE_WAIT_SECONDS, or
 # STORE_RETRY_WAIT_SECONDS right after a refusal). Ours alone would leave the outcome open:
 # our cancel request races the statement, and a write waiting on a lock released just then
@@ -132,9 +141,11 @@ class PostgresStore:
         return self._pool
 
     @asynccontextmanager
-    async def _using(self) -> AsyncIterator[Any]:
+    async def _using(self, *, writes: bool = False) -> AsyncIterator[Any]:
         """A pooled connection for one operation; the server gone, restarting or unreachable
-        becomes :class:`StoreUnavailable` (the pool reconnects by itself once it is back).
+        becomes :class:`StoreUnavailable` (the pool reconnects by itself once it is back),
+        or :class:`StoreUncertain` when ``writes`` and the failure came after the operation
+        was sent (the server may have committed it, and only its answer was lost).
 
         Only the wait for a connection is ours to cut short: right after a refusal it gets
         STORE_RETRY_WAIT_SECONDS, so a click queued behind a refused one is answered in time.
@@ -151,7 +162,10 @@ class PostgresStore:
         try:
             yield conn
         except _UNREACHABLE as error:
-            raise self._refused(error) from error
+            refused = self._refused(error)
+            if writes and not isinstance(error, _GAVE_UP):
+                raise StoreUncertain(str(refused)) from error
+            raise refused from error
         finally:
             try:
                 await self._p.release(conn)
@@ -206,13 +220,13 @@ class PostgresStore:
 
     async def create(self, game: ActiveGame) -> None:
         """Store a new session; :class:`VersionConflict` if the channel has one."""
-        async with self._using() as conn:
+        async with self._using(writes=True) as conn:
             await _insert_active(conn, game, text_of(game))
 
     async def save(self, game: ActiveGame, *, expected_version: int) -> None:
         """Replace the session stored at ``expected_version``."""
         check_save(game, expected_version)
-        async with self._using() as conn:
+        async with self._using(writes=True) as conn:
             status = await conn.execute(
                 "UPDATE active_games SET guild_id = $1, game = $2, version = $3, data = $4::jsonb,"
                 " updated_at = now() WHERE channel_id = $5 AND version = $6",
@@ -227,7 +241,7 @@ class PostgresStore:
 
     async def delete(self, channel_id: int, *, expected_version: int) -> None:
         """Drop the session stored at ``expected_version``."""
-        async with self._using() as conn:
+        async with self._using(writes=True) as conn:
             status = await conn.execute(
                 "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
                 channel_id,
@@ -250,7 +264,7 @@ class PostgresStore:
         """Drop the session, record its result and store ``keep``, in one transaction."""
         check_finish(seats)
         kept = None if keep is None else text_of(keep)
-        async with self._using() as conn, conn.transaction():
+        async with self._using(writes=True) as conn, conn.transaction():
             if expected_version is None:
                 held = await conn.fetchval(
                     "SELECT 1 FROM active_games WHERE channel_id = $1", channel_id

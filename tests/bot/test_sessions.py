@@ -27,7 +27,7 @@ from bot.sessions import (
 from bot.sessions.core import STORE_RETRY_SECONDS, VERSION_EPOCH
 from bot.sessions.model import REPOST_DELAYS
 from bot.settings import Settings
-from bot.store import StoreUnavailable
+from bot.store import StoreUnavailable, StoreUncertain
 from bot.store.base import ActiveGame, GuildSettings
 from bot.store.memory import MemoryStore
 from bot.text.names import TABLE_NAME_COLUMNS, block_name
@@ -1578,6 +1578,133 @@ async def test_a_deal_again_the_store_refuses_keeps_the_finished_table_and_its_e
     await table.clock.advance(DEAL_AGAIN_SECONDS)
     assert await table.stored() is None  # it expired as it would have
     assert table.poster.stripped[-1] == final_table
+    await table.registry.close()
+
+
+class AnswerLosingStore(DownStore):
+    """A store whose next write loses its answer (StoreUncertain): ``landed`` says whether
+    the write was made before the answer was lost, as a server that committed it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lose: bool | None = None  # the next write's fate: landed (True) or not (False)
+
+    async def _maybe_lose(self, write: Any) -> None:
+        lose, self.lose = self.lose, None
+        if lose is None:
+            await write()
+            return
+        if lose:
+            await write()
+        raise StoreUncertain("cannot use the test database: connection lost mid-write")
+
+    async def save(self, game: ActiveGame, *, expected_version: int) -> None:
+        await self._maybe_lose(
+            lambda: super(AnswerLosingStore, self).save(game, expected_version=expected_version)
+        )
+
+    async def finish(self, channel_id: int, **kwargs: Any) -> None:
+        await self._maybe_lose(lambda: super(AnswerLosingStore, self).finish(channel_id, **kwargs))
+
+
+async def test_a_move_whose_answer_was_lost_is_told_so_and_shown_once_read_back() -> None:
+    store = AnswerLosingStore()
+    table = Harness(store)
+    await start_two(table)
+    session = table.registry.get(CHANNEL)
+    assert session is not None
+    before = session.version
+    store.lose = True  # saved, but the bot never hears so
+    with pytest.raises(SessionError) as refused:
+        await table.registry.act(CHANNEL, ALICE.id, Add(2))
+    assert refused.value.key == "error.storage_uncertain"
+    assert t("error.storage_uncertain", "ko") != "error.storage_uncertain"
+    stored = await table.stored()
+    assert stored is not None and stored.version == before + 1  # it is in the store
+    posted = len(table.poster.posts)
+    await table.clock.advance(STORE_RETRY_SECONDS)  # read back in the background
+    assert [p.version for p in table.poster.posts[posted:]] == [before + 1]
+    assert "total 2" in table.poster.posts[-1].content  # the move's own table, once
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.version == before + 1
+    # Bob plays on from the game as stored: no version conflict, nothing reloaded twice.
+    post = await table.answered(table.registry.act(CHANNEL, BOB.id, Add(1)))
+    assert post is not None and post.version == before + 2 and "total 3" in post.content
+    await table.registry.close()
+
+
+async def test_a_member_acting_before_the_read_back_meets_the_game_as_stored(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    store = AnswerLosingStore()
+    table = Harness(store)
+    await start_two(table)
+    store.lose = True
+    with pytest.raises(SessionError):
+        await table.registry.act(CHANNEL, ALICE.id, Add(2))
+    # Alice, told "maybe", tries again at once: her move is already in; she is told so,
+    # and the table shows it, rather than a second Add(2) or a version conflict.
+    with pytest.raises(SessionError) as refused:
+        await table.registry.act(CHANNEL, ALICE.id, Add(2))
+    assert refused.value.key == "error.saved_meanwhile"
+    assert "total 2" in table.poster.posts[-1].content
+    stored = await table.stored()
+    assert stored is not None and stored.data["state"]["total"] == 2
+    assert "version conflict" not in caplog.text
+    post = await table.answered(table.registry.act(CHANNEL, BOB.id, Add(1)))
+    assert post is not None and "total 3" in post.content
+    await table.registry.close()
+
+
+async def test_a_lost_answer_to_a_write_that_did_not_land_changes_nothing() -> None:
+    store = AnswerLosingStore()
+    table = Harness(store)
+    await start_two(table)
+    stored = await table.stored()
+    posted = len(table.poster.posts)
+    store.lose = False
+    with pytest.raises(SessionError) as refused:
+        await table.registry.act(CHANNEL, ALICE.id, Add(2))
+    assert refused.value.key == "error.storage_uncertain"
+    await table.clock.advance(STORE_RETRY_SECONDS)
+    assert len(table.poster.posts) == posted and await table.stored() == stored
+    post = await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(2)))
+    assert post is not None and "total 2" in post.content
+    await table.registry.close()
+
+
+async def test_the_read_back_waits_for_a_store_that_still_does_not_answer() -> None:
+    store = AnswerLosingStore()
+    table = Harness(store)
+    await start_two(table)
+    store.lose = True
+    with pytest.raises(SessionError):
+        await table.registry.act(CHANNEL, ALICE.id, Add(2))
+    store.down = True
+    posted = len(table.poster.posts)
+    await table.clock.advance(STORE_RETRY_SECONDS)
+    with pytest.raises(SessionError) as refused:  # no read back: nothing else is written
+        await table.registry.act(CHANNEL, ALICE.id, Add(2))
+    assert refused.value.key == "error.storage"
+    assert len(table.poster.posts) == posted
+    store.down = False
+    await table.clock.advance(STORE_RETRY_SECONDS)
+    assert "total 2" in table.poster.posts[-1].content
+    await table.registry.close()
+
+
+async def test_an_end_whose_answer_was_lost_is_announced_once_read_back() -> None:
+    store = AnswerLosingStore()
+    table = Harness(store)
+    await start_two(table)
+    store.lose = True
+    with pytest.raises(SessionError) as refused:
+        await table.registry.end(CHANNEL, CAROL.id, moderator=True)
+    assert refused.value.key == "error.storage_uncertain"
+    await table.clock.advance(STORE_RETRY_SECONDS)
+    assert table.registry.get(CHANNEL) is None and await table.stored() is None
+    assert f"<@{CAROL.id}>" in table.poster.posts[-1].content
+    assert table.poster.stripped[-1] == table.message_id  # the last table's buttons go
     await table.registry.close()
 
 
