@@ -1443,16 +1443,19 @@ class DownStore(MemoryStore):
         self._check(read=True)
         return await super().load_active()
 
-    async def create(self, game: ActiveGame) -> None:
+    def _before_write(self) -> None:
         self._check()
+
+    async def create(self, game: ActiveGame) -> None:
+        self._before_write()
         await super().create(game)
 
     async def save(self, game: ActiveGame, *, expected_version: int) -> None:
-        self._check()
+        self._before_write()
         await super().save(game, expected_version=expected_version)
 
     async def finish(self, channel_id: int, **kwargs: Any) -> None:
-        self._check()
+        self._before_write()
         await super().finish(channel_id, **kwargs)
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -1495,23 +1498,11 @@ class WriteCountingStore(DownStore):
         self.writes = 0
         self.cut_after = cut_after
 
-    def _write(self) -> None:
+    def _before_write(self) -> None:
         if self.cut_after is not None and self.writes >= self.cut_after:
             self.down = True
         self._check()
         self.writes += 1
-
-    async def create(self, game: ActiveGame) -> None:
-        self._write()
-        await super().create(game)
-
-    async def save(self, game: ActiveGame, *, expected_version: int) -> None:
-        self._write()
-        await super().save(game, expected_version=expected_version)
-
-    async def finish(self, channel_id: int, **kwargs: Any) -> None:
-        self._write()
-        await super().finish(channel_id, **kwargs)
 
 
 async def test_a_table_dealt_at_once_is_stored_with_its_first_table_in_one_write() -> None:
