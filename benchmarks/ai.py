@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import multiprocessing
 import os
 import sys
 import time
@@ -71,7 +72,11 @@ def run_games(
     if jobs <= 1:
         sections = [run_section(game, count, seed) for game in present]
     else:
-        with ProcessPoolExecutor(jobs) as pool:
+        # Forked where the platform can: a section's process starts from this one as it is
+        # (the tests shrink the search budgets this way), and without re-importing it.
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
             futures: list[Future[Report]] = [
                 pool.submit(run_section, game, count, seed) for game in present
             ]

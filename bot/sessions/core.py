@@ -25,7 +25,17 @@ from bot.games import AnyAdapter, GameCatalog
 from bot.i18n import t
 from bot.sessions.clock import TurnClock
 from bot.sessions.finished import FinishedTables
-from bot.sessions.model import NoPoster, Post, Poster, Reply, Seat, Session, SessionError, compose
+from bot.sessions.model import (
+    STORE_RETRY_SECONDS,
+    NoPoster,
+    Post,
+    Poster,
+    Reply,
+    Seat,
+    Session,
+    SessionError,
+    compose,
+)
 from bot.settings import Settings
 from bot.store import StoreUnavailable, StoreUncertain
 from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
@@ -38,16 +48,16 @@ __all__ = ["ChannelLocks", "Tables", "is_finished"]
 
 log = logging.getLogger(__name__)
 
-STORE_RETRY_SECONDS = 5.0  # how long a timer waits to try again after the store refused a save
 VERSION_EPOCH = 1_700_000_000.0  # a new session's first version: tenths of a second since then
 
 
 @dataclass
 class Attempt:
-    """A write of a channel's session under way: the version the store held before it
-    (``None``: nothing) and what it announces, kept in case its answer is lost."""
+    """A write of a channel's session under way: the version the store holds once it is
+    made (``None``: nothing, the session ended) and what it announces, kept in case its
+    answer is lost."""
 
-    holds: int | None
+    makes: int | None
     post: Post | None = None
     notice: str | None = None
 
@@ -213,26 +223,20 @@ class Tables:
             self.first_version(session.channel_id),
             0 if last is None else last.version + 1,
         )
+        channel_id = session.channel_id
         # Dealt before anything is stored, so a refused deal leaves no half-opened table.
         events = self.deal(session, adapter) if self.lobby_full(session) else None
+        self._sessions[channel_id] = session
         if events is not None:
-            self._sessions[session.channel_id] = session
             reply = await self.commit(session, events, [], opening=True)
-            self._retired.pop(session.channel_id, None)
-            return reply
-        try:
-            await self.finished.store_in_place_of(session)
-        except VersionConflict:
-            # Another process (a mistaken second writer) holds this channel.
-            raise SessionError("error.busy_elsewhere") from None
-        except StoreUnavailable as error:
-            log.warning(
-                "channel %d: not opened, the store is unavailable: %s", session.channel_id, error
-            )
-            raise SessionError("error.storage") from None
-        self._retired.pop(session.channel_id, None)
-        self._sessions[session.channel_id] = session
-        return Reply(self.render(session, [], []))
+        else:
+            async with self.writing(channel_id, session.version, opening=True) as attempt:
+                post = attempt.post = self.render(session, [], [])
+                await self.finished.store_in_place_of(session)
+            reply = Reply(post)
+        if channel_id in self._sessions:  # not over at its deal (that retired it anew)
+            self._retired.pop(channel_id, None)
+        return reply
 
     async def commit(
         self,
@@ -271,7 +275,7 @@ class Tables:
             self.turns.set_deadline(session)
             mention = self._member_to_move(session)
         carried = session.options
-        async with self.writing(session.channel_id, holds, opening=opening) as attempt:
+        async with self.writing(session.channel_id, session.version, opening=opening) as attempt:
             post = attempt.post = self.render(session, events, notices, mention)
             if over:
                 # What the game carries into the next deal ("Deal again"), kept with the
@@ -280,15 +284,26 @@ class Tables:
                 assert state is not None
                 carried = self.adapter(session).next_options(state, session.options)
                 finished_at = self.clock()
-                await self.store.finish(
-                    session.channel_id,
-                    expected_version=holds,
-                    game=session.game,
-                    guild_id=session.guild_id,
-                    seats=self.results(session),
-                    seeded=session.seeded,
-                    keep=session.stored_finished(carried, finished_at),
-                )
+
+                async def finish(replaced: int | None) -> None:
+                    await self.store.finish(
+                        session.channel_id,
+                        expected_version=replaced,
+                        game=session.game,
+                        guild_id=session.guild_id,
+                        seats=self.results(session),
+                        seeded=session.seeded,
+                        keep=session.stored_finished(carried, finished_at),
+                    )
+
+                try:
+                    await finish(holds)
+                except VersionConflict:
+                    if not opening or holds is None:
+                        raise
+                    # The kept table's record was never written or has expired (as
+                    # FinishedTables.store_in_place_of finds): nothing is in its place.
+                    await finish(None)
             elif opening:
                 await self.finished.store_in_place_of(session)
             else:
@@ -316,7 +331,7 @@ class Tables:
         previous = session.version
         session.version += 1
         session.touched = self.clock()
-        async with self.writing(session.channel_id, previous):
+        async with self.writing(session.channel_id, session.version):
             record = session.stored()
             await self.store.save(record, expected_version=previous)
             session.remember(record)
@@ -325,11 +340,11 @@ class Tables:
 
     @contextlib.asynccontextmanager
     async def writing(
-        self, channel_id: int, holds: int | None, *, opening: bool = False
+        self, channel_id: int, makes: int | None, *, opening: bool = False
     ) -> AsyncIterator[Attempt]:
-        """A write of the channel's session, replacing what the store holds at version
-        ``holds`` (``None``: nothing); the block may note on the :class:`Attempt` what the
-        write announces.
+        """A write of the channel's session, after which the store holds its version
+        ``makes`` (``None``: nothing, the session ended); the block may note on the
+        :class:`Attempt` what the write announces.
 
         If it fails, the session goes back to what was last saved: a version conflict
         (another writer) reloads it from the store and is refused; a store that cannot be
@@ -337,15 +352,20 @@ class Tables:
         while before it tries again; a write whose answer was lost is refused as such, and
         what the store holds is read back (:meth:`settle`) before anything else is written
         there; anything else propagates. ``opening``: the session's first write; a conflict
-        then means another process holds the channel."""
-        attempt = Attempt(holds)
+        then means another process holds the channel: the new session is dropped, nothing
+        else changes."""
+        attempt = Attempt(makes)
         try:
             await self.settle(channel_id)
             yield attempt
         except VersionConflict:
+            if opening:
+                log.warning("channel %d: another process holds it; nothing opened", channel_id)
+                self.rollback(channel_id)
+                raise SessionError("error.busy_elsewhere") from None
             log.warning("channel %d: version conflict; reloading the game", channel_id)
             await self.reload(channel_id)
-            raise SessionError("error.busy_elsewhere" if opening else "error.conflict") from None
+            raise SessionError("error.conflict") from None
         except StoreUncertain as error:
             log.warning(
                 "channel %d: the store's answer to a write was lost (%s); reading it back",
@@ -375,25 +395,31 @@ class Tables:
             return
         records = await self.store.load_active()
         stored = next((r for r in records if r.channel_id == channel_id), None)
+        if (None if stored is None else stored.version) != attempt.makes:
+            del self._uncertain[channel_id]
+            self.settles.cancel(channel_id)
+            return  # not written: what the member was told ("maybe") resolved to "no"
+        # Built before anything changes: a record that cannot be read leaves all as it was.
+        adopted = None
+        if stored is not None:
+            adopted = Session.from_stored(stored, self.games.get(stored.game))
         del self._uncertain[channel_id]
         self.settles.cancel(channel_id)
-        if (None if stored is None else stored.version) == attempt.holds:
-            return  # not written: what the member was told ("maybe") resolved to "no"
         log.warning("channel %d: the write whose answer was lost had landed", channel_id)
         live = self._sessions.get(channel_id)
         kept = self.finished.discard(channel_id)
         shown = next((s.message_id for s in (live, kept) if s is not None), None)
+        if live is not None:
+            self.forget(live, strip=False)  # its version retired: no button of it acts again
         self.tasks.cancel(channel_id)
-        self._sessions.pop(channel_id, None)
-        if stored is not None:
-            session = Session.from_stored(stored, self.games.get(stored.game))
-            session.message_id = shown
-            session.published.set()
-            if session.finished_at is not None:
-                await self.finished.restore(session)
+        if adopted is not None:
+            adopted.message_id = shown
+            adopted.published.set()
+            if adopted.finished_at is not None:
+                await self.finished.restore(adopted)
             else:
-                self.add(session)
-                self.turns.arm(session, keep_deadline=True)
+                self.add(adopted)
+                self.turns.arm(adopted, keep_deadline=True)
         if attempt.post is not None:
             await self.turns.post(Reply(attempt.post))  # it retires the table before it
         elif attempt.notice is not None:
@@ -458,7 +484,7 @@ class Tables:
 
     async def drop(self, session: Session, notice: str) -> Reply:
         """Delete a session without a result (a cancelled lobby)."""
-        async with self.writing(session.channel_id, session.version) as attempt:
+        async with self.writing(session.channel_id, None) as attempt:
             attempt.notice = notice
             await self.store.delete(session.channel_id, expected_version=session.version)
         self.forget(session)

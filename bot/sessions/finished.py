@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
-from bot.sessions.model import DEAL_AGAIN_SECONDS, Session
+from bot.sessions.model import DEAL_AGAIN_SECONDS, STORE_RETRY_SECONDS, Session
+from bot.store import StoreUnavailable
 from bot.store.base import VersionConflict
 
 if TYPE_CHECKING:
@@ -90,8 +91,16 @@ class FinishedTables:
             last = self._finished.get(channel_id)
             if last is None or last.version != version:
                 return
-            del self._finished[channel_id]
-            with contextlib.suppress(VersionConflict):
+            try:
                 await tables.store.delete(channel_id, expected_version=version)
+            except VersionConflict:
+                pass  # gone already
+            except StoreUnavailable:
+                # Kept, and dropped later: a record left in the store would hold the channel
+                # against every new game (a new one is stored where nothing is).
+                work = self._expire(channel_id, version, STORE_RETRY_SECONDS)
+                tables.tasks.replace(channel_id, work, f"expire-{channel_id}")
+                return
+            del self._finished[channel_id]
         if last.message_id is not None:
             await tables.poster.strip(channel_id, last.message_id)

@@ -29,6 +29,7 @@ __all__ = [
     "MAX_MESSAGE",
     "PUBLISH_WAIT",
     "REPOST_DELAYS",
+    "STORE_RETRY_SECONDS",
     "TIMEOUTS_BEFORE_COMPUTER",
     "Host",
     "NoPoster",
@@ -53,6 +54,7 @@ PUBLISH_WAIT = 5.0  # how long a computer burst waits for the move before it to 
 REPOST_DELAYS = (2.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0)
 MAX_BURST = 500  # computer moves in one burst; a game of bots always ends well before
 DEAL_AGAIN_SECONDS = 3600.0  # how long a finished table's "Deal again" keeps working
+STORE_RETRY_SECONDS = 5.0  # how long a timer waits to try again after the store refused a write
 
 
 class SessionError(Exception):

@@ -156,7 +156,7 @@ class PlayVerbs(Tables):
                 raise SessionError("error.moderator_only")
             ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
             notice = "\n".join([ended, *self.fairness(session, end=True)])
-            async with self.writing(channel_id, session.version) as attempt:
+            async with self.writing(channel_id, None) as attempt:
                 attempt.notice = notice
                 await self.store.finish(
                     channel_id,

@@ -146,6 +146,6 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
 
     async def close(self) -> None:
         """Stop every timer (the sessions stay in the store)."""
+        await self.settles.close()  # first: a read-back may arm a timer
         await self.tasks.close()
         await self.reposts.close()
-        await self.settles.close()

@@ -1458,6 +1458,10 @@ class DownStore(MemoryStore):
         self._before_write()
         await super().finish(channel_id, **kwargs)
 
+    async def delete(self, channel_id: int, *, expected_version: int) -> None:
+        self._before_write()
+        await super().delete(channel_id, expected_version=expected_version)
+
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         self._check(read=True)
         return await super().guild_settings(guild_id)
@@ -1573,8 +1577,8 @@ async def test_a_deal_again_the_store_refuses_keeps_the_finished_table_and_its_e
 
 
 class AnswerLosingStore(DownStore):
-    """A store whose next write loses its answer (StoreUncertain): ``landed`` says whether
-    the write was made before the answer was lost, as a server that committed it."""
+    """A store whose next write loses its answer (StoreUncertain) when ``lose`` is set:
+    True if the write was made before the answer was lost (a server that committed it)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -1588,6 +1592,9 @@ class AnswerLosingStore(DownStore):
         if lose:
             await write()
         raise StoreUncertain("cannot use the test database: connection lost mid-write")
+
+    async def create(self, game: ActiveGame) -> None:
+        await self._maybe_lose(lambda: super(AnswerLosingStore, self).create(game))
 
     async def save(self, game: ActiveGame, *, expected_version: int) -> None:
         await self._maybe_lose(
@@ -1696,6 +1703,71 @@ async def test_an_end_whose_answer_was_lost_is_announced_once_read_back() -> Non
     assert table.registry.get(CHANNEL) is None and await table.stored() is None
     assert f"<@{CAROL.id}>" in table.poster.posts[-1].content
     assert table.poster.stripped[-1] == table.message_id  # the last table's buttons go
+    await table.registry.close()
+
+
+async def test_a_lobby_whose_answer_was_lost_and_landed_is_opened_once_read_back() -> None:
+    store = AnswerLosingStore()
+    table = Harness(store)
+    store.lose = True
+    with pytest.raises(SessionError) as refused:
+        await table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3)
+    assert refused.value.key == "error.storage_uncertain"
+    await table.clock.advance(STORE_RETRY_SECONDS)
+    session = table.registry.get(CHANNEL)  # not a stored lobby nobody can reach
+    assert session is not None and session.is_lobby
+    assert "Waiting for 2 more" in table.poster.posts[-1].content
+    await table.answered(table.registry.join(CHANNEL, BOB))
+    await table.registry.close()
+
+
+async def test_a_lost_answer_that_did_not_land_never_shows_its_table_later() -> None:
+    # The read-back asks whether the store holds what the lost write made, not merely
+    # something else: here a lobby opened since then.
+    store = AnswerLosingStore()
+    table = Harness(store)
+    store.lose = False
+    with pytest.raises(SessionError):
+        await table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2, bots=1)
+    # Bob opens a lobby before the read-back: the store holds it, not the lost deal.
+    lobby = await table.answered(table.registry.open_lobby(CHANNEL, GUILD, "count", BOB, players=3))
+    assert lobby is not None and "Waiting for 2 more" in lobby.content
+    await table.clock.advance(STORE_RETRY_SECONDS)
+    assert table.poster.posts == []
+    session = table.registry.get(CHANNEL)
+    assert session is not None and session.is_lobby and session.version == lobby.version
+    await table.registry.close()
+
+
+async def test_a_new_game_refused_by_another_writer_keeps_the_finished_table_expiring() -> None:
+    store = DownStore()
+    table = Harness(store)
+    final = await finish_two(table)
+    [kept] = await store.load_active()
+    # Another process (a mistaken second writer) put its own record in the channel.
+    await store.save(replace(kept, version=kept.version + 50), expected_version=kept.version)
+    with pytest.raises(SessionError) as refused:
+        await table.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
+    assert refused.value.key == "error.busy_elsewhere"
+    assert table.registry.get(CHANNEL) is None  # its session is not taken over
+    assert table.registry.finished.get(CHANNEL) is not None
+    await table.clock.advance(DEAL_AGAIN_SECONDS)
+    assert table.registry.finished.get(CHANNEL) is None  # its expiry still ran
+    await table.registry.close()
+
+
+async def test_a_finished_table_expiring_while_the_store_is_down_is_dropped_later() -> None:
+    store = DownStore()
+    table = Harness(store)
+    await finish_two(table)
+    store.down = True
+    await table.clock.advance(DEAL_AGAIN_SECONDS)
+    store.down = False
+    assert await dormant(table)  # still stored: it would hold the channel against new games
+    await table.clock.advance(STORE_RETRY_SECONDS)
+    assert await table.stored() is None
+    assert table.registry.finished.get(CHANNEL) is None
+    await table.answered(table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2))
     await table.registry.close()
 
 
