@@ -21,14 +21,20 @@ class ChannelTasks:
 
     def __init__(self) -> None:
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._closed = False
 
     def __len__(self) -> int:
         """How many channels have a task (a timer or a computer burst) running."""
         return len(self._tasks)
 
     def replace(self, channel_id: int, work: Coroutine[Any, Any, None], name: str) -> None:
-        """Cancel the channel's task (unless it is the caller) and start ``work`` instead."""
+        """Cancel the channel's task (unless it is the caller) and start ``work`` instead.
+        Once closed, nothing starts: a task cancelled by :meth:`close` that re-arms its
+        channel on the way out (a rollback) would leave a task nobody stops."""
         self.cancel(channel_id)
+        if self._closed:
+            work.close()
+            return
         task = asyncio.get_running_loop().create_task(self._guarded(work), name=name)
         self._tasks[channel_id] = task
         task.add_done_callback(lambda done: self._forget(channel_id, done, work))
@@ -45,7 +51,8 @@ class ChannelTasks:
         return task is not None and not task.done()
 
     async def close(self) -> None:
-        """Cancel every task and wait for them to finish."""
+        """Cancel every task and wait for them to finish; start none from now on."""
+        self._closed = True
         tasks = list(self._tasks.values())
         self._tasks.clear()
         for task in tasks:

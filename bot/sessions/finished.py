@@ -8,7 +8,6 @@ the final table's **Deal again** button works, across a restart too, until it ex
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 from bot.sessions.model import DEAL_AGAIN_SECONDS, STORE_RETRY_SECONDS, Session
@@ -68,12 +67,10 @@ class FinishedTables:
         self.tables.tasks.cancel(channel_id)  # its expiry timer
 
     async def restore(self, session: Session) -> None:
-        """A stored finished table after a restart: keep offering it, or drop it if expired."""
+        """A stored finished table after a restart (or read back): keep offering it until it
+        expires. One already expired is dropped by its expiry at once, which waits for a
+        store that does not answer: dropped here, its record would hold the channel."""
         assert session.finished_at is not None
-        if self.tables.clock() >= session.finished_at + DEAL_AGAIN_SECONDS:
-            with contextlib.suppress(VersionConflict):
-                await self.tables.store.delete(session.channel_id, expected_version=session.version)
-            return
         self._finished[session.channel_id] = session
         self._arm_expiry(session)
 

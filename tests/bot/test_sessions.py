@@ -1132,10 +1132,31 @@ async def test_a_finished_table_found_expired_at_restart_is_dropped(table: Harne
     again = Harness(table.store)
     again.clock.now = table.clock.now + DEAL_AGAIN_SECONDS
     assert await again.registry.restore_all() == 0
+    await again.clock.advance(0)  # its expiry, due already, runs at once
     assert await again.stored() is None
     with pytest.raises(SessionError) as refused:
         await again.registry.deal_again(CHANNEL, ALICE.id, version=final.version)
     assert refused.value.key == "error.stale_button"
+    await again.registry.close()
+
+
+async def test_a_finished_table_found_expired_while_the_store_refuses_is_dropped_later() -> None:
+    # Dropped from memory with its record left behind, it would hold the channel against
+    # every new game until the next restart.
+    store = DownStore()
+    table = Harness(store)
+    await finish_two(table)
+    await table.registry.close()
+    again = Harness(store)
+    again.clock.now = table.clock.now + DEAL_AGAIN_SECONDS
+    store.down = store.reads_up = True
+    assert await again.registry.restore_all() == 0
+    await again.clock.advance(0)
+    assert again.registry.finished.get(CHANNEL) is not None
+    store.down = False
+    await again.clock.advance(STORE_RETRY_SECONDS)
+    assert await again.stored() is None and again.registry.finished.get(CHANNEL) is None
+    await again.answered(again.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2))
     await again.registry.close()
 
 

@@ -77,3 +77,24 @@ async def test_a_task_cancelled_before_it_ran_is_not_reported_unawaited() -> Non
     await asyncio.sleep(0)
     assert not tasks.running(4)
     await tasks.close()
+
+
+async def test_a_task_rearming_its_channel_as_it_is_closed_starts_nothing() -> None:
+    # A timer cancelled mid-write rolls back, and a rollback arms the channel's timer again.
+    tasks = ChannelTasks()
+    started: list[str] = []
+
+    async def again() -> None:
+        started.append("again")
+
+    async def timer() -> None:
+        try:
+            await asyncio.sleep(60)
+        finally:
+            tasks.replace(1, again(), "again")
+
+    tasks.replace(1, timer(), "timer")
+    await asyncio.sleep(0)
+    await tasks.close()
+    await asyncio.sleep(0)
+    assert started == [] and not tasks.running(1) and len(tasks) == 0
