@@ -20,7 +20,17 @@ from typing import Any, Protocol, TypeVar
 from rules.engine import Action, Outcome
 from rules.rng import GameRandom
 
-__all__ = ["Playable", "Policy", "best_action", "budgeted_action", "clone", "play_out"]
+__all__ = [
+    "Playable",
+    "Policy",
+    "Rollout",
+    "best_action",
+    "budgeted_action",
+    "clone",
+    "play_out",
+    "play_out_counted",
+    "rollout",
+]
 
 A = TypeVar("A", bound=Action)
 
@@ -47,7 +57,8 @@ S = TypeVar("S")
 
 def clone(state: S, seed: int) -> S:
     """A copy of an engine state (a class with ``__slots__``) drawing from a fresh generator
-    seeded with ``seed``: lists (and lists of lists) are copied, everything else is shared.
+    seeded with ``seed``: lists are copied (and the lists in a list whose first item is
+    one), everything else is shared.
 
     Far cheaper than a snapshot round trip, whose generator state is most of its cost; the
     generator's bound methods an engine caches are bound to the new generator.
@@ -56,18 +67,29 @@ def clone(state: S, seed: int) -> S:
     copy = cls.__new__(cls)
     rng = GameRandom(seed)
     old: Any = None
+    bound = []
+    # One pass on the types alone: the hard players copy a world for every play-out.
     for name in cls.__slots__:  # type: ignore[attr-defined]
         value = getattr(state, name)
-        if isinstance(value, GameRandom):
+        kind = type(value)
+        if kind is list:
+            if value and type(value[0]) is list:
+                value = [v[:] if type(v) is list else v for v in value]
+            else:
+                value = value[:]
+        elif kind is GameRandom:
             old, value = value, rng
-        elif isinstance(value, list):
-            value = [v[:] if isinstance(v, list) else v for v in value]
+        elif kind is _BUILTIN_METHOD:
+            bound.append(name)
         setattr(copy, name, value)
-    for name in cls.__slots__:  # type: ignore[attr-defined]
+    for name in bound:
         value = getattr(copy, name)
-        if old is not None and getattr(value, "__self__", None) is old._random:
+        if old is not None and value.__self__ is old._random:
             setattr(copy, name, getattr(rng._random, value.__name__))
     return copy
+
+
+_BUILTIN_METHOD = type(random.Random().random)  # what caching a generator's method leaves
 
 
 Policy = Callable[[Any, int], Action]  # (state, seat to act) -> its action
@@ -76,15 +98,33 @@ Policy = Callable[[Any, int], Action]  # (state, seat to act) -> its action
 def play_out(state: Playable, seat: int, policy: Policy) -> float:
     """Play ``state`` to its end with ``policy`` for every seat; ``seat``'s result:
     1 for a win, 0.5 for a shared result (or an endless game), 0 for a loss."""
+    return play_out_counted(state, seat, policy)[0]
+
+
+def play_out_counted(state: Playable, seat: int, policy: Policy) -> tuple[float, int]:
+    """:func:`play_out`, and the number of moves it made (``MAX_ROLLOUT_MOVES`` for a game
+    that did not end)."""
     apply = state.apply
-    for _ in range(MAX_ROLLOUT_MOVES):
+    for made in range(MAX_ROLLOUT_MOVES):
         if state.is_over:
             outcome = state.result.outcomes[seat]
-            return 1.0 if outcome is Outcome.WIN else 0.5 if outcome is Outcome.DRAW else 0.0
+            return (
+                1.0 if outcome is Outcome.WIN else 0.5 if outcome is Outcome.DRAW else 0.0
+            ), made
         mover = state.current_seat
         assert mover is not None
         apply(mover, policy(state, mover))
-    return 0.5
+    return 0.5, MAX_ROLLOUT_MOVES
+
+
+# (state after the candidate, the seat deciding) -> (that seat's result, moves made): a
+# play-out. A game may bring its own, faster than the engine move by move.
+Rollout = Callable[[Any, int], tuple[float, int]]
+
+
+def rollout(policy: Policy) -> Rollout:
+    """The play-out of :func:`play_out_counted` with ``policy`` in every seat."""
+    return lambda state, seat: play_out_counted(state, seat, policy)
 
 
 def best_action(
@@ -124,7 +164,7 @@ def budgeted_action(
     candidates: Sequence[A],
     deal: Callable[[random.Random], Callable[[], Playable]],
     seat: int,
-    policy: Policy,
+    play: Rollout,
     *,
     rng: random.Random,
     moves: int,
@@ -135,7 +175,7 @@ def budgeted_action(
     overhead: int = 0,
 ) -> A:
     """:func:`best_action` with a budget of moves played out instead of a number of worlds,
-    spent by sequential halving.
+    spent by sequential halving; ``play`` plays each out (see :data:`Rollout`).
 
     The budget is split into rounds, one per halving of the candidates: each round samples
     worlds (every candidate still in tried in each) until the play-outs have made its share
@@ -170,25 +210,8 @@ def budgeted_action(
             for i in alive:
                 state = fresh()
                 state.apply(seat, candidates[i])
-                apply = state.apply
-                result = 0.5
-                for made in range(MAX_ROLLOUT_MOVES):
-                    if state.is_over:
-                        outcome = state.result.outcomes[seat]
-                        result = (
-                            1.0
-                            if outcome is Outcome.WIN
-                            else 0.0
-                            if outcome is Outcome.LOSE
-                            else 0.5
-                        )
-                        spent += made + overhead
-                        break
-                    mover = state.current_seat
-                    assert mover is not None
-                    apply(mover, policy(state, mover))
-                else:
-                    spent += MAX_ROLLOUT_MOVES + overhead
+                result, made = play(state, seat)
+                spent += made + overhead
                 totals[i] += result
             made_here += 1
             worlds += 1

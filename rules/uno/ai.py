@@ -23,7 +23,7 @@ from rules.levels import Level, decide
 from rules.montecarlo import budgeted_action
 from rules.uno.actions import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
 from rules.uno.cards import COLOUR_NAMES, RANK_NAMES
-from rules.uno.search import normal_move, sample_world
+from rules.uno.search import play_out, sample_world
 from rules.uno.state import UnoView
 
 __all__ = ["choose_action"]
@@ -157,13 +157,13 @@ HARD_ROLLOUTS = 6_000  # play-outs per decision at most, however short they are
 HARD_MIN_WORLDS = 12  # worlds sampled however many candidates there are
 HARD_MARGIN = 0.02  # the win share another action must add to overrule the normal player
 DEFAULT_SEED = 18  # the generator's seed when none is given (issue 18)
-_ROLLOUT = normal_move  # every seat of a play-out: the normal player, read off the ints
+_ROLLOUT = play_out  # every seat of a play-out: the normal player, read off the ints
 
 
 def _hard(view: UnoView, rng: random.Random) -> Action:
     """Tries each distinct legal action in sampled worlds consistent with ``view`` (see
-    :mod:`rules.uno.search`), played out by :func:`rules.uno.search.normal_move` (the normal
-    player's very decisions, read off the engine's ints: a few times faster than building
+    :mod:`rules.uno.search`), played out by :func:`rules.uno.search.play_out` (the normal
+    player's very decisions, read off the engine's ints: many times faster than building
     views), and keeps the best. The budget is moves played out, not play-outs: short
     play-outs near a game's end buy many more worlds for the same time. Saying UNO and
     catching are always right; it never challenges (the bluff is not in the view) and

@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rules.engine import Action
-from rules.montecarlo import clone
+from rules.engine import Action, Outcome
+from rules.montecarlo import MAX_ROLLOUT_MOVES, clone, play_out_counted
 from rules.rng import GameRandom
 from rules.uno.actions import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
 from rules.uno.cards import (
@@ -24,29 +24,28 @@ from rules.uno.cards import (
     CARD_RANK,
     COLOUR_NAMES,
     DECK_SIZE,
+    DRAW_TWO,
     NONE,
     RANK_NAMES,
+    SKIP,
     WILD,
     WILD_DRAW_FOUR,
 )
 from rules.uno.state import (
     _PLAYABLE,
+    _SINGLE_PLAYS,
+    _WILD_PLAYS,
     AFTER_DRAW,
-    GAME,
+    CHOOSE_COLOUR,
     HOUSE_RULES,
     PHASE_NAMES,
     PLAY,
-    SCHEMA,
     UnoState,
     UnoView,
-    restore,
+    _options,
 )
 
-__all__ = ["normal_move", "quick_move", "sample_snapshot", "sample_world"]
-
-# Every sampled world starts from this generator state (decoding one costs more than
-# everything else in a snapshot); :func:`sample_world` reseeds each world's copies.
-_RNG_STATE = GameRandom(0).getstate()
+__all__ = ["normal_move", "play_out", "quick_move", "sample_snapshot", "sample_world"]
 
 _BY_CODE: dict[str, tuple[int, ...]] = {}
 for _card, _code in enumerate(CARD_CODES):
@@ -63,14 +62,28 @@ def _card_of_top(top: str) -> str:
 def sample_world(view: UnoView, rng: random.Random) -> Callable[[], UnoState]:
     """A factory of fresh copies of one world sampled for ``view``: each copy draws the same
     cards, from its own generator seeded by ``rng``."""
-    world = restore(sample_snapshot(view, rng))
+    world = _sample(view, rng, _WORLDS_RNG)
     seed = rng.getrandbits(63)
     return lambda: clone(world, seed)
 
 
 def sample_snapshot(view: UnoView, rng: random.Random) -> dict[str, Any]:
     """A snapshot (for :func:`rules.uno.state.restore`) of a game whose ``view(view.seat)``
-    shows what ``view`` shows, the unseen cards dealt at random by ``rng``."""
+    shows what ``view`` shows, the unseen cards dealt at random by ``rng``: the world
+    :func:`sample_world` copies, as data."""
+    return _sample(view, rng, GameRandom(0)).snapshot()
+
+
+# The generator of every world :func:`sample_world` keeps: never drawn from, since only its
+# copies play, each with a generator of its own. A world so costs no generator to build
+# (restoring one from a snapshot was most of a world's cost).
+_WORLDS_RNG = GameRandom(0)
+_OPTIONS: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
+
+
+def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoState:
+    """The state of a game whose ``view(view.seat)`` shows what ``view`` shows, the unseen
+    cards dealt at random by ``rng``, drawing from ``generator``."""
     seat = view.seat
     if seat is None or view.hand is None or view.current_seat is None:
         raise ValueError("a world is sampled for a seated player of a game in progress")
@@ -93,43 +106,36 @@ def sample_snapshot(view: UnoView, rng: random.Random) -> dict[str, Any]:
     pile = unseen[: view.draw_pile]
     discard = [*unseen[view.draw_pile :], top]
     assert len(pile) + len(discard) + sum(map(len, hands)) == DECK_SIZE
-    challengeable = any(isinstance(a, Challenge) for a in view.legal)
-    calls_left = any(isinstance(a, CallUno) for a in view.legal)
-    declared = (
-        seat
-        if "uno_call" in view.house
+    key = (view.ruleset, view.house)
+    options = _OPTIONS.get(key)
+    if options is None:
+        options = _OPTIONS[key] = _options(
+            {"ruleset": view.ruleset, **{r: r in view.house for r in HOUSE_RULES}}
+        )
+    state = UnoState(n, generator, options)
+    state.hands = hands
+    state.pile = pile  # in random order already: nothing is left to shuffle
+    state.discard = discard
+    state.colour = COLOUR_NAMES.index(view.colour)
+    state.turn = view.current_seat
+    state.direction = view.direction
+    state.phase = PHASE_NAMES.index(view.phase)
+    state.pending = view.pending
+    # Whether a pending Wild Draw Four was a bluff is not in the view: the world says it
+    # was not (the hard player never challenges, so it never matters).
+    if any(isinstance(a, Challenge) for a in view.legal):
+        state._offender = _offender(view)
+    state._exposed = -1 if view.uno_exposed is None else view.uno_exposed
+    if (
+        "uno_call" in view.house
         and view.current_seat == seat
         and len(view.hand) == 2
-        and not calls_left
-        else -1
-    )
-    return {
-        "game": GAME,
-        "schema": SCHEMA,
-        "players": n,
-        "options": {"ruleset": view.ruleset, **{r: r in view.house for r in HOUSE_RULES}},
-        "rng": _RNG_STATE,
-        "hands": hands,
-        "pile": pile,
-        "unshuffled": 0,  # already in random order
-        "discard": discard,
-        "colour": COLOUR_NAMES.index(view.colour),
-        "turn": view.current_seat,
-        "direction": view.direction,
-        "phase": PHASE_NAMES.index(view.phase),
-        "pending": view.pending,
-        # Whether a pending Wild Draw Four was a bluff is not in the view: the world says it
-        # was not (the hard player never challenges, so it never matters).
-        "guilty": False,
-        "offender": _offender(view) if challengeable else -1,
-        "exposed": -1 if view.uno_exposed is None else view.uno_exposed,
-        "declared": declared,
-        "reveal": None,
-        "idle": 0,
-        "out": [i in view.out for i in range(n)] if view.out else [],
-        "over": False,
-        "log": [],
-    }
+        and not any(isinstance(a, CallUno) for a in view.legal)
+    ):
+        state._declared = seat
+    if view.out:
+        state._out = [i in view.out for i in range(n)]
+    return state
 
 
 def _offender(view: UnoView) -> int:
@@ -282,20 +288,38 @@ def _colours_held(hand: Sequence[int]) -> tuple[list[int], int]:
 def _normal_turn(state: UnoState, seat: int) -> Action:
     """:func:`normal_move` on an ordinary official turn (nothing pending, no UNO to say, no
     7 to aim), the hot path of every play-out: the same choice straight off the hand, without
-    listing the legal actions. Of a wild's four plays the one naming the colour held most
-    scores best, so each card is scored once."""
+    listing the legal actions."""
     hand = state.hands[seat]
+    best, favourite = _normal_card(
+        hand,
+        state.colour,
+        state.discard[-1],
+        len(state.hands[(seat + state.direction) % state.n]) <= _THREAT,
+    )
+    if best < 0:
+        return _DRAW
+    return _WILD_PLAYS[best][favourite] if CARD_COLOUR[hand[best]] == NONE else _SINGLE_PLAYS[best]
+
+
+def _normal_card(hand: list[int], colour: int, top: int, threat: bool) -> tuple[int, int]:
+    """The card the normal player plays on an ordinary official turn (its index, or -1 to
+    draw) on ``top`` in ``colour``, and the colour held most (what it names for a wild);
+    ``threat``: the next player is about to win. Of a wild's four plays the one naming the
+    colour held most scores best, so each card is scored once."""
+    playable = _PLAYABLE[colour * 15 + CARD_RANK[top]]
+    fits = [index for index, card in enumerate(hand) if playable[card]]
+    if not fits:
+        return -1, 0
+    if len(fits) == 1 and CARD_COLOUR[hand[fits[0]]] != NONE:
+        return fits[0], 0  # nothing to weigh, and no wild to name a colour for
     held, favourite = _colours_held(hand)
-    playable = _PLAYABLE[state.colour * 15 + CARD_RANK[state.discard[-1]]]
-    no_bluff = held[state.colour]
-    threat = len(state.hands[(seat + state.direction) % state.n]) <= _THREAT
+    no_bluff = held[colour]
     best = -1
     best_score = 0
-    for index, card in enumerate(hand):
-        if not playable[card]:
-            continue
-        colour = CARD_COLOUR[card]
-        if colour == NONE:
+    for index in fits:
+        card = hand[index]
+        card_colour = CARD_COLOUR[card]
+        if card_colour == NONE:
             if CARD_RANK[card] == WILD_DRAW_FOUR:
                 if no_bluff:
                     continue
@@ -303,11 +327,132 @@ def _normal_turn(state: UnoState, seat: int) -> Action:
             else:
                 score = -999_999 if threat else -999_998
         else:
-            score = held[colour] * 20 + _WEIGHT[card]
+            score = held[card_colour] * 20 + _WEIGHT[card]
             if _ATTACK[card]:
                 score += 1_000_000 if threat else -100_000
         if best < 0 or score > best_score:
             best, best_score = index, score
-    if best < 0:
-        return _DRAW
-    return Play(best, favourite) if CARD_COLOUR[hand[best]] == NONE else Play(best)
+    return best, favourite
+
+
+def play_out(state: UnoState, seat: int) -> tuple[float, int]:
+    """``seat``'s result of playing ``state`` to its end with the normal player in every
+    seat (1 a win, 0.5 a shared result or an endless game, 0 a loss), and the number of
+    moves made: the hard player's play-out (a :data:`rules.montecarlo.Rollout`).
+
+    The official game without house rules, nobody gone, runs in :func:`_play_out_plain`;
+    any other game moves through the engine with :func:`normal_move`.
+    """
+    if (
+        state.seed_rules
+        or state.stacking
+        or state.draw_until
+        or state.jump_in
+        or state.seven_zero
+        or state.uno_call
+        or state._out
+        or state._reveal is not None
+        or state.phase == CHOOSE_COLOUR
+    ):
+        return play_out_counted(state, seat, normal_move)
+    return _play_out_plain(state, seat)
+
+
+def _play_out_plain(state: UnoState, seat: int) -> tuple[float, int]:
+    """:func:`play_out` of an official game without house rules, nobody gone: the engine's
+    moves (``UnoState.apply``) and the normal player's choices (:func:`normal_move`) in one
+    loop on the state's lists, without actions, events or a log. The same cards come from
+    the same generator in the same order, so the game ends as the engine's would, move for
+    move (a test plays both); only what those rules reach is here.
+
+    A rollout is most of the hard player's time: this runs it about three times as fast.
+    """
+    if state._result is not None:
+        return _outcome(state._result.outcomes[seat]), 0
+    hands = state.hands
+    pile = state.pile
+    discard = state.discard
+    rand = state._rand
+    n = state.n
+    colour = state.colour
+    turn = state.turn
+    direction = state.direction
+    phase = state.phase
+    pending = state.pending
+    unshuffled = state._unshuffled
+
+    def deal(hand: list[int], count: int) -> int:
+        # UnoState._deal and _reshuffle: each card's Fisher-Yates step when it is drawn.
+        nonlocal unshuffled
+        got = 0
+        while got < count:
+            top = len(pile) - 1
+            if top < 0:
+                if len(discard) <= 1:
+                    break
+                last = discard.pop()
+                pile.extend(discard)
+                discard.clear()
+                discard.append(last)
+                unshuffled = len(pile)
+                top = unshuffled - 1
+            if top < unshuffled:
+                other = int(rand() * (top + 1))
+                pile[top], pile[other] = pile[other], pile[top]
+                unshuffled = top
+            hand.append(pile.pop())
+            got += 1
+        return got
+
+    for made in range(MAX_ROLLOUT_MOVES):
+        hand = hands[turn]
+        if pending:  # an official W+4: the normal player never challenges, it takes them
+            deal(hand, pending)
+            pending = 0
+            turn = (turn + direction) % n
+            continue
+        threat = len(hands[(turn + direction) % n]) <= _THREAT
+        if phase == AFTER_DRAW:
+            card = hand[-1]
+            phase = PLAY
+            if CARD_COLOUR[card] == NONE:
+                held, favourite = _colours_held(hand)
+                if not threat or (CARD_RANK[card] == WILD_DRAW_FOUR and held[colour]):
+                    turn = (turn + direction) % n  # keeps the wild for later: passes
+                    continue
+            best = len(hand) - 1
+        else:
+            best, favourite = _normal_card(hand, colour, discard[-1], threat)
+            if best < 0:
+                # Never a blocked game (the engine's ``_block``): with the whole deck in
+                # play, someone holds a wild, and a wild always fits.
+                if deal(hand, 1) and _PLAYABLE[colour * 15 + CARD_RANK[discard[-1]]][hand[-1]]:
+                    phase = AFTER_DRAW
+                    continue
+                turn = (turn + direction) % n
+                continue
+        # The play (UnoState._play and _effect).
+        card = hand.pop(best)
+        discard.append(card)
+        rank = CARD_RANK[card]
+        colour = favourite if rank >= WILD else CARD_COLOUR[card]
+        if not hand:
+            return (1.0 if turn == seat else 0.0), made + 1
+        if rank < DRAW_TWO or rank == WILD:
+            turn = (turn + direction) % n
+        elif rank == WILD_DRAW_FOUR:
+            pending = 4
+            turn = (turn + direction) % n
+        elif rank == DRAW_TWO:
+            deal(hands[(turn + direction) % n], 2)
+            turn = (turn + 2 * direction) % n
+        elif rank == SKIP or n == 2:
+            turn = (turn + 2 * direction) % n
+        else:  # a reverse
+            direction = -direction
+            turn = (turn + direction) % n
+    return 0.5, MAX_ROLLOUT_MOVES
+
+
+def _outcome(outcome: Outcome) -> float:
+    return 1.0 if outcome is Outcome.WIN else 0.5 if outcome is Outcome.DRAW else 0.0

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine import Action, Outcome, Result
-from rules.montecarlo import budgeted_action
+from rules.montecarlo import budgeted_action, rollout
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def settle(state: Any, seat: int) -> Action:
 def choose(candidates: list[Odds], dealer: Dealer, **kwargs: Any) -> Odds:
     options: dict[str, Any] = {"moves": 200, "min_worlds": 4, "max_worlds": 1_000}
     options.update(kwargs)
-    return budgeted_action(candidates, dealer, 0, settle, rng=random.Random(1), **options)
+    return budgeted_action(candidates, dealer, 0, rollout(settle), rng=random.Random(1), **options)
 
 
 def test_the_best_candidate_survives_the_halvings() -> None:

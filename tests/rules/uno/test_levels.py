@@ -9,10 +9,11 @@ import pytest
 
 import rules.uno.ai as uno_ai
 from rules.levels import Level
+from rules.montecarlo import clone, play_out_counted
 from rules.uno import CallUno, Draw, Play, UnoState, new, restore
 from rules.uno.ai import choose_action
-from rules.uno.cards import CARD_CODES
-from rules.uno.search import normal_move, quick_move, sample_world
+from rules.uno.cards import CARD_CODES, CARD_RANK, DRAW_TWO, WILD_DRAW_FOUR
+from rules.uno.search import normal_move, play_out, quick_move, sample_world
 from rules.uno.state import HOUSE_RULES
 
 Rig = Callable[..., UnoState]
@@ -159,3 +160,66 @@ def test_copies_of_a_world_replay_alike_and_share_nothing_they_change() -> None:
     assert first.snapshot()["log"] == second.snapshot()["log"]
     assert first.result == second.result
     assert fresh().log == []  # the sampled world itself was never played on
+
+
+def _plain_positions(count: int) -> Iterator[UnoState]:
+    """Official games without house rules stopped part-way, two to four players, and from
+    each one every move its player may make (so after a draw, with a W+4 pending, ...)."""
+    for seed in range(count):
+        state = new(2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(120)):
+            if state.is_over:
+                break
+            state.apply(state.turn, choose_action(state.view(state.turn), Level.EASY, rng))
+        if state.is_over:
+            continue
+        yield state
+        for action in state.legal_actions(state.turn):
+            moved = clone(state, seed)
+            moved.apply(state.turn, action)
+            yield moved
+
+
+def test_the_fast_play_out_ends_every_game_as_the_engine_does() -> None:
+    # The hard player's play-out of a plain official game runs on the lists alone: it must
+    # make the same moves from the same cards as the engine driven by the normal player.
+    checked = same_cards = 0
+    for state in _plain_positions(200):
+        for seat in range(state.n):
+            engine, fast = clone(state, seat), clone(state, seat)
+            assert play_out(fast, seat) == play_out_counted(engine, seat, normal_move)
+            checked += 1
+            if CARD_RANK[engine.discard[-1]] not in (DRAW_TWO, WILD_DRAW_FOUR):
+                # Every card where the engine left it (a game won on a +2 or a W+4 goes on
+                # to rule 10's draw, which the play-out, already knowing its result, skips).
+                assert (fast.hands, fast.pile, fast.discard) == (
+                    engine.hands,
+                    engine.pile,
+                    engine.discard,
+                )
+                same_cards += 1
+    assert checked > 1_000 and same_cards > 800
+
+
+def test_other_games_play_out_through_the_engine() -> None:
+    for state in positions(40):
+        if state.options == new(state.n).options:
+            continue  # a plain game: the test above
+        engine, other = clone(state, 3), clone(state, 3)
+        assert play_out(other, 0) == play_out_counted(engine, 0, normal_move)
+        assert other.log == engine.log and other.is_over
+
+
+@pytest.mark.parametrize("drawn", ["none_W+4", "none_W", "red_9", "blue_9"])
+@pytest.mark.parametrize("other", [["green_1", "green_2"], ["green_1", "green_2", "green_3"]])
+def test_the_fast_play_out_plays_a_drawn_card_as_the_normal_player(
+    rig: Rig, drawn: str, other: list[str]
+) -> None:
+    # After a draw: a wild is kept unless the next player is about to win, and a W+4 is
+    # never a bluff (seat 0 holds red, the colour in play).
+    state = rig([["red_1", "red_2", "blue_3"], other], "red_5", pile=[drawn])
+    state.apply(0, Draw())
+    for seed in range(20):
+        engine, fast = clone(state, seed), clone(state, seed)
+        assert play_out(fast, 0) == play_out_counted(engine, 0, normal_move)
