@@ -152,7 +152,7 @@ def _easy(view: UnoView, rng: random.Random) -> Action:
 # -- hard: determinized Monte Carlo ------------------------------------------------------------
 
 HARD_MOVES = 40_000  # moves played out per decision, shared among the candidate actions
-HARD_OVERHEAD = 6  # what copying a world costs, in moves (sampling one costs twice that)
+HARD_OVERHEAD = 8  # what a copy of a world and its first move cost, in moves (a new world: twice)
 HARD_ROLLOUTS = 6_000  # play-outs per decision at most, however short they are
 HARD_MIN_WORLDS = 12  # worlds sampled however many candidates there are
 HARD_MARGIN = 0.02  # the win share another action must add to overrule the normal player
@@ -192,6 +192,10 @@ def _hard(view: UnoView, rng: random.Random) -> Action:
         distinct.setdefault(key, action)
     candidates = list(distinct.values())
     normal = _normal(view)
+    if len(hand) == 1 and isinstance(normal, Play) and view.ruleset == "official":
+        # Going out wins at once (rule 10), whatever the others hold: nothing to weigh. A
+        # last wild's four colours each won in every world, a search's worst case.
+        return normal
     prefer = next(
         (
             a

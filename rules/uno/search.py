@@ -97,14 +97,32 @@ def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoStat
         if len(codes) <= view.hand_counts[shown]:
             hands[shown] = [free[code].pop() for code in codes]
     unseen = [card for cards in free.values() for card in cards]
-    rng.shuffle(unseen)
-    for other, count in enumerate(view.hand_counts):
-        missing = count - len(hands[other])
-        if other != seat and missing:
-            hands[other] += unseen[-missing:]
-            del unseen[-missing:]
-    pile = unseen[: view.draw_pile]
-    discard = [*unseen[view.draw_pile :], top]
+    # Only where each unseen card lies is drawn here, not its order: the pile is shuffled as
+    # it is drawn (UnoState._unshuffled), the discard pile when it is turned over. So the
+    # cards dealt are picked one by one (the first steps of a Fisher-Yates shuffle), and
+    # of the pile and the discard pile only the smaller is picked.
+    missing = [
+        count - len(hands[other]) if other != seat else 0
+        for other, count in enumerate(view.hand_counts)
+    ]
+    dealt = sum(missing)
+    rest = len(unseen) - dealt
+    under = rest - view.draw_pile  # the discard pile under its top card
+    picks = dealt + min(view.draw_pile, under)
+    draw = rng.random
+    size = len(unseen)
+    for i in range(picks):
+        j = i + int(draw() * (size - i))
+        unseen[i], unseen[j] = unseen[j], unseen[i]
+    start = 0
+    for other, count in enumerate(missing):
+        if count:
+            hands[other] += unseen[start : start + count]
+            start += count
+    if view.draw_pile <= under:
+        pile, discard = unseen[dealt:picks], [*unseen[picks:], top]
+    else:
+        discard, pile = [*unseen[dealt:picks], top], unseen[picks:]
     assert len(pile) + len(discard) + sum(map(len, hands)) == DECK_SIZE
     key = (view.ruleset, view.house)
     options = _OPTIONS.get(key)
@@ -114,7 +132,8 @@ def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoStat
         )
     state = UnoState(n, generator, options)
     state.hands = hands
-    state.pile = pile  # in random order already: nothing is left to shuffle
+    state.pile = pile
+    state._unshuffled = len(pile)
     state.discard = discard
     state.colour = COLOUR_NAMES.index(view.colour)
     state.turn = view.current_seat

@@ -223,3 +223,20 @@ def test_the_fast_play_out_plays_a_drawn_card_as_the_normal_player(
     for seed in range(20):
         engine, fast = clone(state, seed), clone(state, seed)
         assert play_out(fast, 0) == play_out_counted(engine, 0, normal_move)
+
+
+@pytest.mark.parametrize("last", ["none_W", "red_7", "red_+2"])
+def test_hard_goes_out_without_searching(
+    rig: Rig, last: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Rule 10: playing the last card wins whatever the others hold; a last wild's four
+    # colours used to be searched in over a thousand worlds, every one of them a win.
+    def no_worlds(*args: object) -> None:
+        raise AssertionError("a world was sampled")
+
+    monkeypatch.setattr(uno_ai, "sample_world", no_worlds)
+    state = rig([[last], ["blue_1", "blue_2"]], "red_5")
+    action = choose_action(state.view(0), Level.HARD, random.Random(1))
+    assert action == choose_action(state.view(0))
+    state.apply(0, action)
+    assert state.is_over and state.result is not None and state.result.ranking[0] == 0
