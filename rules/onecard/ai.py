@@ -12,24 +12,34 @@ policy (see :func:`_hard` and :mod:`rules.montecarlo`). Every level decides from
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from functools import partial
+from typing import Final
 
 from rules.cards import SUITS, Card, Rank, Suit
 from rules.levels import Level, decide
 from rules.montecarlo import best_action
 from rules.onecard.events import PlayCard, Take
 from rules.onecard.search import sample_world
-from rules.onecard.state import OneCardView, State, attack_value
+from rules.onecard.state import (
+    _ATTACK,
+    _PLAY,
+    _PLAY7,
+    _RANK,
+    _SEVENS,
+    _SUIT,
+    _TAKE,
+    JKB,
+    OneCardView,
+    State,
+)
 
 __all__ = ["choose_action", "favourite_suit", "legal_moves"]
 
 
 def favourite_suit(hand: Sequence[Card], *, without: Card | None = None) -> Suit:
     """The suit ``hand`` holds most of (ties: ♠ ♥ ♦ ♣ order), ignoring ``without``."""
-    counts = Counter(c.suit for c in hand if c is not without and not c.is_joker)
-    return max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
+    return SUITS[_favourite(_suits_held([c.index for c in hand if c is not without]))]
 
 
 def choose_action(
@@ -47,36 +57,79 @@ def choose_action(
 
 def _normal(view: OneCardView) -> PlayCard | Take:
     """Today's rule-of-thumb player (the module docstring)."""
-    return _decide(view.hand or (), view.playable, view.offense)
+    mask = 0
+    for card in view.playable:
+        mask |= 1 << card.index
+    return _decide([c.index for c in view.hand or ()], mask, view.offense)
 
 
-def _decide(hand: Sequence[Card], playable: Sequence[Card], offense: int) -> PlayCard | Take:
-    """The normal player's move from what it decides on: its hand (in the order the cards
-    came), the cards of it that play (in the same order) and the pending offense point."""
-    if not playable:
-        return Take()
+# The normal player's preferences per card index, packed into ints so that a move in a
+# play-out builds no tuples (``_decide`` runs at every move of every play-out). Defending:
+# the least, jokers last, then the smallest attack. Otherwise the most: a K (another turn),
+# then an attack card, then (added per hand, times 64) the suit held most, then the lowest
+# index. A hand never holds 64 cards, so the terms never overlap.
+_DEFENCE_KEY: Final = tuple(100 * (i >= JKB) + _ATTACK[i] for i in range(54))
+_PLAIN_KEY: Final = tuple(
+    ((_RANK[i] == 13) * 2 + (_ATTACK[i] > 0)) * 4096 + 63 - i for i in range(54)
+)
+
+
+def _decide(hand: Sequence[int], mask: int, offense: int) -> PlayCard | Take:
+    """The normal player's move from what it decides on, as card indices: its hand (in the
+    order the cards came), a mask with the bit of each card of it that plays (others may be
+    set too) and the pending offense point. The view's player and the search's play-outs
+    both decide here, so they are the same player."""
+    best = -1
     if offense:
         # Defend with the smallest card that answers; jokers are the last resort.
-        card = min(playable, key=lambda c: (c.is_joker, attack_value(c)))
-        return _play(card, hand)
-    plain = [c for c in playable if not c.is_joker]
-    if not plain:
-        # Only jokers fit: keep them for defence unless they are all that is left.
-        if all(c.is_joker for c in hand):
-            return _play(playable[0], hand)
-        return Take()
-    counts = Counter(c.suit for c in hand)
-    card = max(
-        plain,
-        key=lambda c: (c.rank is Rank.KING, attack_value(c) > 0, counts[c.suit], -c.index),
-    )
-    return _play(card, hand)
+        least = 1_000
+        for i in hand:
+            if (mask >> i) & 1 and _DEFENCE_KEY[i] < least:
+                best, least = i, _DEFENCE_KEY[i]
+        return _TAKE if best < 0 else _play(best, hand)
+    held = _suits_held(hand)
+    most = -1
+    joker = -1
+    for i in hand:
+        if (mask >> i) & 1:
+            if i >= JKB:
+                if joker < 0:
+                    joker = i
+            elif _PLAIN_KEY[i] + held[_SUIT[i]] * 64 > most:
+                best, most = i, _PLAIN_KEY[i] + held[_SUIT[i]] * 64
+    if best >= 0:
+        return _play(best, hand, held)
+    # Only jokers fit: keep them for defence unless they are all that is left.
+    if joker >= 0 and held[4] + held[5] == len(hand):
+        return _PLAY[joker]
+    return _TAKE
 
 
-def _play(card: Card, hand: Sequence[Card]) -> PlayCard:
-    if card.rank is Rank.SEVEN:
-        return PlayCard(card, favourite_suit(hand, without=card))
-    return PlayCard(card)
+def _suits_held(hand: Sequence[int]) -> list[int]:
+    """How many cards ``hand`` holds of each suit position (♠ ♥ ♦ ♣, JK B, JK C)."""
+    held = [0, 0, 0, 0, 0, 0]
+    for i in hand:
+        held[_SUIT[i]] += 1
+    return held
+
+
+def _favourite(held: Sequence[int]) -> int:
+    """The suit position (of ♠ ♥ ♦ ♣) held most, the first on a tie."""
+    favourite = 0
+    for suit in (1, 2, 3):
+        if held[suit] > held[favourite]:
+            favourite = suit
+    return favourite
+
+
+def _play(index: int, hand: Sequence[int], held: list[int] | None = None) -> PlayCard:
+    """Play card ``index`` of ``hand`` (whose :func:`_suits_held` is ``held``, when known):
+    after a 7, name the suit the other cards hold most."""
+    if index not in _SEVENS:
+        return _PLAY[index]
+    held = _suits_held(hand) if held is None else held[:]
+    held[_SUIT[index]] -= 1
+    return _PLAY7[index // 13][_favourite(held)]
 
 
 # -- easy: the slips of a casual player ------------------------------------------------------
@@ -123,10 +176,10 @@ def legal_moves(view: OneCardView) -> list[PlayCard | Take]:
 
 
 def _rollout(state: State, seat: int) -> PlayCard | Take:
-    """The normal player inside the search, read off the sampled world directly: the same
-    move as from the view, without building one (most of a move's cost)."""
-    playable = dict.fromkeys(a.card for a in state.legal_actions(seat) if type(a) is PlayCard)
-    return _decide(state.hand(seat), tuple(playable), state.offense)
+    """The normal player inside the search, read off the sampled world's ints directly: the
+    same move as from the view, without building one (most of a move's cost)."""
+    hand, mask = state.playable_hand(seat)
+    return _decide(hand, mask, state.offense)
 
 
 def _hard(view: OneCardView, rng: random.Random) -> PlayCard | Take:

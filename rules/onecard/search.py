@@ -14,35 +14,38 @@ from typing import Any
 
 from rules.cards import FULL_DECK
 from rules.montecarlo import clone
-from rules.onecard.state import (
-    GAME,
-    SCHEMA,
-    OneCardView,
-    State,
-    restore,
-    target_suits,
-)
+from rules.onecard.state import OneCardView, State, target_suits
 from rules.rng import GameRandom
 
 __all__ = ["sample_snapshot", "sample_world"]
 
 _TARGETS = {target_suits(t): t for t in range(6)}
-# Every sampled world starts from this generator state (decoding one costs more than
-# everything else in a snapshot); :func:`sample_world` reseeds each world's copies.
-_RNG_STATE = GameRandom(0).getstate()
 
 
 def sample_world(view: OneCardView, rng: random.Random) -> Callable[[], State]:
     """A factory of fresh copies of one world sampled for ``view``: each copy draws the same
     cards, from its own generator seeded by ``rng``."""
-    world = restore(sample_snapshot(view, rng))
+    world = _sample(view, rng, _WORLDS_RNG)
     seed = rng.getrandbits(63)
     return lambda: clone(world, seed)
 
 
 def sample_snapshot(view: OneCardView, rng: random.Random) -> dict[str, Any]:
     """A snapshot (for :func:`rules.onecard.state.restore`) of a game whose
-    ``view(view.seat)`` shows what ``view`` shows, the unseen cards dealt at random."""
+    ``view(view.seat)`` shows what ``view`` shows, the unseen cards dealt at random: the
+    world :func:`sample_world` copies, as data."""
+    return _sample(view, rng, GameRandom(0)).snapshot()
+
+
+# The generator of every world :func:`sample_world` keeps: never drawn from, since only its
+# copies play, each with a generator of its own. A world so costs no generator to build
+# (restoring one from a snapshot was about a sixth of the hard player's time).
+_WORLDS_RNG = GameRandom(0)
+
+
+def _sample(view: OneCardView, rng: random.Random, generator: GameRandom) -> State:
+    """The state of a game whose ``view(view.seat)`` shows what ``view`` shows, the unseen
+    cards dealt at random by ``rng``, drawing from ``generator``."""
     seat = view.seat
     if seat is None or view.hand is None or view.current is None:
         raise ValueError("a world is sampled for a seated player of a game in progress")
@@ -57,27 +60,19 @@ def sample_snapshot(view: OneCardView, rng: random.Random) -> dict[str, Any]:
             hands.append(unseen[len(unseen) - count :])
             del unseen[len(unseen) - count :]
     assert len(unseen) == view.table - 1
-    out = [s for s in range(view.players) if not view.playing[s]]
-    return {
-        "game": GAME,
-        "schema": SCHEMA,
-        "players": view.players,
-        "seed": 0,
-        "rng": _RNG_STATE,
-        "hands": [[FULL_DECK[i].code for i in hand] for hand in hands],
-        "deck": [FULL_DECK[i].code for i in unseen],
-        "open": view.open_card.code,
-        "target": _TARGETS[view.suits],
-        "offense": view.offense,
-        "direction": view.direction,
-        "current": view.current,
-        "phase": view.phase,
-        "bankrupt": list(view.bankrupt),
-        "forfeited": [not view.playing[s] and not view.bankrupt[s] for s in range(view.players)],
-        # Who went out first only orders the losers of the finish: not in the view, not
-        # needed by a search that plays for the win.
-        "out_order": out,
-        "out_cards": [0] * view.players,
-        "log": [],
-        "result": None,
-    }
+    state = State(view.players, generator)
+    state._hands = hands
+    state._deck = unseen
+    state._open = view.open_card.index
+    state._target = _TARGETS[view.suits]
+    state._offense = view.offense
+    state._direction = view.direction
+    state._current = view.current
+    state._phase = view.phase
+    state._playing = list(view.playing)
+    state._bankrupt = list(view.bankrupt)
+    state._forfeited = [not view.playing[s] and not view.bankrupt[s] for s in range(view.players)]
+    # Who went out first only orders the losers of the finish: not in the view, not
+    # needed by a search that plays for the win.
+    state._out_order = [s for s in range(view.players) if not view.playing[s]]
+    return state

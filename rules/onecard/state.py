@@ -145,6 +145,10 @@ _PLAY7: Final = tuple(
 )
 _TAKE: Final = Take()
 _SEVENS: Final = frozenset(s * 13 + 6 for s in range(4))
+# Events are immutable too: one per seat and card serves every game (a play-out plays many).
+_PLAYED: Final = tuple(
+    tuple(CardPlayed(seat, card) for card in FULL_DECK) for seat in range(MAX_PLAYERS)
+)
 
 
 def attack_value(card: Card) -> int:
@@ -351,6 +355,15 @@ class State:
         out.append(_TAKE)
         return out
 
+    def playable_hand(self, seat: int) -> tuple[Sequence[int], int]:
+        """``seat``'s hand as card indices, in the order the cards came (the engine's own
+        list, to read only), and a mask with the bit of each card it may play now (cards it
+        does not hold may be set too; none unless it is to act). Hidden information, for the
+        hard player's play-outs, which decide off the ints without building a view."""
+        if self._result is not None or seat != self._current:
+            return self._hands[seat], 0
+        return self._hands[seat], playable_mask(self._open, self._target, self._offense)
+
     def apply(self, seat: int, action: PlayCard | Take) -> list[Event]:
         """Verify and apply ``action`` for ``seat``; refused actions change nothing."""
         if self._result is not None:
@@ -456,7 +469,7 @@ class State:
         self._deck.append(self._open)
         self._open = index
         self._phase += 1
-        events: list[Event] = [CardPlayed(seat, FULL_DECK[index])]
+        events: list[Event] = [_PLAYED[seat][index]]
         if not hand:
             return self._finish(events, seat)
         if len(hand) == 1:

@@ -122,3 +122,20 @@ def test_easy_names_the_suit_of_the_first_card_it_sees() -> None:
     assert choose_action(view) == oc.PlayCard(parse_card("♠7"), Suit.CLUBS)
     sevens = {choose_action(view, Level.EASY, random.Random(seed)) for seed in range(60)}
     assert oc.PlayCard(parse_card("♠7"), Suit.DIAMONDS) in sevens
+
+
+def test_the_rollout_player_is_the_normal_player_on_the_ints() -> None:
+    # The hard player's play-outs model its opponents as the normal player exactly: every
+    # position of whole games, attacks and jokers among them.
+    checked = 0
+    for state in positions(120):
+        rng = random.Random(state.players)
+        while not state.is_over:
+            seat = state.current_seat
+            assert seat is not None
+            view = state.view(seat)
+            assert onecard_ai._rollout(state, seat) == choose_action(view), view
+            checked += 1
+            level = Level.EASY if rng.random() < 0.5 else Level.NORMAL
+            state.apply(seat, choose_action(view, level, rng))
+    assert checked > 2_000
