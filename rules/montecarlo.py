@@ -118,7 +118,8 @@ def play_out_counted(state: Playable, seat: int, policy: Policy) -> tuple[float,
 
 
 # (state after the candidate, the seat deciding) -> (that seat's result, moves made): a
-# play-out. A game may bring its own, faster than the engine move by move.
+# play-out. A game may bring its own, faster than the engine move by move (and count a
+# dearer move as more than one, so that the budget stays the time it stands for).
 Rollout = Callable[[Any, int], tuple[float, int]]
 
 
