@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from types import MethodType
 from typing import Any, Protocol, TypeVar
 
 from rules.engine import Action, Outcome
@@ -57,11 +58,12 @@ S = TypeVar("S")
 
 def clone(state: S, seed: int) -> S:
     """A copy of an engine state (a class with ``__slots__``) drawing from a fresh generator
-    seeded with ``seed``: lists are copied (and the lists in a list whose first item is
-    one), everything else is shared.
+    seeded with ``seed``: lists are copied, and so are the lists in a list whose first item
+    is a list (hands); everything else is shared.
 
     Far cheaper than a snapshot round trip, whose generator state is most of its cost; the
-    generator's bound methods an engine caches are bound to the new generator.
+    methods of the generator an engine caches (bound to its ``random.Random``) are bound to
+    the new generator.
     """
     cls = type(state)
     copy = cls.__new__(cls)
@@ -79,7 +81,7 @@ def clone(state: S, seed: int) -> S:
                 value = value[:]
         elif kind is GameRandom:
             old, value = value, rng
-        elif kind is _BUILTIN_METHOD:
+        elif kind is _BUILTIN_METHOD or kind is MethodType:
             bound.append(name)
         setattr(copy, name, value)
     for name in bound:
@@ -89,7 +91,7 @@ def clone(state: S, seed: int) -> S:
     return copy
 
 
-_BUILTIN_METHOD = type(random.Random().random)  # what caching a generator's method leaves
+_BUILTIN_METHOD = type(random.Random().random)  # a cached C method (``randrange`` is Python)
 
 
 Policy = Callable[[Any, int], Action]  # (state, seat to act) -> its action
@@ -105,12 +107,14 @@ def play_out_counted(state: Playable, seat: int, policy: Policy) -> tuple[float,
     """:func:`play_out`, and the number of moves it made (``MAX_ROLLOUT_MOVES`` for a game
     that did not end)."""
     apply = state.apply
-    for made in range(MAX_ROLLOUT_MOVES):
+    for made in range(MAX_ROLLOUT_MOVES + 1):
         if state.is_over:
             outcome = state.result.outcomes[seat]
             return (
                 1.0 if outcome is Outcome.WIN else 0.5 if outcome is Outcome.DRAW else 0.0
             ), made
+        if made == MAX_ROLLOUT_MOVES:
+            break
         mover = state.current_seat
         assert mover is not None
         apply(mover, policy(state, mover))

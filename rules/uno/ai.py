@@ -151,7 +151,7 @@ def _easy(view: UnoView, rng: random.Random) -> Action:
 
 # -- hard: determinized Monte Carlo ------------------------------------------------------------
 
-HARD_MOVES = 40_000  # moves played out per decision, shared among the candidate actions
+HARD_MOVES = 40_000  # moves played out per decision (plain ones: see search.ENGINE_MOVE)
 HARD_OVERHEAD = 8  # what a copy of a world and its first move cost, in moves (a new world: twice)
 HARD_ROLLOUTS = 6_000  # play-outs per decision at most, however short they are
 HARD_MIN_WORLDS = 12  # worlds sampled however many candidates there are

@@ -322,9 +322,10 @@ def _normal_turn(state: UnoState, seat: int) -> Action:
 
 def _normal_card(hand: list[int], colour: int, top: int, threat: bool) -> tuple[int, int]:
     """The card the normal player plays on an ordinary official turn (its index, or -1 to
-    draw) on ``top`` in ``colour``, and the colour held most (what it names for a wild);
-    ``threat``: the next player is about to win. Of a wild's four plays the one naming the
-    colour held most scores best, so each card is scored once."""
+    draw) on ``top`` in ``colour``, and the colour held most (what it names for a wild; 0
+    when that card is not one); ``threat``: the next player is about to win. Of a wild's
+    four plays the one naming the colour held most scores best, so each card is scored
+    once."""
     playable = _PLAYABLE[colour * 15 + CARD_RANK[top]]
     fits = [index for index, card in enumerate(hand) if playable[card]]
     if not fits:
@@ -393,6 +394,7 @@ def _play_out_plain(state: UnoState, seat: int) -> tuple[float, int]:
     move (a test plays both); only what those rules reach is here.
 
     A rollout is most of the hard player's time: this runs it about three times as fast.
+    It uses ``state`` up: its cards move, but its turn, colour and result are left behind.
     """
     if state._result is not None:
         return _outcome(state._result.outcomes[seat]), 0
@@ -442,6 +444,7 @@ def _play_out_plain(state: UnoState, seat: int) -> tuple[float, int]:
         if phase == AFTER_DRAW:
             card = hand[-1]
             phase = PLAY
+            favourite = 0  # named only for a wild
             if CARD_COLOUR[card] == NONE:
                 held, favourite = _colours_held(hand)
                 if not threat or (CARD_RANK[card] == WILD_DRAW_FOUR and held[colour]):
@@ -452,7 +455,8 @@ def _play_out_plain(state: UnoState, seat: int) -> tuple[float, int]:
             best, favourite = _normal_card(hand, colour, discard[-1], threat)
             if best < 0:
                 # Never a blocked game (the engine's ``_block``): with the whole deck in
-                # play, someone holds a wild, and a wild always fits.
+                # play, someone holds a wild, a wild always fits, and the normal player
+                # never draws holding one it may play, so it plays it within the round.
                 if deal(hand, 1) and _PLAYABLE[colour * 15 + CARD_RANK[discard[-1]]][hand[-1]]:
                     phase = AFTER_DRAW
                     continue

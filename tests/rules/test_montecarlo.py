@@ -8,7 +8,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine import Action, Outcome, Result
-from rules.montecarlo import budgeted_action, rollout
+from rules.montecarlo import (
+    MAX_ROLLOUT_MOVES,
+    budgeted_action,
+    clone,
+    play_out_counted,
+    rollout,
+)
+from rules.rng import GameRandom
 
 
 @dataclass(frozen=True)
@@ -94,3 +101,55 @@ def test_a_single_candidate_is_chosen_without_a_world() -> None:
     dealer = Dealer()
     assert choose([Odds(0.1)], dealer) == Odds(0.1)
     assert dealer.worlds == 0
+
+
+class Counting:
+    """A game that ends after ``length`` moves, won by seat 0; it caches generator methods
+    as engines do."""
+
+    __slots__ = ("_draw", "_pick", "hands", "length", "made", "rng")
+
+    def __init__(self, length: int, rng: GameRandom) -> None:
+        self.length = length
+        self.made = 0
+        self.rng = rng
+        self._draw = rng._random.random  # a C method
+        self._pick = rng._random.randrange  # a Python one
+        self.hands = [[1, 2], [3]]
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.is_over else 0
+
+    @property
+    def is_over(self) -> bool:
+        return self.made >= self.length
+
+    @property
+    def result(self) -> Result:
+        return Result((Outcome.WIN, Outcome.LOSE), (1, 0), (0, 1))
+
+    def apply(self, seat: int, action: Any) -> None:
+        self.made += 1
+
+
+def test_a_clone_draws_from_its_own_generator_and_shares_no_list() -> None:
+    original = Counting(3, GameRandom(1))
+    first, second = clone(original, 9), clone(original, 9)
+    assert first.rng is not original.rng
+    assert first._draw() == second._draw() and first._pick(1000) == second._pick(1000)
+    untouched = GameRandom(1)._random
+    assert original._draw() == untouched.random()  # the original's generator never moved
+    first.hands[0].append(4)
+    assert original.hands == [[1, 2], [3]] and second.hands == [[1, 2], [3]]
+
+
+def test_a_play_out_ending_on_its_last_allowed_move_counts_its_result() -> None:
+    assert play_out_counted(Counting(MAX_ROLLOUT_MOVES, GameRandom(1)), 0, settle) == (
+        1.0,
+        MAX_ROLLOUT_MOVES,
+    )
+    assert play_out_counted(Counting(MAX_ROLLOUT_MOVES + 1, GameRandom(1)), 0, settle) == (
+        0.5,
+        MAX_ROLLOUT_MOVES,
+    )

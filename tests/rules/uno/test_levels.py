@@ -163,10 +163,10 @@ def test_copies_of_a_world_replay_alike_and_share_nothing_they_change() -> None:
 
 
 def _plain_positions(count: int) -> Iterator[UnoState]:
-    """Official games without house rules stopped part-way, two to four players, and from
+    """Official games without house rules stopped part-way, two to ten players, and from
     each one every move its player may make (so after a draw, with a W+4 pending, ...)."""
     for seed in range(count):
-        state = new(2 + seed % 3, seed=seed)
+        state = new(2 + seed % 9, seed=seed)  # ten players hold 70 cards: short piles
         rng = random.Random(seed)
         for _ in range(rng.randrange(120)):
             if state.is_over:
@@ -248,3 +248,31 @@ def test_hard_goes_out_without_searching(
     assert action == choose_action(state.view(0))
     state.apply(0, action)
     assert state.is_over and state.result is not None and state.result.ranking[0] == 0
+
+
+def test_sampled_worlds_deal_every_unseen_card_alike() -> None:
+    # Each card the seat cannot see lands in the other hand, the pile or the discard pile
+    # in proportion to their sizes, whatever its place in the deck.
+    state = new(2, seed=4)
+    for _ in range(30):  # far enough for a discard pile to sample
+        state.apply(state.turn, choose_action(state.view(state.turn)))
+    view = state.view(state.turn)
+    seen = {*view.hand, view.top}
+    other = 1 - state.turn
+    rng = random.Random(8)
+    worlds = 3_000
+    landed: dict[int, list[int]] = {}
+    for _ in range(worlds):
+        world = sample_world(view, rng)()
+        for place, cards in enumerate((world.hands[other], world.pile, world.discard[:-1])):
+            for card in cards:
+                landed.setdefault(card, [0, 0, 0])[place] += 1
+    sizes = (view.hand_counts[other], view.draw_pile, len(state.discard) - 1)
+    unseen = sum(sizes)
+    assert min(sizes) > 3 and len(landed) == unseen
+    for card, counts in landed.items():
+        if CARD_CODES[card] in seen:
+            continue  # a copy of a card the seat holds: fewer of those are unseen
+        for place, size in enumerate(sizes):
+            expected = worlds * size / unseen
+            assert abs(counts[place] - expected) < 5 * (expected + 1) ** 0.5, (card, place)
