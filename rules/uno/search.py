@@ -105,11 +105,13 @@ def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoStat
         count - len(hands[other]) if other != seat else 0
         for other, count in enumerate(view.hand_counts)
     ]
+    draw = rng.random
+    if any(view.unfit):
+        unseen = _deal_unfit(view, unseen, hands, missing, draw)
     dealt = sum(missing)
     rest = len(unseen) - dealt
     under = rest - view.draw_pile  # the discard pile under its top card
     picks = dealt + min(view.draw_pile, under)
-    draw = rng.random
     size = len(unseen)
     for i in range(picks):
         j = i + int(draw() * (size - i))
@@ -154,7 +156,46 @@ def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoStat
         state._declared = seat
     if view.out:
         state._out = [i in view.out for i in range(n)]
+    if any(view.unfit):
+        state._unfit = [
+            None
+            if known is None
+            else (COLOUR_NAMES.index(known[0]) * 15 + RANK_NAMES.index(known[1]), known[2])
+            for known in view.unfit
+        ]
     return state
+
+
+def _deal_unfit(
+    view: UnoView,
+    unseen: list[int],
+    hands: list[list[int]],
+    missing: list[int],
+    draw: Callable[[], float],
+) -> list[int]:
+    """Deal each seat that drew and passed its cards known not to fit what it passed on
+    (``view.unfit``), at random among the unseen cards that do not; the unseen cards left.
+
+    A player who draws is taken to have held nothing that plays (the table cannot tell a
+    player who chose to draw, and no level of this player does). Seat after seat, so with
+    two such seats the second's odds lean a little on the first's cards: close enough.
+    """
+    taken: set[int] = set()
+    for other, known in enumerate(view.unfit):
+        if known is None or not missing[other]:
+            continue
+        colour, rank, count = known
+        fits = _PLAYABLE[COLOUR_NAMES.index(colour) * 15 + RANK_NAMES.index(rank)]
+        pool = [i for i, card in enumerate(unseen) if not fits[card] and i not in taken]
+        count = min(count, missing[other], len(pool))
+        size = len(pool)
+        for i in range(count):
+            j = i + int(draw() * (size - i))
+            pool[i], pool[j] = pool[j], pool[i]
+        hands[other] += [unseen[i] for i in pool[:count]]
+        taken.update(pool[:count])
+        missing[other] -= count
+    return [card for i, card in enumerate(unseen) if i not in taken]
 
 
 def _offender(view: UnoView) -> int:

@@ -77,6 +77,7 @@ from rules.uno.cards import (
     DECK_SIZE,
     DRAW_TWO,
     NONE,
+    RANK_NAMES,
     REVERSE,
     SKIP,
     WILD,
@@ -183,6 +184,9 @@ class UnoView:
     points: tuple[int, ...] | None = None  # each hand's points (rule 10), once over
     house: tuple[str, ...] = ()  # the house rules in play, in HOUSE_RULES order
     out: tuple[int, ...] = ()  # the seats that left the game
+    # Per seat, what the table saw it lack: it drew and passed on ``(colour, rank)`` of the
+    # top card, so that many of the cards it holds fit neither (None: nothing known).
+    unfit: tuple[tuple[str, str, int] | None, ...] = ()
 
 
 class UnoState:
@@ -198,6 +202,7 @@ class UnoState:
         "_rand",
         "_result",
         "_reveal",
+        "_unfit",
         "_unshuffled",
         "colour",
         "direction",
@@ -249,6 +254,9 @@ class UnoState:
         self._reveal: tuple[int, int, tuple[str, ...]] | None = None
         self._idle = 0
         self._out: list[bool] = []  # seats that left; empty while nobody has (the hot path)
+        # Per seat (empty until someone passes): the top card's playable-table key it passed
+        # on and how many of its cards are known to fit it not (see UnoView.unfit).
+        self._unfit: list[tuple[int, int] | None] = []
         self._result: Result | None = None
         self.log: list[tuple[int, Action]] = []
 
@@ -403,6 +411,8 @@ class UnoState:
                 if self.uno_call or self._reveal is not None:
                     self._close_windows(seat)
                 events.append(_PASSED[seat])
+                # It kept the card it drew, which fits; the rest did not, or it had played.
+                self._note_unfit(seat, len(self.hands[seat]) - 1)
                 self.phase = PLAY
                 self._next(1)
             elif cls is Challenge:
@@ -443,6 +453,8 @@ class UnoState:
         self._shuffle_rest()
         self.pile[:0] = hand  # the pile is drawn from its end: index 0 is its bottom
         self.hands[seat] = []
+        if self._unfit:
+            self._unfit[seat] = None
         self._out[seat] = True
         events: list[Event] = [Forfeited(seat, len(hand))]
         for window in ("_exposed", "_declared", "_offender"):
@@ -532,6 +544,13 @@ class UnoState:
             self._close_windows(seat)
         self._idle = 0
         del hand[index]
+        if self._unfit:
+            known = self._unfit[seat]
+            if known is not None:
+                # A card that fits what it passed on was drawn since; any other may have
+                # been one of those known not to fit (counted so: never more than it holds).
+                left = known[1] - (not _PLAYABLE[known[0]][card])
+                self._unfit[seat] = (known[0], min(left, len(hand))) if left > 0 else None
         self.discard.append(card)
         self.colour = colour
         if self.phase:
@@ -653,6 +672,9 @@ class UnoState:
                 if rank == 7 and target is not None:
                     hands = self.hands
                     hands[seat], hands[target] = hands[target], hands[seat]
+                    if self._unfit:  # what is known of a hand goes with it
+                        unfit = self._unfit
+                        unfit[seat], unfit[target] = unfit[target], unfit[seat]
                     events.append(HandsSwapped(seat, target))
                     moved: Sequence[int] = (seat, target)
                 elif rank == 0:
@@ -662,6 +684,10 @@ class UnoState:
                     for k, i in enumerate(live):
                         rotated[i] = self.hands[live[(k - step) % len(live)]]
                     self.hands = rotated
+                    if self._unfit:
+                        known = list(self._unfit)
+                        for k, i in enumerate(live):
+                            self._unfit[i] = known[live[(k - step) % len(live)]]
                     events.append(HandsRotated(step))
                     moved = range(n)
                 else:
@@ -797,7 +823,16 @@ class UnoState:
             self.phase = AFTER_DRAW  # rule 6: they may play it at once
             return
         events.append(_PASSED[seat])
+        if not self.seed_rules:  # the seed's rules pass even on a drawn card that fits
+            self._note_unfit(seat, len(hand))
         self.turn = self._after(seat)
+
+    def _note_unfit(self, seat: int, count: int) -> None:
+        """``seat`` passed without playing: ``count`` of its cards fit no play on the top."""
+        if not self._unfit:
+            self._unfit = [None] * self.n
+        key = self.colour * 15 + CARD_RANK[self.discard[-1]]
+        self._unfit[seat] = (key, count) if count > 0 else None
 
     def _challenge(self, seat: int, events: list[Event]) -> None:
         offender = self._offender
@@ -906,6 +941,14 @@ class UnoState:
             else None,
             house=tuple(rule for rule in HOUSE_RULES if self.options[rule]),
             out=tuple(i for i, left in enumerate(self._out) if left),
+            unfit=tuple(
+                None
+                if known is None
+                else (COLOUR_NAMES[known[0] // 15], RANK_NAMES[known[0] % 15], known[1])
+                for known in self._unfit
+            )
+            if any(self._unfit)
+            else (),
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -934,6 +977,7 @@ class UnoState:
             else [self._reveal[0], self._reveal[1], list(self._reveal[2])],
             "idle": self._idle,
             "out": list(self._out),
+            "unfit": [None if known is None else list(known) for known in self._unfit],
             "over": self._result is not None,
             "log": [_encode(seat, action) for seat, action in self.log],
         }
@@ -1050,6 +1094,10 @@ def restore(snapshot: Mapping[str, Any]) -> UnoState:
         state._reveal = None if reveal is None else (reveal[0], reveal[1], tuple(reveal[2]))
         state._idle = int(snapshot["idle"])
         state._out = [bool(left) for left in snapshot.get("out", [])]
+        state._unfit = [  # absent from snapshots taken before it was kept
+            None if known is None else (int(known[0]), int(known[1]))
+            for known in snapshot.get("unfit", [])
+        ]
         state.log = [_decode(entry) for entry in snapshot["log"]]
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise SnapshotError(f"damaged uno snapshot: {error}") from error
