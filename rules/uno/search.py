@@ -1,10 +1,11 @@
 """Full Uno states consistent with one seat's view, for the ``hard`` player's search.
 
-Only :class:`rules.uno.state.UnoView` goes in: the seat's own hand, the top card, every card
-count and the table. The cards that seat cannot see (other hands, the draw pile, the discard
-pile under its top card) are dealt at random from the rest of the deck; the view holds no
-history, so every unseen card is as likely anywhere. A hand shown to the seat by a challenge
-(``view.revealed``) stays where it was seen.
+Only :class:`rules.uno.state.UnoView` goes in: the seat's own hand, the discard pile (every
+card of it was seen as it was played), every card count and the table. The cards that seat
+cannot see (other hands, the draw pile) are dealt at random from the rest of the deck, with
+one thing the table saw: a player who drew and passed held nothing that played
+(``view.unfit``). A hand shown to the seat by a challenge (``view.revealed``) stays where it
+was seen.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from rules.uno.cards import (
     CARD_POINTS,
     CARD_RANK,
     COLOUR_NAMES,
-    DECK_SIZE,
     DRAW_TWO,
     NONE,
     RANK_NAMES,
@@ -92,15 +92,12 @@ def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoStat
     hands: list[list[int]] = [[] for _ in range(n)]
     hands[seat] = [free[code].pop() for code in view.hand]
     top = free[_card_of_top(view.top)].pop()
+    discard = [*(free[code].pop() for code in view.played), top]
     if view.revealed is not None:
         shown, codes = view.revealed
         if len(codes) <= view.hand_counts[shown]:
             hands[shown] = [free[code].pop() for code in codes]
     unseen = [card for cards in free.values() for card in cards]
-    # Only where each unseen card lies is drawn here, not its order: the pile is shuffled as
-    # it is drawn (UnoState._unshuffled), the discard pile when it is turned over. So the
-    # cards dealt are picked one by one (the first steps of a Fisher-Yates shuffle), and
-    # of the pile and the discard pile only the smaller is picked.
     missing = [
         count - len(hands[other]) if other != seat else 0
         for other, count in enumerate(view.hand_counts)
@@ -108,12 +105,12 @@ def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoStat
     draw = rng.random
     if any(view.unfit):
         unseen = _deal_unfit(view, unseen, hands, missing, draw)
+    # Only which unseen cards the hands hold is drawn here, not the pile's order: the pile is
+    # shuffled as it is drawn (UnoState._unshuffled). So the hands' cards are picked one by
+    # one (the first steps of a Fisher-Yates shuffle) and the rest is the pile.
     dealt = sum(missing)
-    rest = len(unseen) - dealt
-    under = rest - view.draw_pile  # the discard pile under its top card
-    picks = dealt + min(view.draw_pile, under)
     size = len(unseen)
-    for i in range(picks):
+    for i in range(dealt):
         j = i + int(draw() * (size - i))
         unseen[i], unseen[j] = unseen[j], unseen[i]
     start = 0
@@ -121,11 +118,9 @@ def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoStat
         if count:
             hands[other] += unseen[start : start + count]
             start += count
-    if view.draw_pile <= under:
-        pile, discard = unseen[dealt:picks], [*unseen[picks:], top]
-    else:
-        discard, pile = [*unseen[dealt:picks], top], unseen[picks:]
-    assert len(pile) + len(discard) + sum(map(len, hands)) == DECK_SIZE
+    pile = unseen[dealt:]
+    if len(pile) != view.draw_pile:
+        raise ValueError("the view's cards do not add up to one deck")
     key = (view.ruleset, view.house)
     options = _OPTIONS.get(key)
     if options is None:

@@ -187,6 +187,8 @@ class UnoView:
     # Per seat, what the table saw it lack: it drew and passed on ``(colour, rank)`` of the
     # top card, so that many of the cards it holds fit neither (None: nothing known).
     unfit: tuple[tuple[str, str, int] | None, ...] = ()
+    # The discard pile under its top card, oldest first: every card was seen as it was played.
+    played: tuple[str, ...] = ()
 
 
 class UnoState:
@@ -949,6 +951,7 @@ class UnoState:
             )
             if any(self._unfit)
             else (),
+            played=tuple([CARD_CODES[c] for c in self.discard[:-1]]),
         )
 
     def snapshot(self) -> dict[str, Any]:

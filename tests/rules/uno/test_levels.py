@@ -67,16 +67,14 @@ def _hide_differently(state: UnoState, seed: int) -> UnoState:
     snapshot = state.snapshot()
     seat = state.turn
     others = [s for s in range(state.n) if s != seat]
-    hidden = [*snapshot["pile"], *snapshot["discard"][:-1]]
+    hidden = list(snapshot["pile"])  # the discard pile was seen as it was played
     for other in others:
         hidden += snapshot["hands"][other]
     random.Random(seed).shuffle(hidden)
     for other in others:
         count = len(snapshot["hands"][other])
         snapshot["hands"][other], hidden = hidden[:count], hidden[count:]
-    below = len(snapshot["discard"]) - 1
-    snapshot["discard"] = [*hidden[:below], snapshot["discard"][-1]]
-    snapshot["pile"] = hidden[below:]
+    snapshot["pile"] = hidden
     return restore(snapshot)
 
 
@@ -252,8 +250,8 @@ def test_hard_goes_out_without_searching(
 
 
 def test_sampled_worlds_deal_every_unseen_card_alike() -> None:
-    # Each card the seat cannot see lands in the other hand, the pile or the discard pile
-    # in proportion to their sizes, whatever its place in the deck.
+    # Each card the seat cannot see lands in the other hand or the pile in proportion to
+    # their sizes, whatever its place in the deck; the discard pile is the one it saw.
     state = new(2, seed=4)
     for _ in range(30):  # far enough for a discard pile to sample
         state.apply(state.turn, choose_action(state.view(state.turn)))
@@ -266,10 +264,11 @@ def test_sampled_worlds_deal_every_unseen_card_alike() -> None:
     landed: dict[int, list[int]] = {}
     for _ in range(worlds):
         world = sample_world(view, rng)()
-        for place, cards in enumerate((world.hands[other], world.pile, world.discard[:-1])):
+        assert [CARD_CODES[c] for c in world.discard] == [CARD_CODES[c] for c in state.discard]
+        for place, cards in enumerate((world.hands[other], world.pile)):
             for card in cards:
-                landed.setdefault(card, [0, 0, 0])[place] += 1
-    sizes = (view.hand_counts[other], view.draw_pile, len(state.discard) - 1)
+                landed.setdefault(card, [0, 0])[place] += 1
+    sizes = (view.hand_counts[other], view.draw_pile)
     unseen = sum(sizes)
     assert min(sizes) > 3 and len(landed) == unseen
     for card, counts in landed.items():
