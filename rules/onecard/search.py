@@ -3,7 +3,8 @@
 Only :class:`rules.onecard.state.OneCardView` goes in: the seat's own hand, the open card,
 every card count and the table. The cards that seat cannot see (other hands and the main
 deck, which also holds the cards played before the open one) are dealt at random from the
-rest of the 54; the view holds no history, so every unseen card is as likely anywhere.
+rest of the 54, with one thing the table saw: a player who took cards held nothing that
+played (``view.unfit``).
 """
 
 from __future__ import annotations
@@ -56,9 +57,23 @@ def _sample(view: OneCardView, rng: random.Random, generator: GameRandom) -> Sta
     for other, count in enumerate(view.counts):
         if other == seat:
             hands.append([card.index for card in view.hand])
-        else:
-            hands.append(unseen[len(unseen) - count :])
-            del unseen[len(unseen) - count :]
+            continue
+        known = view.unfit[other] if view.unfit else None
+        hand: list[int] = []
+        if known is not None and count:
+            # Its cards known to be none of the mask: the last such cards of the shuffled
+            # unseen ones, so a uniform pick among them. Seat after seat: with two such
+            # seats the second's odds lean a little on the first's cards, close enough.
+            mask, unfit = known
+            for i in range(len(unseen) - 1, -1, -1):
+                if len(hand) == min(unfit, count):
+                    break
+                if not (mask >> unseen[i]) & 1:
+                    hand.append(unseen.pop(i))
+        rest = count - len(hand)
+        hand += unseen[len(unseen) - rest :]
+        del unseen[len(unseen) - rest :]
+        hands.append(hand)
     assert len(unseen) == view.table - 1
     state = State(view.players, generator)
     state._hands = hands
@@ -75,4 +90,6 @@ def _sample(view: OneCardView, rng: random.Random, generator: GameRandom) -> Sta
     # Who went out first only orders the losers of the finish: not in the view, not
     # needed by a search that plays for the win.
     state._out_order = [s for s in range(view.players) if not view.playing[s]]
+    if view.unfit:
+        state._unfit = list(view.unfit)
     return state

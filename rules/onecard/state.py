@@ -226,6 +226,11 @@ class OneCardView:
     hand: tuple[Card, ...] | None
     playable: tuple[Card, ...]
     result: Result | None
+    # Per seat, what the table saw it lack: it took cards instead of playing, so that many
+    # of the cards it holds are none of the mask's (bit ``i``: ``FULL_DECK[i]`` would have
+    # played then; a joker only against an attack, since one is worth keeping); None:
+    # nothing known. Empty while nobody has taken.
+    unfit: tuple[tuple[int, int] | None, ...] = ()
 
     @property
     def is_over(self) -> bool:
@@ -253,6 +258,7 @@ class State:
         "_result",
         "_rng",
         "_target",
+        "_unfit",
         "players",
     )
 
@@ -276,6 +282,9 @@ class State:
         # (seat, kind, arg): kind 0 Take, 1 PlayCard with arg = card index * 4 + chosen suit,
         # 2 forfeit. Plain ints keep apply cheap; snapshots store them as they are.
         self._log: list[tuple[int, int, int]] = []
+        # Per seat (empty until someone takes): the playable mask it took on and how many of
+        # its cards are known to be none of it (see OneCardView.unfit).
+        self._unfit: list[tuple[int, int] | None] = []
 
     # ----------------------------------------------------------------- properties
 
@@ -466,6 +475,13 @@ class State:
     def _play(self, seat: int, index: int, suit: Suit | None) -> list[Event]:
         hand = self._hands[seat]
         hand.remove(index)
+        if self._unfit:
+            known = self._unfit[seat]
+            if known is not None:
+                # A card of the mask was taken since; any other may have been one of those
+                # known to be none of it (counted so: never more than it holds).
+                left = known[1] - (not (known[0] >> index) & 1)
+                self._unfit[seat] = (known[0], min(left, len(hand))) if left > 0 else None
         self._deck.append(self._open)
         self._open = index
         self._phase += 1
@@ -516,6 +532,15 @@ class State:
 
     def _take(self, seat: int) -> list[Event]:
         hand = self._hands[seat]
+        if hand:
+            # Taking is taken to mean nothing played: the cards held fit none of the mask.
+            # But for a joker, outside an attack: a joker is worth keeping for defence.
+            if not self._unfit:
+                self._unfit = [None] * self.players
+            mask = playable_mask(self._open, self._target, self._offense)
+            if not self._offense:
+                mask &= ~_JOKERS_MASK
+            self._unfit[seat] = (mask, len(hand))
         self._phase += 1
         events: list[Event]
         wanted = self._offense
@@ -540,6 +565,8 @@ class State:
     def _leave(self, seat: int) -> int:
         hand = self._hands[seat]
         returned = len(hand)
+        if self._unfit:
+            self._unfit[seat] = None
         self._out_cards[seat] = returned
         self._deck.extend(hand)
         hand.clear()
@@ -598,6 +625,7 @@ class State:
             hand=hand,
             playable=playable,
             result=self._result,
+            unfit=tuple(self._unfit) if any(self._unfit) else (),
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -621,6 +649,7 @@ class State:
             "out_order": list(self._out_order),
             "out_cards": list(self._out_cards),
             "log": [list(entry) for entry in self._log],
+            "unfit": [None if known is None else list(known) for known in self._unfit],
             "result": None
             if self._result is None
             else {
@@ -727,6 +756,10 @@ def restore(snapshot: Mapping[str, Any]) -> State:
         state._out_cards = [int(n) for n in snapshot.get("out_cards", [0] * players)]
         state._playing = [s not in state._out_order for s in range(players)]
         state._log = [(int(a), int(b), int(c)) for a, b, c in snapshot["log"]]
+        state._unfit = [  # absent from snapshots taken before it was kept
+            None if known is None else (int(known[0]), int(known[1]))
+            for known in snapshot.get("unfit", [])
+        ]
         result = snapshot["result"]
         if result is not None:
             state._result = Result(

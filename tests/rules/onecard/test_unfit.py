@@ -1,0 +1,138 @@
+"""What the table saw a player lack (``OneCardView.unfit``), and the hard player's worlds
+that keep to it: a player who took cards held nothing that played (a joker only counts
+against an attack: one is worth keeping for defence)."""
+
+from __future__ import annotations
+
+import random
+
+import rules.onecard as oc
+from rules.cards import FULL_DECK, Card, parse_card
+from rules.onecard import PlayCard, Take
+from rules.onecard.ai import choose_action
+from rules.onecard.search import sample_world
+from rules.onecard.state import OneCardView, playable_mask
+
+
+def cards(text: str) -> list[Card]:
+    return [parse_card(t) for t in text.split()]
+
+
+def _mask_of(text: str) -> int:
+    return sum(1 << card.index for card in cards(text))
+
+
+def test_taking_marks_the_cards_held_before_the_draw() -> None:
+    state = oc.position([cards("♥3 ♦4 JKB"), cards("♠9 ♠5")], parse_card("♠8"))
+    assert state.view(1).unfit == ()
+    state.apply(0, Take())
+    mask = playable_mask(parse_card("♠8").index, 0, 0) & ~_mask_of("JKB JKC")
+    # Seen by everyone, the seat itself and spectators alike: it took in public.
+    assert state.view(1).unfit == ((mask, 3), None)
+    assert state.view(None).unfit == state.view(0).unfit == state.view(1).unfit
+
+
+def test_taking_an_attack_marks_every_defence_jokers_too() -> None:
+    state = oc.position([cards("♥3 ♦4"), cards("♠9 JKB")], parse_card("♠2"), offense=2)
+    state.apply(0, Take())
+    assert state.view(1).unfit == ((playable_mask(parse_card("♠2").index, 0, 2), 2), None)
+    assert state.view(1).unfit[0] is not None
+    assert (state.view(1).unfit[0][0] >> FULL_DECK.index(parse_card("JKB"))) & 1
+
+
+def test_a_card_of_the_mask_was_taken_later() -> None:
+    # The first seed whose card taken is a spade, which plays on ♠9.
+    for seed in range(100):
+        state = oc.position([cards("♥3 ♦4 ♥9"), cards("♠9 ♥5")], parse_card("♠8"), seed=seed)
+        state.apply(0, Take())
+        taken = state.hand(0)[-1]
+        if taken.suit is not None and taken.suit.value == "♠" and taken.rank.label != "A":
+            break
+    known = state.view(0).unfit[0]
+    assert known is not None and known[1] == 3 and (known[0] >> taken.index) & 1
+    state.apply(1, PlayCard(parse_card("♠9")))
+    state.apply(0, PlayCard(taken))  # fits ♠8 too: taken since, so all three still known
+    assert state.view(0).unfit[0] == (known[0], 3)
+
+
+def test_a_card_outside_the_mask_counts_down() -> None:
+    state = oc.position([cards("♥3 ♦4 ♥9"), cards("♠9 ♥5")], parse_card("♠8"))
+    state.apply(0, Take())
+    known = state.view(0).unfit[0]
+    assert known is not None and known[1] == 3
+    state.apply(1, PlayCard(parse_card("♠9")))
+    state.apply(0, PlayCard(parse_card("♥9")))  # a 9: one of the three may be gone
+    assert state.view(0).unfit[0] == (known[0], 2)
+
+
+def test_going_out_forgets_the_hand() -> None:
+    state = oc.position([cards("♥3 ♦4"), cards("♠9 ♠5"), cards("♠10 ♠J")], parse_card("♠8"))
+    state.apply(0, Take())
+    assert state.view(1).unfit != ()
+    state.forfeit(0)
+    assert state.view(1).unfit == ()
+
+
+def test_snapshots_keep_it_and_older_snapshots_restore_without_it() -> None:
+    state = oc.position([cards("♥3 ♦4"), cards("♠9 ♠5")], parse_card("♠8"))
+    state.apply(0, Take())
+    snapshot = state.snapshot()
+    assert oc.restore(snapshot).view(1) == state.view(1)
+    older = {key: value for key, value in snapshot.items() if key != "unfit"}
+    assert oc.restore(older).view(1).unfit == ()
+
+
+def _taken_position() -> OneCardView:
+    """A view of a seeded heads-up game just after the other seat took holding 4 cards."""
+    for seed in range(300):
+        state = oc.new(2, seed=seed)
+        for _ in range(60):
+            if state.is_over:
+                break
+            seat = state.current_seat
+            assert seat is not None
+            view = state.view(seat)
+            other = view.unfit[1 - seat] if view.unfit else None
+            if other is not None and other[1] >= 4 and view.table > 15:
+                return view
+            state.apply(seat, choose_action(view))
+    raise AssertionError("no game had a player take holding four cards")
+
+
+def test_worlds_deal_a_player_who_took_nothing_that_played() -> None:
+    view = _taken_position()
+    assert view.seat is not None
+    other = 1 - view.seat
+    known = view.unfit[other]
+    assert known is not None
+    mask, count = known
+    rng = random.Random(3)
+    for _ in range(300):
+        world = sample_world(view, rng)()
+        assert world.view(view.seat) == view
+        fitting = [i for i in world.hand(other) if (mask >> i.index) & 1]
+        assert len(fitting) <= view.counts[other] - count
+
+
+def test_worlds_deal_the_cards_outside_the_mask_alike() -> None:
+    view = _taken_position()
+    assert view.seat is not None
+    other = 1 - view.seat
+    known = view.unfit[other]
+    assert known is not None
+    mask, count = known
+    seen = {card.index for card in view.hand or ()} | {view.open_card.index}
+    outside = [i for i in range(54) if i not in seen and not (mask >> i) & 1]
+    assert len(outside) > 15
+    rng = random.Random(9)
+    worlds = 3_000
+    held = dict.fromkeys(outside, 0)
+    for _ in range(worlds):
+        for card in sample_world(view, rng)().hand(other):
+            if card.index in held:
+                held[card.index] += 1
+    total = sum(held.values())
+    assert total >= worlds * count
+    expected = total / len(outside)
+    for index, times in held.items():
+        assert abs(times - expected) < 5 * (expected + 1) ** 0.5, FULL_DECK[index].code
