@@ -114,8 +114,8 @@ Case = tuple[str, Player, Player, int, float | None]
 def level_cases(game: str, choose: Callable[..., Action], rand: Player, games: int) -> list[Case]:
     """The matches every card game plays: each level against ``rand``, normal against easy
     and hard against easy and normal, with the issue's targets. The hard player's matches
-    play a tenth of ``games`` against normal and a twentieth against the weaker players:
-    each of its decisions plays hundreds of games in its head."""
+    play half of ``games`` against normal and a twentieth against the weaker players: each
+    of its decisions plays hundreds of games in its head (see :func:`hard_games`)."""
     easy, normal, hard = (
         (lambda view, rng, level=level: choose(view, level, rng)) for level in Level
     )
@@ -130,10 +130,11 @@ def level_cases(game: str, choose: Callable[..., Action], rand: Player, games: i
 
 
 def hard_games(games: int, *, weaker: bool = False) -> int:
-    """Games of a hard player's match: a tenth of ``games``, a twentieth against a weaker
-    player (the share is far from a half, so fewer games show it); even, so every deal is
-    played from both seats."""
-    return max(2, games // (20 if weaker else 10) // 2 * 2)
+    """Games of a hard player's match: half of ``games`` against normal, whose target (55%)
+    is close to a coin's half, so its interval must be narrow (about 3 points either way
+    over 1,000 games); a twentieth against a weaker player (the share is far from a half,
+    so fewer games show it). Even, so every deal is played from both seats."""
+    return max(2, games // (20 if weaker else 2) // 2 * 2)
 
 
 def run_cases(report: Report, new_game: Callable[[int], Any], cases: list[Case], seed: int) -> None:

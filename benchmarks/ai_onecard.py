@@ -15,7 +15,7 @@ from rules.cards import Rank
 from rules.onecard import OneCardView, PlayCard, Take, attack_value, new
 from rules.onecard.ai import choose_action, favourite_suit, legal_moves
 
-GAMES = 2_000  # games a match; the hard player's matches play a tenth (ai_match.hard_games)
+GAMES = 2_000  # games a match; the hard player's matches play fewer (ai_match.hard_games)
 
 
 def random_player(view: OneCardView, rng: random.Random) -> PlayCard | Take:

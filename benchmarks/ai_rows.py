@@ -110,12 +110,14 @@ def lineup(
     return {level.value: at(level) for level in Level} | peers
 
 
-def pairings(games: int, peers: Sequence[str]) -> list[tuple[str, str, int]]:
-    """The matches of a section, ``(first, second, deals)``: hard against normal four
-    times as long (the target it must show), then the levels against each other and every
-    level against each peer."""
+def pairings(
+    games: int, peers: Sequence[str], *, hard_vs_normal: int = 4
+) -> list[tuple[str, str, int]]:
+    """The matches of a section, ``(first, second, deals)``: hard against normal
+    ``hard_vs_normal`` times as long (the target it must show), then the levels against each
+    other and every level against each peer."""
     return [
-        ("hard", "normal", 4 * games),
+        ("hard", "normal", hard_vs_normal * games),
         ("normal", "easy", games),
         ("hard", "easy", games),
         *((level.value, peer, games) for peer in peers for level in Level),
