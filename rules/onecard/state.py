@@ -781,4 +781,12 @@ def restore(snapshot: Mapping[str, Any]) -> State:
         or not 0 <= state._current < players
     ):
         raise SnapshotError("damaged onecard snapshot: the cards or the turn do not add up")
+    if state._unfit and (
+        len(state._unfit) != players
+        or not all(
+            known is None or (0 <= known[0] < 1 << 54 and 0 < known[1] <= len(hand))
+            for known, hand in zip(state._unfit, state._hands, strict=True)
+        )
+    ):
+        raise SnapshotError("damaged onecard snapshot: what the table saw does not fit the hands")
     return state

@@ -171,13 +171,16 @@ def _deal_unfit(
     """Deal each seat that drew and passed its cards known not to fit what it passed on
     (``view.unfit``), at random among the unseen cards that do not; the unseen cards left.
 
-    A player who draws is taken to have held nothing that plays (the table cannot tell a
-    player who chose to draw, and no level of this player does). Seat after seat, so with
-    two such seats the second's odds lean a little on the first's cards: close enough.
+    A player who draws is taken to have held nothing that plays. The table cannot tell a
+    player who chose to draw: the normal player never does, but the easy one sometimes does,
+    and so may a human, whose worlds then lack a card it held back. Seat after seat, so with
+    two such seats the second's odds lean a little on the first's cards: close enough. A
+    hand the seat was shown (``view.revealed``) is known already: only cards drawn since are
+    missing, and those are not the ones known not to fit.
     """
     taken: set[int] = set()
     for other, known in enumerate(view.unfit):
-        if known is None or not missing[other]:
+        if known is None or not missing[other] or hands[other]:
             continue
         colour, rank, count = known
         fits = _PLAYABLE[COLOUR_NAMES.index(colour) * 15 + RANK_NAMES.index(rank)]

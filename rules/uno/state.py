@@ -1107,6 +1107,14 @@ def restore(snapshot: Mapping[str, Any]) -> UnoState:
     cards = sorted([*state.pile, *state.discard, *(c for h in state.hands for c in h)])
     if cards != list(range(DECK_SIZE)) or len(state.hands) != state.n:
         raise SnapshotError("damaged uno snapshot: the cards do not add up to one deck")
+    if state._unfit and (
+        len(state._unfit) != state.n
+        or not all(
+            known is None or (0 <= known[0] < len(_PLAYABLE) and 0 < known[1] <= len(hand))
+            for known, hand in zip(state._unfit, state.hands, strict=True)
+        )
+    ):
+        raise SnapshotError("damaged uno snapshot: what the table saw does not fit the hands")
     if snapshot["over"]:
         _rebuild_result(state)
     return state

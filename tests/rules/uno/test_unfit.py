@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
+from rules.engine import SnapshotError
 from rules.uno import Draw, Pass, Play, new, restore
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES
@@ -103,6 +106,54 @@ def test_snapshots_keep_it_and_older_snapshots_restore_without_it(rig: Rig) -> N
     assert restore(snapshot).view(1) == state.view(1)
     older = {key: value for key, value in snapshot.items() if key != "unfit"}
     assert restore(older).view(1) == replace(state.view(1), unfit=())
+
+
+@pytest.mark.parametrize(
+    "unfit", [[[5, 3]], [[5, 3], None, None], [[75, 3], None], [[5, 4], None], [[5, 0], None]]
+)
+def test_a_damaged_record_of_it_is_refused(rig: Rig, unfit: list[object]) -> None:
+    # Too few or too many seats, no such top card, more cards than the hand, none at all.
+    state = rig([["blue_1", "green_2"], ["red_9", "red_8"]], "red_5", pile=["yellow_3"])
+    state.apply(0, Draw())
+    with pytest.raises(SnapshotError, match="table saw"):
+        restore({**state.snapshot(), "unfit": unfit})
+
+
+def test_drawing_until_a_card_plays_then_passing_counts_all_but_that_card(rig: Rig) -> None:
+    state = rig(
+        [["blue_1", "green_2"], ["red_9", "red_8"]],
+        "red_5",
+        pile=["yellow_3", "green_4", "red_1"],
+        draw_until_playable=True,
+    )
+    state.apply(0, Draw())  # yellow 3, green 4, then red 1, which plays
+    state.apply(0, Pass())
+    assert state.view(1).unfit == (("red", "5", 4), None)
+
+
+def test_a_zero_turns_what_is_known_with_the_hands(rig: Rig) -> None:
+    hands = [["blue_1", "green_2"], ["red_0", "red_8", "blue_4"], ["yellow_1", "yellow_2"]]
+    state = rig(hands, "red_5", pile=["yellow_3"], seven_zero=True)
+    state.apply(0, Draw())
+    state.apply(1, Play(0))  # red 0: every hand moves one seat on, in the direction of play
+    assert state.view(1).unfit == (None, ("red", "5", 3), None)
+
+
+def test_a_jump_in_counts_like_any_play(rig: Rig) -> None:
+    hands = [
+        ["green_6", "blue_1"],
+        ["red_6", "red_8"],
+        ["green_6", "green_8"],
+        ["yellow_1", "yellow_2"],
+    ]
+    state = rig(hands, "red_4", pile=["yellow_3"], jump_in=True)
+    state.apply(0, Draw())
+    assert state.view(1).unfit == (("red", "4", 3), None, None, None)
+    state.apply(1, Play(0))  # red 6
+    state.apply(2, Play(0))  # green 6: seat 3 to play...
+    state.apply(0, Play(0))  # ...when seat 0 jumps in with the other green 6
+    assert state.turn != 3
+    assert state.view(1).unfit == (("red", "4", 2), None, None, None)
 
 
 def _passed_position() -> UnoView:
