@@ -116,8 +116,9 @@ def test_going_bankrupt_forgets_the_hand() -> None:
     assert state.view(1).unfit == ()
 
 
-def _taken_position() -> OneCardView:
-    """A view of a seeded heads-up game just after the other seat took holding 4 cards."""
+def _taken_position() -> tuple[OneCardView, int, tuple[int, int]]:
+    """A view of a seeded heads-up game just after the other seat took holding 4 cards,
+    that seat and what is known of it."""
     for seed in range(300):
         state = oc.new(2, seed=seed)
         for _ in range(60):
@@ -126,20 +127,16 @@ def _taken_position() -> OneCardView:
             seat = state.current_seat
             assert seat is not None
             view = state.view(seat)
-            other = view.unfit[1 - seat] if view.unfit else None
-            if other is not None and other[1] >= 4 and view.table > 15:
-                return view
+            known = view.unfit[1 - seat] if view.unfit else None
+            if known is not None and known[1] >= 4 and view.table > 15:
+                return view, 1 - seat, known
             state.apply(seat, choose_action(view))
     raise AssertionError("no game had a player take holding four cards")
 
 
 def test_worlds_deal_a_player_who_took_nothing_that_played() -> None:
-    view = _taken_position()
+    view, other, (mask, count) = _taken_position()
     assert view.seat is not None
-    other = 1 - view.seat
-    known = view.unfit[other]
-    assert known is not None
-    mask, count = known
     rng = random.Random(3)
     for _ in range(300):
         world = sample_world(view, rng)()
@@ -149,12 +146,8 @@ def test_worlds_deal_a_player_who_took_nothing_that_played() -> None:
 
 
 def test_worlds_deal_the_cards_outside_the_mask_alike() -> None:
-    view = _taken_position()
+    view, other, (mask, count) = _taken_position()
     assert view.seat is not None
-    other = 1 - view.seat
-    known = view.unfit[other]
-    assert known is not None
-    mask, count = known
     seen = {card.index for card in view.hand or ()} | {view.open_card.index}
     outside = [i for i in range(54) if i not in seen and not (mask >> i) & 1]
     assert len(outside) > 15

@@ -156,8 +156,9 @@ def test_a_jump_in_counts_like_any_play(rig: Rig) -> None:
     assert state.view(1).unfit == (("red", "4", 2), None, None, None)
 
 
-def _passed_position() -> UnoView:
-    """A view of a seeded heads-up game just after the other seat drew and passed."""
+def _passed_position() -> tuple[UnoView, int, tuple[str, str, int]]:
+    """A view of a seeded heads-up game just after the other seat drew and passed, that
+    seat and what is known of it."""
     for seed in range(200):
         state = new(2, seed=seed)
         for _ in range(60):
@@ -165,20 +166,16 @@ def _passed_position() -> UnoView:
                 break
             seat = state.turn
             view = state.view(seat)
-            other = view.unfit[1 - seat] if view.unfit else None
-            if other is not None and other[2] >= 5 and view.draw_pile > 20:
-                return view
+            known = view.unfit[1 - seat] if view.unfit else None
+            if known is not None and known[2] >= 5 and view.draw_pile > 20:
+                return view, 1 - seat, known
             state.apply(seat, choose_action(view))
     raise AssertionError("no game had a player pass holding five cards")
 
 
 def test_worlds_deal_a_player_who_passed_nothing_that_fits() -> None:
-    view = _passed_position()
+    view, other, (colour, rank, count) = _passed_position()
     assert view.seat is not None
-    other = 1 - view.seat
-    known = view.unfit[other]
-    assert known is not None
-    colour, rank, count = known
     rng = random.Random(3)
     for _ in range(300):
         world = sample_world(view, rng)()
@@ -190,12 +187,8 @@ def test_worlds_deal_a_player_who_passed_nothing_that_fits() -> None:
 def test_worlds_deal_the_cards_that_do_not_fit_alike() -> None:
     # Among the unseen cards that do not fit, each is as likely in the hand as any other;
     # and the table lookup the sampler uses agrees with the rule (colour, rank or wild).
-    view = _passed_position()
+    view, other, (colour, rank, count) = _passed_position()
     assert view.seat is not None
-    other = 1 - view.seat
-    known = view.unfit[other]
-    assert known is not None
-    colour, rank, count = known
     key = ("red", "green", "blue", "yellow").index(colour) * 15 + (
         *map(str, range(10)),
         "+2",
