@@ -257,7 +257,7 @@ class UnoState:
         self._idle = 0
         self._out: list[bool] = []  # seats that left; empty while nobody has (the hot path)
         # Per seat (empty until someone passes): the top card's playable-table key it passed
-        # on and how many of its cards are known to fit it not (see UnoView.unfit).
+        # on and how many of its cards are known not to fit it (see UnoView.unfit).
         self._unfit: list[tuple[int, int] | None] = []
         self._result: Result | None = None
         self.log: list[tuple[int, Action]] = []
