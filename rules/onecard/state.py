@@ -480,8 +480,9 @@ class State:
             if known is not None:
                 # A card of the mask was taken since; any other may have been one of those
                 # known to be none of it (counted so: never more than it holds).
-                left = known[1] - (not (known[0] >> index) & 1)
-                self._unfit[seat] = (known[0], min(left, len(hand))) if left > 0 else None
+                left = min(known[1] - (not (known[0] >> index) & 1), len(hand))
+                # A seat that played its last card lacks nothing any more: no record.
+                self._unfit[seat] = (known[0], left) if left > 0 else None
         self._deck.append(self._open)
         self._open = index
         self._phase += 1

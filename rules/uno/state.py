@@ -551,8 +551,9 @@ class UnoState:
             if known is not None:
                 # A card that fits what it passed on was drawn since; any other may have
                 # been one of those known not to fit (counted so: never more than it holds).
-                left = known[1] - (not _PLAYABLE[known[0]][card])
-                self._unfit[seat] = (known[0], min(left, len(hand))) if left > 0 else None
+                left = min(known[1] - (not _PLAYABLE[known[0]][card]), len(hand))
+                # A seat that played its last card lacks nothing any more: no record.
+                self._unfit[seat] = (known[0], left) if left > 0 else None
         self.discard.append(card)
         self.colour = colour
         if self.phase:
