@@ -11,9 +11,14 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-__all__ = ["ChannelTasks"]
+__all__ = ["AlreadyReported", "ChannelTasks"]
 
 log = logging.getLogger(__name__)
+
+
+class AlreadyReported(Exception):
+    """An error whose raiser has logged it and set its recovery going: a background task
+    that meets it ends quietly instead of logging it again."""
 
 
 class ChannelTasks:
@@ -74,5 +79,7 @@ class ChannelTasks:
             await work
         except asyncio.CancelledError:
             raise
+        except AlreadyReported:
+            pass
         except Exception:
             log.exception("background game task failed")

@@ -35,6 +35,7 @@ from bot.sessions.model import (
     Session,
     SessionError,
     compose,
+    restore_failure,
 )
 from bot.settings import Settings
 from bot.store import StoreUnavailable, StoreUncertain
@@ -129,6 +130,7 @@ class Tables:
         # store holds is read before anything else is written there.
         self._uncertain: dict[int, Attempt] = {}
         self.settles = ChannelTasks()  # reading it back in the background until it answers
+        self.asides = ChannelTasks()  # tables whose stored game cannot be restored (set_aside)
 
     # -- lookup -------------------------------------------------------------------------
 
@@ -157,6 +159,86 @@ class Tables:
         """
         from_clock = int((self.clock() - VERSION_EPOCH) * 10)
         return max(1, from_clock, self._retired.get(channel_id, 0) + 1)
+
+    def revive(self, stored: ActiveGame) -> Session:
+        """A stored record as a live session, its game read on first use: one its engine
+        refuses is set aside then (:meth:`set_aside`), or at once if it was read at once."""
+        session = Session.from_stored(stored, self.games.get(stored.game))
+        session.on_unrestorable = self.set_aside
+        if session.broken is not None:
+            self.set_aside(session)
+        return session
+
+    def unreadable(self, stored: ActiveGame, error: Exception) -> Session:
+        """A stored record that does not even rebuild a session: a stand-in that holds the
+        channel (a game nobody can play) until :meth:`set_aside` has moved the record."""
+        data = stored.data
+        locale = data.get("locale") if isinstance(data.get("locale"), str) else "en"
+        session = Session(
+            channel_id=stored.channel_id,
+            guild_id=stored.guild_id,
+            game=stored.game,
+            host_id=0,
+            locale=str(locale),
+            players=0,
+            bots=0,
+            seed=None,
+            options={},
+            turn_seconds=0.0,
+            seats=[],
+            version=stored.version,
+            unloaded=self.games.get(stored.game),
+            broken=restore_failure(error),
+        )
+        session.published.set()
+        self.set_aside(session)
+        return session
+
+    def set_aside(self, session: Session) -> None:
+        """``session``'s stored game cannot be restored: say so once in the log, and in the
+        background move its record aside, free the channel and tell it (a table nobody could
+        play or end would otherwise hold the channel for good)."""
+        log.error(
+            "channel %d (%s, version %d): the stored game cannot be restored (%s);"
+            " its record is set aside and the channel freed",
+            session.channel_id,
+            session.game,
+            session.version,
+            session.broken,
+        )
+        channel_id = session.channel_id
+        self.asides.replace(channel_id, self._set_aside(session), f"set-aside-{channel_id}")
+
+    async def _set_aside(self, session: Session) -> None:
+        channel_id = session.channel_id
+        while True:
+            async with self.lock(channel_id):
+                if self._sessions.get(channel_id) is not session:
+                    return  # ended, or replaced by what another writer stored, meanwhile
+                try:
+                    await self.store.set_aside(
+                        channel_id, expected_version=session.version, reason=session.broken or ""
+                    )
+                except VersionConflict:
+                    # Changed by another writer, or set aside by a write whose answer was
+                    # lost: what the store holds now is the truth.
+                    await self.reload(channel_id)
+                    if channel_id in self._sessions:
+                        return
+                    break
+                except StoreUnavailable as error:
+                    log.warning(
+                        "channel %d: the record to set aside waits, the store is unavailable: %s",
+                        channel_id,
+                        error,
+                    )
+                else:
+                    self.forget(session)
+                    break
+            await self.sleep(STORE_RETRY_SECONDS)
+        locale = session.locale
+        notice = t("game.set_aside", locale, game=t(f"game.{session.game}", locale))
+        await self.poster.post(Post(channel_id, 0, notice, (), locale))
 
     def add(self, session: Session) -> None:
         """Hold ``session`` as its channel's live session (it is stored already)."""
@@ -402,7 +484,7 @@ class Tables:
         # Built before anything changes: a record that cannot be read leaves all as it was.
         adopted = None
         if stored is not None:
-            adopted = Session.from_stored(stored, self.games.get(stored.game))
+            adopted = self.revive(stored)
         del self._uncertain[channel_id]
         self.settles.cancel(channel_id)
         log.warning("channel %d: the write whose answer was lost had landed", channel_id)
@@ -457,7 +539,7 @@ class Tables:
                 # stays, and its expiry (in the channel's task slot, cancelled above) with it.
                 self.finished.keep(last)
             return
-        session = Session.from_stored(record, self.adapter(live))
+        session = self.revive(record)
         session.message_id = live.message_id
         session.published = live.published
         session.published.set()
@@ -476,7 +558,7 @@ class Tables:
         self._sessions.pop(channel_id, None)
         for record in stored:
             if record.channel_id == channel_id and not is_finished(record):
-                session = Session.from_stored(record, self.games.get(record.game))
+                session = self.revive(record)
                 session.published.set()
                 self._sessions[channel_id] = session
                 self.turns.arm(session, keep_deadline=True)

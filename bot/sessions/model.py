@@ -9,8 +9,10 @@ accepted command answers with. Refusals are :class:`SessionError` with a catalog
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -20,6 +22,7 @@ from bot.settings import Settings
 from bot.store._common import decode, encode, text_of
 from bot.store.base import ActiveGame, GameStore
 from bot.text.names import leveled_name
+from bot.timers import AlreadyReported
 from rules.engine import GameState
 from rules.levels import Level
 
@@ -40,7 +43,9 @@ __all__ = [
     "Seat",
     "Session",
     "SessionError",
+    "Unrestorable",
     "compose",
+    "restore_failure",
 ]
 
 log = logging.getLogger(__name__)
@@ -64,6 +69,24 @@ class SessionError(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+class Unrestorable(SessionError, AlreadyReported):
+    """The channel's stored game is one its engine refuses to restore: whoever needed it is
+    told so, and the table is being set aside (:meth:`~bot.sessions.core.Tables.set_aside`)."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__("error.unrestorable", game=game)
+
+
+# A quoted value in an engine's error may be a card of the record: none reaches the log.
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def restore_failure(error: Exception) -> str:
+    """Why a stored game could not be restored, for the log and the record set aside: the
+    error's kind and sentence, with any quoted value (a card, perhaps) masked."""
+    return _QUOTED.sub("'…'", f"{type(error).__name__}: {error}")[:300]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,20 +162,49 @@ class Session:
     # 10,000 restored tables of a process). ``stored_turn`` is the seat to move meanwhile.
     unloaded: AnyAdapter | None = None
     stored_turn: int | None = None
+    # Why the stored game cannot be restored (its engine refused the snapshot), once known;
+    # ``on_unrestorable`` is told the first time (the registry sets the table aside).
+    broken: str | None = None
+    on_unrestorable: Callable[[Session], None] | None = field(default=None, repr=False)
 
     @property
     def state(self) -> GameState[Any, Any] | None:
-        """The game's state, ``None`` in a lobby; a restored game's is read on first use."""
+        """The game's state, ``None`` in a lobby; a restored game's is read on first use.
+
+        :class:`Unrestorable` if its engine refuses the stored snapshot."""
         if self.unloaded is not None:
-            assert self.saved is not None
-            self.engine = self.unloaded.restore(decode(self.saved[1])["state"])
-            self.unloaded = None
+            self.load()
         return self.engine
 
     @state.setter
     def state(self, value: GameState[Any, Any] | None) -> None:
         self.engine = value
         self.unloaded = None
+
+    def state_if_restorable(self) -> GameState[Any, Any] | None:
+        """:attr:`state`, or ``None`` where it cannot be restored (for what answers without
+        refusing, such as autocomplete: the table is being set aside all the same)."""
+        try:
+            return self.state
+        except Unrestorable:
+            return None
+
+    def load(self) -> None:
+        """Read a restored game's state from its record (:class:`Unrestorable` if the engine
+        refuses it: the first time, ``on_unrestorable`` hears of it)."""
+        if self.broken is None and self.unloaded is not None:
+            assert self.saved is not None
+            try:
+                self.engine = self.unloaded.restore(decode(self.saved[1])["state"])
+            except Exception as error:  # whatever the engine met, the record is unusable
+                self.broken = restore_failure(error)
+                if self.on_unrestorable is not None:
+                    self.on_unrestorable(self)
+            else:
+                self.unloaded = None
+                return
+        if self.broken is not None:
+            raise Unrestorable(self.game)
 
     @property
     def turn(self) -> int | None:
@@ -258,11 +310,11 @@ class Session:
         )
         session.remember(stored)
         if data["state"] is not None:
-            if "turn" in data:  # read the state when it is first needed
-                session.unloaded = adapter
-                session.stored_turn = data["turn"]
-            else:  # saved before the turn was: read it now
-                session.state = adapter.restore(data["state"])
+            session.unloaded = adapter  # read the state when it is first needed
+            session.stored_turn = data.get("turn")
+            if "turn" not in data:  # saved before the turn was: read it now
+                with contextlib.suppress(Unrestorable):  # ``broken`` says so
+                    session.load()
             session.deadline_seat = session.turn
         return session
 

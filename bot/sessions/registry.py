@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterator
 
 from bot.games import GameCatalog, UnknownGame
 from bot.sessions.lobby import LobbyVerbs
-from bot.sessions.model import Host, Post, Poster, Session
+from bot.sessions.model import Host, Post, Poster
 from bot.sessions.play import PlayVerbs
 from bot.settings import Settings
 from bot.store.base import GameStore
@@ -122,16 +122,12 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
             if not self.owns_guild(stored.guild_id):
                 continue
             try:
-                adapter = self.games.get(stored.game)
-                session = Session.from_stored(stored, adapter)
+                session = self.revive(stored)
             except UnknownGame:
                 log.error("channel %d: game %r has no cog loaded", stored.channel_id, stored.game)
                 continue
-            except Exception:
-                log.exception(
-                    "channel %d: cannot restore the %s game", stored.channel_id, stored.game
-                )
-                continue
+            except Exception as error:  # not even its seats can be read
+                session = self.unreadable(stored, error)
             session.published.set()
             if session.finished_at is not None:
                 await self.finished.restore(session)
@@ -147,5 +143,6 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
     async def close(self) -> None:
         """Stop every timer (the sessions stay in the store)."""
         await self.settles.close()  # first: a read-back may arm a timer
+        await self.asides.close()
         await self.tasks.close()
         await self.reposts.close()

@@ -18,6 +18,7 @@ __all__ = [
     "LeaderboardRow",
     "MemberStats",
     "SeatResult",
+    "SetAside",
     "VersionConflict",
 ]
 
@@ -52,6 +53,14 @@ class SeatResult:
     outcome: str  # "win" | "lose" | "draw" (rules.engine.Outcome values)
     score: int
     rank: int  # 1 = best
+
+
+@dataclass(frozen=True, slots=True)
+class SetAside:
+    """A stored game its engine could not restore, moved out of the channel's way as it was."""
+
+    game: ActiveGame
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +135,14 @@ class GameStore(Protocol):
         one write per finishing move). ``expected_version=None``: the channel must hold no
         session (a game over the moment it was dealt, never stored live), else
         :class:`VersionConflict`."""
+
+    async def set_aside(self, channel_id: int, *, expected_version: int, reason: str) -> None:
+        """Move the session stored at ``expected_version`` out of the channel's way, as it
+        is, into the records set aside (a game its engine cannot restore), in one
+        transaction: the channel is free for a new game and nothing of the record is lost."""
+
+    async def set_aside_games(self) -> list[SetAside]:
+        """Every record set aside, oldest first."""
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings (defaults when never set)."""

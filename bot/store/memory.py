@@ -19,6 +19,7 @@ from bot.store.base import (
     LeaderboardRow,
     MemberStats,
     SeatResult,
+    SetAside,
     VersionConflict,
 )
 
@@ -44,6 +45,7 @@ class MemoryStore:
         self._active: dict[int, tuple[ActiveGame, str]] = {}
         self._guilds: dict[int, GuildSettings] = {}
         self.finished: list[FinishedGame] = []
+        self._set_aside: list[tuple[ActiveGame, str, str]] = []
         self.is_open = False
 
     @classmethod
@@ -106,6 +108,16 @@ class MemoryStore:
         )
         if kept is not None:
             self._active[channel_id] = kept
+
+    async def set_aside(self, channel_id: int, *, expected_version: int, reason: str) -> None:
+        """Move the session stored at ``expected_version`` into the records set aside."""
+        self._expect(channel_id, expected_version)
+        game, text = self._active.pop(channel_id)
+        self._set_aside.append((game, text, reason))
+
+    async def set_aside_games(self) -> list[SetAside]:
+        """Every record set aside, oldest first."""
+        return [SetAside(self._copy((game, text)), why) for game, text, why in self._set_aside]
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""

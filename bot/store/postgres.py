@@ -38,6 +38,7 @@ from bot.store.base import (
     LeaderboardRow,
     MemberStats,
     SeatResult,
+    SetAside,
     VersionConflict,
 )
 from bot.store.migrations import migrations
@@ -294,6 +295,36 @@ class PostgresStore:
             )
             if keep is not None and kept is not None:
                 await _insert_active(conn, keep, kept)
+
+    async def set_aside(self, channel_id: int, *, expected_version: int, reason: str) -> None:
+        """Move the session stored at ``expected_version`` into ``set_aside_games``."""
+        async with self._using(writes=True) as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO set_aside_games (channel_id, guild_id, game, version, data, reason)"
+                " SELECT channel_id, guild_id, game, version, data, $3 FROM active_games"
+                " WHERE channel_id = $1 AND version = $2",
+                channel_id,
+                expected_version,
+                reason,
+            )
+            status = await conn.execute(
+                "DELETE FROM active_games WHERE channel_id = $1 AND version = $2",
+                channel_id,
+                expected_version,
+            )
+            expect_one(_count(status), channel_id, expected_version)
+
+    async def set_aside_games(self) -> list[SetAside]:
+        """Every record set aside, oldest first."""
+        async with self._using() as conn:
+            rows = await conn.fetch(
+                "SELECT channel_id, guild_id, game, version, data::text, reason"
+                " FROM set_aside_games ORDER BY id"
+            )
+        return [
+            SetAside(ActiveGame(row[0], row[1], row[2], row[3], decode(row[4]), row[4]), row[5])
+            for row in rows
+        ]
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""

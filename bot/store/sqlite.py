@@ -77,6 +77,7 @@ from bot.store.base import (
     LeaderboardRow,
     MemberStats,
     SeatResult,
+    SetAside,
     VersionConflict,
 )
 from bot.store.migrations import migrations
@@ -430,6 +431,33 @@ class SQLiteStore:
                 _insert_active(db, keep, kept)
 
         await self._run(lambda db: _transaction(db, record))
+
+    async def set_aside(self, channel_id: int, *, expected_version: int, reason: str) -> None:
+        """Move the session stored at ``expected_version`` into ``set_aside_games``."""
+
+        def move(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO set_aside_games (channel_id, guild_id, game, version, data, reason)"
+                " SELECT channel_id, guild_id, game, version, data, ? FROM active_games"
+                " WHERE channel_id = ? AND version = ?",
+                (reason, channel_id, expected_version),
+            )
+            _delete_active(db, channel_id, expected_version)
+
+        await self._run(lambda db: _transaction(db, move))
+
+    async def set_aside_games(self) -> list[SetAside]:
+        """Every record set aside, oldest first."""
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT channel_id, guild_id, game, version, data, reason FROM set_aside_games"
+                " ORDER BY id"
+            ).fetchall()
+        )
+        return [
+            SetAside(ActiveGame(row[0], row[1], row[2], row[3], decode(row[4]), row[4]), row[5])
+            for row in rows
+        ]
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """The guild's settings, or the defaults."""

@@ -174,12 +174,13 @@ def suggest(
     (:meth:`bot.games.GameAdapter.suggest`); nothing for anyone else, or out of a game."""
     registry = deckhand(interaction).sessions
     session = registry.get(interaction.channel_id or 0)
-    if session is None or session.game != game or session.state is None:
+    if session is None or session.game != game:
         return []
+    state = session.state_if_restorable()
     seat = session.seat_of(interaction.user.id)
-    if seat is None:
+    if state is None or seat is None:
         return []
-    view = session.state.view(seat)
+    view = state.view(seat)
     found = registry.adapter(session).suggest(view, option, typed, locale_of(interaction))
     return [
         app_commands.Choice(name=choice.label[:100], value=choice.value[:100])

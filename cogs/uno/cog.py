@@ -159,8 +159,9 @@ class UnoCog(commands.Cog):
         registry = install(self.bot).sessions
         session = registry.get(interaction.channel_id or 0)
         exposed = None
-        if session is not None and session.game == GAME and session.state is not None:
-            exposed = session.state.view(None).uno_exposed
+        state = None if session is None or session.game != GAME else session.state_if_restorable()
+        if state is not None:
+            exposed = state.view(None).uno_exposed
         arg = "" if exposed is None else str(exposed)
         await verbs.move(interaction, GAME, "catch", arg or None)
 

@@ -379,3 +379,30 @@ async def test_reopening_applies_migrations_once(reopen: Opener) -> None:
     store = await reopen()
     await store.create(game(10))
     assert len(await store.load_active()) == 1
+
+
+async def test_set_aside_frees_the_channel_and_keeps_the_record_as_it_was(
+    reopen: Opener,
+) -> None:
+    store = await reopen()
+    await store.create(game(10, version=4, turn=1))
+    await store.create(game(20))
+    await store.set_aside(10, expected_version=4, reason="what the table saw does not fit")
+    assert [g.channel_id for g in await store.load_active()] == [20]
+    await store.create(game(10, version=5))  # the channel takes a new game
+    [kept] = await store.set_aside_games()
+    assert kept.game == game(10, version=4, turn=1) and kept.reason.startswith("what the table")
+    [kept_after_restart] = await (await reopen()).set_aside_games()
+    assert kept_after_restart == kept
+
+
+async def test_set_aside_at_a_stale_version_conflicts_and_changes_nothing(
+    store: GameStore,
+) -> None:
+    await store.create(game(10, version=2))
+    with pytest.raises(VersionConflict):
+        await store.set_aside(10, expected_version=1, reason="damaged")
+    with pytest.raises(VersionConflict):
+        await store.set_aside(30, expected_version=1, reason="damaged")
+    assert [g.version for g in await store.load_active()] == [2]
+    assert await store.set_aside_games() == []
