@@ -18,7 +18,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot.client import create_bot
+from bot.client import CommandsRefused, create_bot
 from bot.settings import Settings
 from bot.store import StoreUnavailable, UnsupportedDatabaseURL, open_store
 
@@ -112,6 +112,8 @@ async def serve(settings: Settings) -> int:
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
+    except CommandsRefused as error:
+        raise SetupError(str(error)) from None
     except discord.LoginFailure as error:
         raise SetupError(
             f"Discord refused DISCORD_TOKEN ({error}): reset the token in the Developer "

@@ -28,12 +28,15 @@ from bot.store.base import GameStore
 
 __all__ = [
     "COGS_PACKAGE",
+    "CommandsRefused",
     "DeckhandBot",
     "DeckhandTree",
     "ShardedDeckhandBot",
+    "SnowflakeMentions",
     "create_bot",
     "extension_names",
     "point_at_api",
+    "sync_refusal",
 ]
 
 log = logging.getLogger(__name__)
@@ -135,6 +138,70 @@ class DeckhandTree(app_commands.CommandTree[Any]):
             log.warning("/%s: could not tell the member about the failure", command)
 
 
+class CommandsRefused(Exception):
+    """Discord refused the slash commands at start-up; the message says where, in one line."""
+
+
+def sync_refusal(error: discord.HTTPException, sent: list[dict[str, Any]]) -> str:
+    """One line naming the command, the option and the field Discord refused in a command
+    sync, and why: ``/gostop start, option seed: max_value: Int53 (NUMBER_TYPE_MAX: ...)``.
+
+    ``sent`` is the list of commands as synced; Discord's errors name places in it by index.
+    """
+    found: list[str] = []
+
+    def walk(node: dict[str, Any], where: list[str], item: Any) -> None:
+        for key, inner in node.items():
+            if key == "_errors":
+                reasons = "; ".join(f"{e.get('code')}: {e.get('message')}" for e in inner)
+                found.append(f"{' '.join(where) or 'the commands'}: {reasons}")
+                continue
+            if not isinstance(inner, dict):
+                continue
+            if key.isdigit() and isinstance(item, list) and int(key) < len(item):
+                child = item[int(key)]
+                named = child.get("name", key) if isinstance(child, dict) else key
+                label = f"/{named}" if not where else str(named)
+                walk(inner, [*where, label], child)
+            elif key == "options":
+                walk(inner, where, item.get("options") if isinstance(item, dict) else None)
+            else:
+                walk(inner, [*where, f"field {key}"], None)
+
+    errors = getattr(error, "_errors", None)
+    if isinstance(errors, dict):
+        walk(errors, [], sent)
+    detail = " | ".join(found) or str(error).splitlines()[0]
+    return (
+        f"Discord refused the slash commands (HTTP {error.status}): {detail}. "
+        "Nothing was registered; this is a bug in Deckhand, please report it"
+    )
+
+
+class SnowflakeMentions(discord.AllowedMentions):
+    """discord.py's allowed mentions with the ids as strings: Discord's API description types
+    every snowflake as a string (``SnowflakeType``), and discord.py would send integers. Set
+    as the bot's default, every message's own mentions are merged into this class."""
+
+    def to_dict(self) -> Any:
+        """The payload, ids as strings."""
+        data: dict[str, Any] = dict(super().to_dict())
+        for key in ("users", "roles"):
+            if key in data:
+                data[key] = [str(snowflake) for snowflake in data[key]]
+        return data
+
+    def merge(self, other: discord.AllowedMentions) -> SnowflakeMentions:
+        """As discord.py merges, keeping this class."""
+        merged = super().merge(other)
+        return SnowflakeMentions(
+            everyone=merged.everyone,
+            users=merged.users,
+            roles=merged.roles,
+            replied_user=merged.replied_user,
+        )
+
+
 class DeckhandBot(commands.Bot):
     """The bot: ``settings``, ``store`` and, once set up, ``sessions``."""
 
@@ -149,7 +216,7 @@ class DeckhandBot(commands.Bot):
             intents=intents(),
             tree_cls=DeckhandTree,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            allowed_mentions=SnowflakeMentions(everyone=False, roles=False, users=True),
             **options,
         )
         self.settings = settings
@@ -172,14 +239,18 @@ class DeckhandBot(commands.Bot):
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
-        if guild_id is not None:
+        guild = None if guild_id is None else discord.Object(id=guild_id)
+        if guild is not None:
             # A guild's commands update at once; global ones can take Discord a while.
-            guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
+        try:
             synced = await self.tree.sync(guild=guild)
+        except app_commands.CommandSyncFailure as error:
+            sent = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+            raise CommandsRefused(sync_refusal(error, sent)) from None
+        if guild_id is not None:
             log.info("synced %d command(s) to guild %d", len(synced), guild_id)
         else:
-            synced = await self.tree.sync()
             log.info("synced %d command(s) globally", len(synced))
 
     async def on_ready(self) -> None:

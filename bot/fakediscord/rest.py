@@ -1,9 +1,11 @@
 """The REST API under ``/api/v10``: the routes discord.py calls for a slash-command bot.
 
 Routing is a small regex table so every request passes one place that can inject failures
-(429 with ``retry_after``, 5xx) and record what Discord would refuse. A route the fake does
-not know answers 404 and is recorded as a violation: a test must not pass on a call the fake
-silently ignored.
+(429 with ``retry_after``, 5xx) and record what Discord would refuse: every body Discord's
+OpenAPI description has a schema for is validated against it (:mod:`.spec`), then against
+the rules its documentation states in words (:mod:`.limits`). A refusal names the route, the
+field and the rule. A route the fake does not know answers 404 and is recorded as a
+violation: a test must not pass on a call the fake silently ignored.
 """
 
 from __future__ import annotations
@@ -18,13 +20,17 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .limits import (
+    CHANNEL_MESSAGE_FLAGS,
+    INTERACTION_FLAGS,
+    TOKEN_SECONDS,
+    WEBHOOK_FLAGS,
     check_autocomplete_choices,
-    check_commands,
+    check_command_sync,
     check_message,
-    check_modal,
     form_error_body,
 )
 from .model import EPHEMERAL, LOADING, FakeMessage, Interaction
+from .spec import SPEC_ROUTES, check_body, readable_path
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -137,8 +143,15 @@ class Rest:
             if injected is not None:
                 return injected
             body = await self._body(request)
+            params = match.groupdict()
+            if route in SPEC_ROUTES:
+                commands = route.startswith("PUT ")
+                errors = (check_command_sync if commands else check_body)(route, body)
+                if errors:
+                    self.discord.notify()
+                    return self.refuse(route, errors, interaction=self._interaction_of(params))
             try:
-                return await handler(request, match.groupdict(), body)
+                return await handler(request, params, body)
             finally:
                 self.discord.notify()
         self.discord.violation(
@@ -202,6 +215,14 @@ class Rest:
         text = await request.text()
         return json.loads(text) if text else None
 
+    def _interaction_of(self, params: dict[str, str]) -> Interaction | None:
+        """The interaction a route's parameters name (a callback's id, a webhook's token)."""
+        if "interaction_id" in params:
+            return self.discord.interactions.get(int(params["interaction_id"]))
+        if "token" in params:
+            return self.discord.by_token.get(params["token"])
+        return None
+
     def refuse(
         self,
         route: str,
@@ -210,8 +231,11 @@ class Rest:
         interaction: Interaction | None = None,
         prefix: str = "",
     ) -> web.Response:
+        """Discord's 400 for a body it refuses, recorded as a violation that names the route,
+        each field (``data.components[0].custom_id``) and the rule it breaks."""
         body = form_error_body(errors, prefix=prefix)
-        detail = "; ".join(f"{p or '<body>'}: {m}" for p, _c, m in errors)
+        full = [(f"{prefix}.{p}".strip(".") if prefix else p, m) for p, _c, m in errors]
+        detail = "; ".join(f"{readable_path(p) or '<body>'}: {m}" for p, m in full)
         self.discord.violation("limit", detail, route=route, interaction=interaction)
         return json_response(body, status=400)
 
@@ -262,10 +286,6 @@ class Rest:
         self, request: web.Request, p: dict[str, str], body: Any
     ) -> web.Response:
         guild_id = int(p["guild_id"]) if "guild_id" in p else None
-        errors = check_commands(body or [])
-        if errors:
-            where = "guilds/{guild_id}/" if guild_id is not None else ""
-            return self.refuse(f"PUT /applications/{{app_id}}/{where}commands", errors)
         stored = []
         for cmd in body or []:
             data = dict(cmd)
@@ -298,7 +318,7 @@ class Rest:
         limited = self._channel_rate_limit(channel.id)
         if limited is not None:
             return limited
-        errors = check_message(body or {})
+        errors = check_message(body or {}, flags=CHANNEL_MESSAGE_FLAGS)
         if errors:
             return self.refuse(route, errors)
         message = self.discord.new_message(channel, body or {})
@@ -365,7 +385,10 @@ class Rest:
         if message.author.id != self.discord.bot_user.id:
             return error(403, 50005, "Cannot edit a message authored by another user")
         return await self._apply_edit(
-            "PATCH /channels/{channel_id}/messages/{message_id}", message, body or {}
+            "PATCH /channels/{channel_id}/messages/{message_id}",
+            message,
+            body or {},
+            flags=CHANNEL_MESSAGE_FLAGS,
         )
 
     async def _apply_edit(
@@ -376,6 +399,7 @@ class Rest:
         *,
         interaction: Interaction | None = None,
         prefix: str = "",
+        flags: int = INTERACTION_FLAGS,
     ) -> web.Response:
         merged = {
             "content": body.get("content", message.content),
@@ -383,7 +407,10 @@ class Rest:
             "components": body.get("components", message.components),
             "attachments": body.get("attachments", message.attachments),
         }
-        errors = check_message(merged)
+        for key in ("flags", "allowed_mentions"):
+            if key in body:
+                merged[key] = body[key]
+        errors = check_message(merged, flags=flags)
         if errors:
             return self.refuse(route, errors, interaction=interaction, prefix=prefix)
         self.discord.edit(message, merged)
@@ -477,12 +504,15 @@ class Rest:
             return error(400, 50035, "Interaction response type is invalid for this interaction")
         message: FakeMessage | None = None
         if rtype == 4:
-            errors = check_message(data)
+            errors = check_message(data, flags=INTERACTION_FLAGS)
             if errors:
                 return self.refuse(route, errors, interaction=inter, prefix="data")
             message = self.discord.new_message(inter.channel, data, interaction=inter)
             inter.original = message
         elif rtype == 5:
+            errors = check_message(data, flags=INTERACTION_FLAGS, require_body=False)
+            if errors:
+                return self.refuse(route, errors, interaction=inter, prefix="data")
             loading = {"flags": (int(data.get("flags", 0)) & EPHEMERAL) | LOADING}
             message = self.discord.new_message(inter.channel, loading, interaction=inter)
             inter.original = message
@@ -495,7 +525,10 @@ class Rest:
                 "embeds": data.get("embeds", target.embeds),
                 "components": data.get("components", target.components),
             }
-            errors = check_message(merged)
+            for key in ("flags", "allowed_mentions"):
+                if key in data:
+                    merged[key] = data[key]
+            errors = check_message(merged, flags=INTERACTION_FLAGS)
             if errors:
                 return self.refuse(route, errors, interaction=inter, prefix="data")
             self.discord.edit(target, merged)
@@ -503,10 +536,6 @@ class Rest:
             inter.original = target
         elif rtype == 8:
             errors = check_autocomplete_choices(data.get("choices") or [])
-            if errors:
-                return self.refuse(route, errors, interaction=inter, prefix="data")
-        elif rtype == 9:
-            errors = check_modal(data)
             if errors:
                 return self.refuse(route, errors, interaction=inter, prefix="data")
         inter.response_type = rtype
@@ -538,13 +567,30 @@ class Rest:
             return None
         return self.discord.by_token.get(p["token"])
 
+    def _expired(self, route: str, inter: Interaction) -> web.Response | None:
+        """Discord's answer to a follow-up, edit or delete through an interaction's token
+        more than 15 minutes after the interaction (limits.TOKEN_SECONDS), or ``None``."""
+        age = self.discord.loop_time() - inter.created
+        if age <= TOKEN_SECONDS:
+            return None
+        self.discord.violation(
+            "expired-token",
+            f"the interaction's token was used {age / 60:.1f} minutes after it (valid 15)",
+            route=route,
+            interaction=inter,
+        )
+        return error(401, 50027, "Invalid Webhook Token")
+
     async def followup(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         route = "POST /webhooks/{app_id}/{token}"
         inter = self._webhook_interaction(p)
         if inter is None or inter.response_type is None:
             return error(404, 10015, "Unknown Webhook")
+        expired = self._expired(route, inter)
+        if expired is not None:
+            return expired
         body = body or {}
-        errors = check_message(body)
+        errors = check_message(body, flags=WEBHOOK_FLAGS)
         if errors:
             return self.refuse(route, errors, interaction=inter)
         original = inter.original
@@ -590,11 +636,16 @@ class Rest:
         inter = self._webhook_interaction(p)
         if inter is None:
             return error(404, 10015, "Unknown Webhook")
+        expired = self._expired(route, inter)
+        if expired is not None:
+            return expired
         message = self._webhook_message(inter, p["message_id"])
         if message is None:
             return error(404, 10008, "Unknown Message")
         was_loading = message.loading
-        reply = await self._apply_edit(route, message, body or {}, interaction=inter)
+        reply = await self._apply_edit(
+            route, message, body or {}, interaction=inter, flags=WEBHOOK_FLAGS
+        )
         if was_loading and reply.status == 200:
             message.flags &= ~LOADING
             inter.completed.set()

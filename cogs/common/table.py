@@ -31,6 +31,7 @@ from rules.levels import Level
 __all__ = [
     "LEVEL_CHOICES",
     "LEVEL_DESCRIPTION",
+    "SEED_MAX",
     "act",
     "hand",
     "join",
@@ -39,6 +40,10 @@ __all__ = [
     "start",
     "suggest",
 ]
+
+# The largest ``seed`` a ``/<game> start`` takes: Discord's integer options are 53-bit, and
+# its description (Int53Type) refuses a max_value of 2**53 in the command sync at start-up.
+SEED_MAX = 2**53 - 1
 
 # The ``level`` option of every ``/<game> start`` with computer seats (issue 18).
 LEVEL_DESCRIPTION = _("How well the computer seats play (default: normal)", key="param.level")

@@ -78,7 +78,7 @@ class GostopCog(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         bots: app_commands.Range[int, 0, 1] = 0,
-        seed: app_commands.Range[int, 0, 2**53] | None = None,
+        seed: app_commands.Range[int, 0, verbs.SEED_MAX] | None = None,
         level: str = Level.NORMAL.value,
         bonus_cards: int = 0,
     ) -> None:

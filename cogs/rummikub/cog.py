@@ -88,7 +88,7 @@ class RummikubCog(commands.Cog):
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 2, 4] | None = None,
         bots: app_commands.Range[int, 0, 3] = 0,
-        seed: app_commands.Range[int, 0, 2**53] | None = None,
+        seed: app_commands.Range[int, 0, verbs.SEED_MAX] | None = None,
         level: str = Level.NORMAL.value,
         hints: str = "on",
     ) -> None:

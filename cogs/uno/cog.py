@@ -66,7 +66,7 @@ class UnoCog(commands.Cog):
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 2, 10] | None = None,
         bots: app_commands.Range[int, 0, 9] = 0,
-        seed: app_commands.Range[int, 0, 2**53] | None = None,
+        seed: app_commands.Range[int, 0, verbs.SEED_MAX] | None = None,
         level: str = Level.NORMAL.value,
         ruleset: str = "official",
         stacking: bool = False,

@@ -18,6 +18,7 @@ import pytest
 from discord import app_commands
 
 from bot.fakediscord import FakeDiscord, FakeUser, UsageError, running_client
+from bot.fakediscord.spec import readable_path
 
 
 class Counter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"toy:count:(?P<n>\d+)"):
@@ -549,7 +550,10 @@ def _command(name: str, **extra: Any) -> dict[str, Any]:
         ([_command("ping", name_localizations={"ko": "핑 퐁"})], "0.name_localizations.ko"),
         ([_command("ping", name_localizations={"fr": "Pong"})], "0.name_localizations.fr"),
         ([_command("ping", description="")], "0.description"),
-        ([_command("ping", description_localizations={"ko": "d" * 101})], "0.description"),
+        (
+            [_command("ping", description_localizations={"ko": "d" * 101})],
+            "0.description_localizations.ko",
+        ),
         ([_command("ping"), _command("ping")], "1.name"),
         (  # two commands that read the same in Korean
             [
@@ -597,5 +601,5 @@ async def test_command_names_are_checked_like_discord_in_every_locale(
         good = [_command("ping", name_localizations={"ko": "핑", "hi": "पिंग"})]
         assert (await http.put(url, json=good)).status == 200
     (refused,) = fake_discord.take_violations()
-    assert refused.kind == "limit" and where in refused.detail.replace(": ", ".")
+    assert refused.kind == "limit" and f"{readable_path(where)}: " in refused.detail
     assert fake_discord.commands[fake_discord.guild.id] != synced
