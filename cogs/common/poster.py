@@ -10,7 +10,7 @@ from discord.http import handle_message_parameters
 
 from bot.sessions import Post
 from cogs.common.buttons import GameButton, MoveMenu, build_view, mentions
-from cogs.common.respond import Deckhand
+from cogs.common.respond import Deckhand, refused
 
 __all__ = ["DiscordPoster", "install"]
 
@@ -46,10 +46,9 @@ class DiscordPoster:
                 self._refusing.add(post.channel_id)
             log.log(
                 logging.ERROR if news else logging.WARNING,
-                "could not post the table in channel %d (HTTP %d); it is posted again later",
+                "could not post the table in channel %d (%s); it is posted again later",
                 post.channel_id,
-                error.status,
-                exc_info=news,
+                refused(error),
             )
             return None
         except ValueError:  # components discord.py refuses
@@ -69,16 +68,26 @@ class DiscordPoster:
                 await self.client.http.edit_message(channel_id, message_id, params=params)
         except discord.NotFound:
             pass
-        except discord.HTTPException:
-            log.warning("could not remove the buttons of message %d", message_id, exc_info=True)
+        except discord.HTTPException as error:
+            log.log(
+                logging.ERROR if error.status == 400 else logging.WARNING,
+                "could not remove the buttons of message %d: %s",
+                message_id,
+                refused(error),
+            )
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
         """Mention one member (and nobody else)."""
         channel = self.client.get_partial_messageable(channel_id)
         try:
             await channel.send(text, allowed_mentions=mentions(member_id))
-        except discord.HTTPException:
-            log.warning("could not ping in channel %d", channel_id, exc_info=True)
+        except discord.HTTPException as error:
+            log.log(
+                logging.ERROR if error.status == 400 else logging.WARNING,
+                "could not ping in channel %d: %s",
+                channel_id,
+                refused(error),
+            )
 
 
 def install(bot: Any) -> Deckhand:

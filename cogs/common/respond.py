@@ -10,6 +10,7 @@ reached ("nothing changed, try again"); anything else is logged with the channel
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
@@ -32,6 +33,7 @@ __all__ = [
     "member_of",
     "public_locale",
     "quietly",
+    "refused",
 ]
 
 log = logging.getLogger(__name__)
@@ -135,8 +137,27 @@ async def guarded(
 
 
 async def quietly(reply: Awaitable[None]) -> None:
-    """Send an answer that may fail (an error, a notice); if Discord refuses it, only log it."""
+    """Send an answer that may fail (an error, a notice); if Discord refuses it, only log it:
+    a request Discord calls malformed (400) is a bug of ours, an ERROR naming the field."""
     try:
         await reply
-    except discord.HTTPException:
-        log.warning("could not answer an interaction with its error", exc_info=True)
+    except discord.HTTPException as error:
+        if error.status == 400:
+            log.error("Discord refused an answer: %s", refused(error))
+        else:
+            log.warning("could not answer an interaction: %s", refused(error))
+
+
+# An interaction's token or a webhook's in a route: never written to a log.
+_TOKEN_IN_ROUTE = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?]+")
+
+
+def refused(error: discord.HTTPException) -> str:
+    """What Discord refused, on one line for the log: the route (its token masked), the
+    status and Discord's own words for each field (never the body sent)."""
+    response = error.response
+    method = getattr(response, "method", "?")
+    url = getattr(response, "url", None)
+    path = _TOKEN_IN_ROUTE.sub(r"\1…", str(getattr(url, "path", "?")))
+    words = " | ".join(line for line in str(error.text).splitlines() if line)
+    return f"{method} {path}: HTTP {error.status} (code {error.code}): {words}"
