@@ -18,8 +18,8 @@ from discord.ext import commands
 
 from bot.i18n import DEFAULT, describe, t
 from bot.sessions import Session, SessionError
-from bot.sessions.model import MAX_MESSAGE
 from bot.store._common import SEEDING
+from bot.text.fit import pages
 from bot.text.tables import lines_for
 from bot.verify import VerifyError, parse_options, parse_seed, replay
 from cogs.common import answer, ephemeral, guarded, install, locale_of
@@ -346,12 +346,11 @@ class GameCog(commands.Cog):
                 await ephemeral(interaction, t("verify.refused", locale, reason=reason))
                 return
             head = t("verify.result", locale, commitment=shown)
-            block = "\n".join(lines).replace("`", "'")
-            room = MAX_MESSAGE - len(head) - len("\n```ansi\n\n```") - 2
-            if len(block) > room:
-                block = block[: room - 1] + "…"
             # ansi: a game's deal may be in colour (Uno, One Card); plain text reads the same.
-            await ephemeral(interaction, f"{head}\n```ansi\n{block}\n```")
+            # A deal longer than a message (ten Uno seats) goes on in follow-ups, each line
+            # whole and every seat shown.
+            for page in pages(head, [line.replace("`", "'") for line in lines], "ansi"):
+                await ephemeral(interaction, page)
 
         await guarded(interaction, work, what="/game verify")
 

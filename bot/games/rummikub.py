@@ -246,7 +246,7 @@ class RummikubAdapter(PublicTurns):
                 lines.append(t("rummikub.hand.nothing_staged", locale))
             elif problems:
                 lines.append(t("rummikub.hand.not_yet", locale))
-                lines += [f"- {p}" for p in problems]
+                lines += [f"- {p}" for p in render.first_problems(problems, locale)]
             else:
                 lines.append(t("rummikub.hand.ready", locale))
             controls = _TURN_CONTROLS

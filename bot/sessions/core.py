@@ -628,7 +628,7 @@ class Tables:
         return Post(
             session.channel_id,
             session.version,
-            compose(table, notices, turn),
+            compose(table, notices, turn, session.locale),
             table.controls,
             session.locale,
             session.game,

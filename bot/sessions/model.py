@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -18,9 +19,11 @@ from typing import Any, Protocol
 
 from bot.fairness import Secret
 from bot.games import AnyAdapter, Control, Menu, Table
+from bot.i18n import t
 from bot.settings import Settings
 from bot.store._common import decode, encode, text_of
 from bot.store.base import ActiveGame, GameStore
+from bot.text.fit import MAX_MESSAGE, fit_list, fit_tail
 from bot.text.names import leveled_name
 from bot.timers import AlreadyReported
 from rules.engine import GameState
@@ -51,7 +54,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_COMPUTER = 3
-MAX_MESSAGE = 2000  # Discord's limit on a message's content
 PUBLISH_WAIT = 5.0  # how long a computer burst waits for the move before it to be posted
 # Waits before each new try at posting a table Discord refused (5xx, 429 after discord.py's
 # own retries): until one gets through, the channel shows an older table whose buttons are
@@ -399,17 +401,32 @@ class NoPoster:
         return None
 
 
-def compose(table: Table, notices: Sequence[str] = (), turn: str | None = None) -> str:
+def compose(
+    table: Table, notices: Sequence[str] = (), turn: str | None = None, locale: str = "en"
+) -> str:
     """The message text: notices and the move log above the table's code block, and the
     line saying whose turn it is (``turn``) just above the block.
 
-    A long log loses its oldest lines first, so the table always fits in one message.
+    It fits Discord's 2,000 characters by design (:mod:`bot.text.fit`): the block and the
+    turn line stand whole, then the notices (a fair deal's reveal among them), and the move
+    log gets the room left, its newest lines kept under a line (in ``locale``) saying how
+    many earlier lines were left out. Nothing is cut mid-line.
     """
-    block = f"```{table.lang}\n{table.body}\n```"
+    earlier = functools.partial(_said, "log.left_out", locale)
+    body = table.body.split("\n")
+    fence = len(table.lang) + len("```\n\n```")
+    above = 0 if turn is None else len(turn) + 1
+    # Tables fit by design; one that did not would lose its last lines, said so, not its fence.
+    body = fit_list(body, MAX_MESSAGE - fence - above, functools.partial(_said, "fit.more", locale))
+    block = f"```{table.lang}\n{chr(10).join(body)}\n```"
     if turn is not None:
         block = f"{turn}\n{block}"
-    lines = [*notices, *table.log]
-    while lines and len("\n".join(lines)) + 1 + len(block) > MAX_MESSAGE:
-        lines.pop(0)
-    text = "\n".join([*lines, block]) if lines else block
-    return text[:MAX_MESSAGE]
+    room = MAX_MESSAGE - len(block) - 1
+    shown = fit_tail(list(notices), room, earlier)
+    room -= sum(len(line) + 1 for line in shown)
+    shown += fit_tail(list(table.log), room, earlier)
+    return "\n".join([*shown, block])
+
+
+def _said(key: str, locale: str, count: int) -> str:
+    return t(key, locale, n=count)

@@ -66,7 +66,7 @@ class PlayVerbs(Tables):
             private = Post(
                 channel_id,
                 session.version,
-                compose(note),
+                compose(note, locale=locale),
                 note.controls,
                 locale,
                 session.game,
@@ -226,7 +226,7 @@ class PlayVerbs(Tables):
         return Post(
             channel_id,
             session.version,
-            compose(table),
+            compose(table, locale=locale),
             table.controls,
             locale,
             session.game,

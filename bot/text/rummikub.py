@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from bot.i18n import say_params_with, t
+from bot.text.fit import fit_list
 from bot.text.width import PHONE_COLUMNS, clip, columns
 from rules.engine import Event, GameOver
 from rules.rummikub import Left, Passed, RummikubView, TableChanged, TilesDrawn, TimedOut
@@ -227,11 +228,16 @@ def staged_text(view: RummikubView, locale: str) -> list[str]:
     return sets_lines(staged, played, checked=True)
 
 
+STAGED_ROOM = 1200  # characters of the turn view's table, so the rack and the words fit too
+
+
 def hand_lines(view: RummikubView, locale: str) -> list[str]:
-    """The inside of the private block: the (staged) table, then the rack sorted."""
+    """The inside of the private block: the (staged) table, then the rack sorted. A table
+    longer than :data:`STAGED_ROOM` shows its first sets and counts the rest; the rack is
+    always shown whole."""
     rack = view.staged_rack if view.staged_rack is not None else view.rack
     lines = [t("rummikub.hand.table", locale)]
-    lines += staged_text(view, locale)
+    lines += fit_list(staged_text(view, locale), STAGED_ROOM, lambda n: t("fit.more", locale, n=n))
     lines += ["", t("rummikub.hand.rack", locale, count=len(rack))]
     lines += rack_text(rack)
     return lines
@@ -304,16 +310,30 @@ _SET_REASON = re.compile(r"set (\d+) \(([^)]*)\): (.+)")
 
 def _refusal_words(value: str, locale: str) -> str | None:
     """A refused Done's reasons (the engine's ``set 3 (B9 O9 B10): <reason>`` lines) as the
-    turn view says them, in ``locale``; ``None`` for any other parameter."""
+    turn view says them, in ``locale``, the first :data:`MAX_PROBLEMS` and how many more;
+    ``None`` for any other parameter."""
     lines = value.splitlines()
     found = [_SET_REASON.fullmatch(line) for line in lines]
     if not lines or not all(found):
         return None
-    return "\n".join(
+    said = [
         t("rummikub.problem.set", locale, set=m[1], tiles=m[2], reason=reason_text(m[3], locale))
         for m in found
         if m is not None
-    )
+    ]
+    return "\n".join(first_problems(said, locale))
+
+
+MAX_PROBLEMS = 6  # wrong sets named in a refusal or a turn view; the rest are counted
+
+
+def first_problems(lines: Sequence[str], locale: str) -> list[str]:
+    """The first :data:`MAX_PROBLEMS` of ``lines``, then a line counting the rest: a table
+    of a hundred wrong sets is still one short message."""
+    if len(lines) <= MAX_PROBLEMS:
+        return list(lines)
+    rest = len(lines) - MAX_PROBLEMS + 1
+    return [*lines[: MAX_PROBLEMS - 1], t("fit.more", locale, n=rest)]
 
 
 say_params_with("rummikub", _refusal_words)

@@ -294,3 +294,50 @@ async def test_a_follow_up_after_fifteen_minutes_is_refused_as_discord_refuses_i
     refused = fake.take_violations()
     assert [v.kind for v in refused] == ["expired-token", "expired-token"]
     assert "16.0 minutes" in refused[0].detail
+
+
+# -- nothing cut blind ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ko"])
+async def test_game_verify_of_ten_uno_seats_shows_every_seat_in_closed_blocks(
+    deckhand: Deckhand, fake_discord: FakeDiscord, locale: str
+) -> None:
+    from bot.verify import replay
+
+    fake = fake_discord
+    alice = fake.add_member("alice", locale=locale)
+    lang = locale[:2]
+    _, expected = replay("uno", 77, "ab" * 16, 10, options=None, locale=lang)
+    async with deckhand.run():
+        checked = await fake.slash(
+            alice, fake.channel, "game verify", game="uno", seed="77", salt="ab" * 16, players=10
+        )
+        await checked.wait_followup(1)
+    shown = checked.messages
+    assert len(shown) >= 2 and all(m.ephemeral for m in shown)
+    assert all(m.text.count("```") == 2 and m.text.endswith("```") for m in shown)
+    text = "\n".join(m.text for m in shown)
+    for seat in expected:  # every seat's whole deal, the tenth too
+        assert seat.replace("`", "'") in text
+
+
+async def test_a_final_table_after_a_computer_burst_keeps_the_fair_deal_reveal(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """Ten seats of Uno, nine of them computers: the one member times out three times, a
+    computer takes the seat, and the rest of the game is one burst of computer moves whose
+    log is far longer than a message. The final table keeps the reveal and says how many
+    earlier lines it left out."""
+    fake = fake_discord
+    alice = fake.add_member("alice")
+    async with deckhand.run(default_turn_seconds=0.2) as bot:
+        opened = await fake.slash(alice, fake.channel, "uno start", players=10, bots=9)
+        assert not opened.ephemeral, opened.text
+        final = await fake.wait_for_message(
+            fake.channel, lambda m: "Fair deal revealed" in m.text, within=60
+        )
+        assert bot.sessions.get(fake.channel.id) is None  # over
+    assert "earlier lines not shown" in final.text
+    assert final.text.count("```") == 2 and final.text.endswith("```")
+    assert len(final.text) <= 2000
