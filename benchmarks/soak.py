@@ -77,6 +77,7 @@ from bot.fakediscord import (
     InteractionResult,
     UsageError,
 )
+from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS
 from bot.i18n import t
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -931,6 +932,10 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
         args.database_url = await _fresh_schema(args.database_url, schema)
     try:
         async with FakeDiscord(guild_name="Soak") as fake:
+            if args.rate_limits:  # Discord's: the global 50/s and a channel's 5 messages / 5 s
+                fake.limits.route_limits.update(DISCORD_ROUTE_LIMITS)
+            else:
+                fake.limits.global_per_second = None
             run = Soak(args, fake, workdir)
             started = time.monotonic()
             try:
@@ -956,6 +961,8 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
                 "public tables": run.witness.tables,
                 "kills": tally.kills,
                 "faults": dict(sorted(tally.faults.items())),
+                "rate limits": "on" if args.rate_limits else "off",
+                "requests": fake.limits.report(),
                 "moves lost": len(tally.moves_lost),
                 "double applies": len(tally.double_applies),
                 "leaks": len(tally.leaks),
@@ -1027,6 +1034,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=None, help="PostgreSQL instead of SQLite")
     parser.add_argument("--json", default=None, help="write the report here")
+    parser.add_argument(
+        "--no-rate-limits",
+        dest="rate_limits",
+        action="store_false",
+        help="turn off Discord's rate limits in the fake (on by default)",
+    )
     args = parser.parse_args()
     summary = asyncio.run(soak(args))
     report = Report(benchmark="soak")
@@ -1037,6 +1050,8 @@ def main() -> int:
     report.add(case, "kills", summary["kills"], "kills")
     for kind, count in summary["faults"].items():
         report.add(case, f"fault {kind}", count, "faults")
+    for name, count in summary["requests"].items():
+        report.add(case, name, count, "requests" if name.startswith("requests") else "429s")
     for name in COUNTS:
         report.add(case, name, summary[name], "count (must be 0)")
     report.note("no peer runs a soak: ratios are empty")

@@ -142,8 +142,11 @@ class Rest:
             injected = self._injected(route)
             if injected is not None:
                 return injected
-            body = await self._body(request)
             params = match.groupdict()
+            headers, limited = self.discord.limits.take(route, params)
+            if limited is not None:
+                return json_response(limited, status=429, headers=headers)
+            body = await self._body(request)
             if route in SPEC_ROUTES:
                 commands = route.startswith("PUT ")
                 errors = (check_command_sync if commands else check_body)(route, body)
@@ -151,7 +154,9 @@ class Rest:
                     self.discord.notify()
                     return self.refuse(route, errors, interaction=self._interaction_of(params))
             try:
-                return await handler(request, params, body)
+                response = await handler(request, params, body)
+                response.headers.update(headers)
+                return response
             finally:
                 self.discord.notify()
         self.discord.violation(
@@ -315,39 +320,12 @@ class Rest:
         channel = self.discord.channels.get(int(p["channel_id"]))
         if channel is None:
             return error(404, 10003, "Unknown Channel")
-        limited = self._channel_rate_limit(channel.id)
-        if limited is not None:
-            return limited
         errors = check_message(body or {}, flags=CHANNEL_MESSAGE_FLAGS)
         if errors:
             return self.refuse(route, errors)
         message = self.discord.new_message(channel, body or {})
         await self.discord.announce_create(message)
         return json_response(message.payload())
-
-    def _channel_rate_limit(self, channel_id: int) -> web.Response | None:
-        """Discord's per-channel send limit, when a test turns it on (``channel_send_limit``)."""
-        limit = self.discord.channel_send_limit
-        if limit is None:
-            return None
-        count, window = limit
-        now = self.discord.loop_time()
-        sent = self.sent_at.setdefault(channel_id, [])
-        sent[:] = [t for t in sent if now - t < window]
-        if len(sent) >= count:
-            retry_after = round(window - (now - sent[0]), 3)
-            self.discord.rate_limited.append(channel_id)
-            return json_response(
-                {
-                    "message": "You are being rate limited.",
-                    "retry_after": retry_after,
-                    "global": False,
-                },
-                status=429,
-                headers={"Via": "1.1 google", "X-RateLimit-Scope": "shared"},
-            )
-        sent.append(now)
-        return None
 
     async def list_messages(
         self, request: web.Request, p: dict[str, str], body: Any

@@ -37,7 +37,10 @@ from .model import (
     iso_now,
     pinged_users,
 )
+from .ratelimits import RateLimits
 from .rest import INTERACTION_DEADLINE, Failure, Rest, Slowdown
+
+SEND_ROUTE = "POST /channels/{channel_id}/messages"
 
 __all__ = ["FakeDiscord", "FakeGuild", "InteractionResult", "UsageError"]
 
@@ -204,9 +207,8 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.violations: list[Violation] = []
         self.deadline = INTERACTION_DEADLINE  # seconds for the initial response
-        # Per-channel send limit (messages, seconds); None: off. Discord's is about 5 per 5 s.
-        self.channel_send_limit: tuple[int, float] | None = None
-        self.rate_limited: list[int] = []  # channel ids, one per 429 the limit caused
+        # Discord's rate limits: the global one on, per-route buckets as a test sets them.
+        self.limits = RateLimits(self.loop_time)
         self.gateway = Gateway(self)
         self.rest = Rest(self)
         self.port = 0
@@ -269,6 +271,24 @@ class FakeDiscord:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+    @property
+    def channel_send_limit(self) -> tuple[int, float] | None:
+        """Messages a channel takes per so many seconds (``None``: no limit); Discord's is
+        about 5 per 5 s (:data:`~bot.fakediscord.ratelimits.DISCORD_ROUTE_LIMITS`)."""
+        return self.limits.route_limits.get(SEND_ROUTE)
+
+    @channel_send_limit.setter
+    def channel_send_limit(self, limit: tuple[int, float] | None) -> None:
+        if limit is None:
+            self.limits.route_limits.pop(SEND_ROUTE, None)
+        else:
+            self.limits.route_limits[SEND_ROUTE] = limit
+
+    @property
+    def rate_limited(self) -> list[int]:
+        """The channel of each message send the channel's limit answered 429."""
+        return [int(major) for route, major in self.limits.limited if route == SEND_ROUTE]
 
     def loop_time(self) -> float:
         assert self._loop is not None

@@ -34,6 +34,7 @@ __all__ = [
     "public_locale",
     "quietly",
     "refused",
+    "tell",
 ]
 
 log = logging.getLogger(__name__)
@@ -114,15 +115,15 @@ async def guarded(
         params = {name: echo(value) for name, value in error.params.items()}
         if isinstance(error.params.get("game"), str):  # a game's name, in the member's language
             params["game"] = t(f"game.{error.params['game']}", locale)
-        await quietly(ephemeral(interaction, t(error.key, locale, **params)))
+        await tell(interaction, t(error.key, locale, **params), locale)
     except IllegalAction as error:
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
         game = None if session is None else session.game
-        await quietly(ephemeral(interaction, refusal(error, locale, game)))
+        await tell(interaction, refusal(error, locale, game), locale)
     except StoreUnavailable as error:
         # A read (settings, stats) with the database down; writes come as SessionError.
         log.warning("%s: the store is unavailable: %s", what, error)
-        await quietly(ephemeral(interaction, t("error.storage", locale)))
+        await tell(interaction, t("error.storage", locale), locale)
     except Exception:
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
         log.exception(
@@ -133,6 +134,20 @@ async def guarded(
             None if session is None else session.game,
             None if session is None else session.version,
         )
+        await quietly(ephemeral(interaction, t("error.unexpected", locale)))
+
+
+async def tell(interaction: discord.Interaction[Any], text: str, locale: str) -> None:
+    """Answer the member alone with ``text``. If Discord refuses it as malformed (a bug of
+    ours, an ERROR naming the field), the plain "something went wrong" goes instead, so the
+    member never meets a silent "This interaction failed"."""
+    try:
+        await ephemeral(interaction, text)
+    except discord.HTTPException as error:
+        if error.status != 400:
+            log.warning("could not answer an interaction: %s", refused(error))
+            return
+        log.error("Discord refused an answer: %s", refused(error))
         await quietly(ephemeral(interaction, t("error.unexpected", locale)))
 
 

@@ -10,17 +10,23 @@ and a sync Discord refuses stops the bot with one line that names the command an
 from __future__ import annotations
 
 import json
+import logging
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import pytest
-from discord import app_commands
+from discord import Object, app_commands
 
 from bot.app import SetupError, serve
 from bot.client import DeckhandBot, SnowflakeMentions
+from bot.fairness import Secret
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.limits import check_command_sync, check_message
 from bot.fakediscord.spec import SPEC_ROUTES, check_body, readable_path, spec_commit
+from bot.i18n import t
+from bot.sessions import core
+from bot.verify import replay
+from cogs.common import respond
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
@@ -223,8 +229,6 @@ def test_a_command_over_8000_characters_is_refused_counting_its_longest_localiza
 
 
 def test_mentions_go_out_as_strings_the_description_types_snowflakes_as() -> None:
-    from discord import Object
-
     default = SnowflakeMentions(everyone=False, roles=False, users=True)
     merged = default.merge(SnowflakeMentions(users=[Object(id=42)]))
     payload = merged.to_dict()
@@ -303,8 +307,6 @@ async def test_a_follow_up_after_fifteen_minutes_is_refused_as_discord_refuses_i
 async def test_game_verify_of_ten_uno_seats_shows_every_seat_in_closed_blocks(
     deckhand: Deckhand, fake_discord: FakeDiscord, locale: str
 ) -> None:
-    from bot.verify import replay
-
     fake = fake_discord
     alice = fake.add_member("alice", locale=locale)
     lang = locale[:2]
@@ -322,13 +324,15 @@ async def test_game_verify_of_ten_uno_seats_shows_every_seat_in_closed_blocks(
         assert seat.replace("`", "'") in text
 
 
+@pytest.mark.parametrize("secret", [Secret(2026, "5a17" * 8), Secret(11, "0f" * 16)])
 async def test_a_final_table_after_a_computer_burst_keeps_the_fair_deal_reveal(
-    deckhand: Deckhand, fake_discord: FakeDiscord
+    deckhand: Deckhand, fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch, secret: Secret
 ) -> None:
     """Ten seats of Uno, nine of them computers: the one member times out three times, a
     computer takes the seat, and the rest of the game is one burst of computer moves whose
     log is far longer than a message. The final table keeps the reveal and says how many
-    earlier lines it left out."""
+    earlier lines it left out. The secret is fixed, so the game is the same every run."""
+    monkeypatch.setattr(core, "new_secret", lambda: secret)
     fake = fake_discord
     alice = fake.add_member("alice")
     async with deckhand.run(default_turn_seconds=0.2) as bot:
@@ -341,3 +345,29 @@ async def test_a_final_table_after_a_computer_burst_keeps_the_fair_deal_reveal(
     assert "earlier lines not shown" in final.text
     assert final.text.count("```") == 2 and final.text.endswith("```")
     assert len(final.text) <= 2000
+
+
+async def test_an_answer_discord_refuses_is_an_error_naming_the_field_and_the_member_is_answered(
+    deckhand: Deckhand,
+    fake_discord: FakeDiscord,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A refusal too long for Discord (as the Rummikub Done refusal once was): Discord
+    answers 400, the log says which route and field in one ERROR, and the member reads
+    "something went wrong" instead of a silent "This interaction failed"."""
+    fake = fake_discord
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    monkeypatch.setattr(respond, "refusal", lambda error, locale, game=None: "x" * 2001)
+    caplog.set_level(logging.WARNING)
+    async with deckhand.run():
+        opened = await fake.slash(alice, fake.channel, "onecard start", players=2, seed=7)
+        await fake.click(bob, opened.message or opened.messages[0], "Join")
+        refused = await fake.slash(alice, fake.channel, "onecard play", card="♠A♠A")
+        assert refused.ephemeral and refused.text == t("error.unexpected", "en")
+    [violation] = fake.take_violations()
+    assert "data.content: 2001 characters, at most 2000" in str(violation)
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "Discord refused an answer" in errors[0]
+    assert "POST /api/v10/interactions/" in errors[0] and "/…/callback" in errors[0]
+    assert "content" in errors[0] and refused.interaction.token not in errors[0]

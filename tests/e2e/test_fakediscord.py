@@ -503,14 +503,51 @@ async def test_gateway_resume_replays_missed_events(
 async def test_channel_send_limit_answers_429_and_discord_py_waits(
     fake_discord: FakeDiscord, toy: Toy
 ) -> None:
-    alice = fake_discord.add_member("alice")
-    fake_discord.channel_send_limit = (2, 0.3)
+    fake = fake_discord
+    alice = fake.add_member("alice")
+    fake.channel_send_limit = (2, 0.3)
+    started = fake.loop_time()
     for _ in range(3):
-        await fake_discord.slash(alice, fake_discord.channel, "post")
-    await fake_discord.wait_for(
-        lambda: len(fake_discord.public_messages(fake_discord.channel)) == 3
-    )
-    assert fake_discord.rate_limited == [fake_discord.channel.id]
+        await fake.slash(alice, fake.channel, "post")
+    await fake.wait_for(lambda: len(fake.public_messages(fake.channel)) == 3)
+    # discord.py read the bucket's headers (Remaining 0) and waited out the window itself.
+    assert fake.loop_time() - started >= 0.3
+    assert fake.rate_limited == []
+    # A client that does not wait is answered 429, with the headers discord.py reads.
+    fake.limits.reset()
+    url = f"{fake.base_url}/api/v10/channels/{fake.channel.id}/messages"
+    auth = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession(headers=auth) as http:
+        answers = [await http.post(url, json={"content": f"{n}"}) for n in range(3)]
+        assert [a.status for a in answers] == [200, 200, 429]
+        assert answers[1].headers["X-RateLimit-Remaining"] == "0"
+        body = await answers[2].json()
+        assert body["global"] is False and 0 < body["retry_after"] <= 0.3
+        assert answers[2].headers["X-RateLimit-Scope"] == "user"
+    assert fake.rate_limited == [fake.channel.id]  # counted since the reset
+
+
+async def test_the_global_limit_counts_every_route_but_the_interaction_endpoints(
+    fake_discord: FakeDiscord, toy: Toy
+) -> None:
+    fake = fake_discord
+    fake.limits.reset()
+    fake.limits.global_per_second = 3
+    alice = fake.add_member("alice")
+    base = f"{fake.base_url}/api/v10"
+    auth = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession(headers=auth) as http:
+        answered = await fake.slash(alice, fake.channel, "ping")  # an interaction: free
+        token = answered.interaction.token
+        for n in range(5):  # follow-ups through the interaction's token: free too
+            sent = await http.post(
+                f"{base}/webhooks/{fake.application_id}/{token}", json={"content": f"{n}"}
+            )
+            assert sent.status == 204
+        channel = f"{base}/channels/{fake.channel.id}"
+        statuses = [(await http.get(channel)).status for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    assert fake.limits.global_429 == 1 and fake.limits.global_requests == 3
 
 
 async def test_mentions_ping_only_what_allowed_mentions_lets_through(
