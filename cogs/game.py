@@ -24,7 +24,7 @@ from bot.text.tables import lines_for
 from bot.verify import VerifyError, parse_options, parse_seed, replay
 from cogs.common import answer, ephemeral, guarded, install, locale_of
 from cogs.common.buttons import GameButton
-from cogs.common.respond import deckhand, is_moderator
+from cogs.common.respond import deckhand, is_moderator, permissions_in
 
 __all__ = ["GAMES", "GAME_CHOICES", "GameCog", "channel_of", "parse_games", "setup", "table_list"]
 
@@ -169,7 +169,12 @@ class GameCog(commands.Cog):
                 raise SessionError("error.moderator_only")
             registry = deckhand(interaction).sessions
             locale = locale_of(interaction)
-            here = [s for s in registry.sessions() if s.guild_id == interaction.guild_id]
+            here = [
+                s
+                for s in registry.sessions()
+                if s.guild_id == interaction.guild_id
+                and permissions_in(interaction, s.channel_id).view_channel
+            ]
             if not here:
                 await ephemeral(interaction, t("list.none", locale))
                 return

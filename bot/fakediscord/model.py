@@ -17,11 +17,13 @@ from typing import Any
 
 __all__ = [
     "ADMINISTRATOR",
+    "ALL_PERMISSIONS",
     "EPHEMERAL",
     "LOADING",
     "MANAGE_GUILD",
     "MANAGE_MESSAGES",
     "MEMBER_PERMISSIONS",
+    "VIEW_CHANNEL",
     "FakeChannel",
     "FakeMember",
     "FakeMessage",
@@ -40,6 +42,8 @@ LOADING = 1 << 7
 ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
+VIEW_CHANNEL = 1 << 10
+ALL_PERMISSIONS = (1 << 53) - 1
 MEMBER_PERMISSIONS = (
     (1 << 6)  # add reactions
     | (1 << 10)  # view channel
@@ -192,6 +196,9 @@ class FakeChannel:
     type: int = 0  # GUILD_TEXT; 11 is a public thread
     parent_id: int | None = None
     owner_id: int | None = None  # a thread's creator
+    # Permission overwrites: target id (a role, or a member) -> (allow, deny) bits.
+    overwrites: dict[int, tuple[int, int]] = field(default_factory=dict)
+    overwrite_types: dict[int, int] = field(default_factory=dict)  # 0 role, 1 member
 
     @property
     def is_thread(self) -> bool:
@@ -204,7 +211,15 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": 0,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {
+                    "id": str(target),
+                    "type": self.overwrite_types.get(target, 0),
+                    "allow": str(allow),
+                    "deny": str(deny),
+                }
+                for target, (allow, deny) in self.overwrites.items()
+            ],
             "nsfw": False,
             "topic": None,
             "last_message_id": None,

@@ -11,6 +11,8 @@ list is empty at teardown.
 from __future__ import annotations
 
 import asyncio
+import functools
+import operator
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from aiohttp import web
 from .gateway import Gateway
 from .model import (
     ADMINISTRATOR,
+    ALL_PERMISSIONS,
     EPHEMERAL,
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
@@ -72,15 +75,30 @@ class FakeGuild:
         self.roles[role_id] = role
         return role
 
-    def permissions_of(self, member: FakeMember) -> int:
+    def permissions_of(self, member: FakeMember, channel: FakeChannel | None = None) -> int:
+        """``member``'s permissions in the guild, or in ``channel`` with its overwrites
+        applied as Discord applies them (topics/permissions.mdx, "Permission Overwrites"):
+        @everyone's, then the member's roles' together, then the member's own; a thread
+        takes its parent's."""
         if member.id == self.owner_id:
-            return (1 << 53) - 1
+            return ALL_PERMISSIONS
         value = self.everyone_permissions
         for role_id in member.role_ids:
             value |= self.roles[role_id].permissions
         if value & ADMINISTRATOR:
-            return (1 << 53) - 1
-        return value
+            return ALL_PERMISSIONS
+        if channel is not None and channel.parent_id is not None:
+            channel = self.channels.get(channel.parent_id, channel)
+        if channel is None:
+            return value
+        overwrites = channel.overwrites
+        allow, deny = overwrites.get(self.id, (0, 0))
+        value = (value & ~deny) | allow
+        roles = [overwrites[r] for r in member.role_ids if r in overwrites]
+        value &= ~functools.reduce(operator.or_, (d for _, d in roles), 0)
+        value |= functools.reduce(operator.or_, (a for a, _ in roles), 0)
+        allow, deny = overwrites.get(member.id, (0, 0))
+        return (value & ~deny) | allow
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -329,6 +347,14 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         return channel
 
+    def overwrite(
+        self, channel: FakeChannel, target: FakeMember | FakeRole, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        """A permission overwrite on ``channel`` for a member or a role (add it before the
+        bot connects, as channels arrive with GUILD_CREATE)."""
+        channel.overwrites[target.id] = (allow, deny)
+        channel.overwrite_types[target.id] = 1 if isinstance(target, FakeMember) else 0
+
     async def add_thread(self, parent: FakeChannel, name: str, owner: FakeMember) -> FakeChannel:
         """A public thread under ``parent``, announced to a connected bot (THREAD_CREATE)."""
         thread = FakeChannel(
@@ -559,10 +585,10 @@ class FakeDiscord:
             "channel_id": str(channel.id),
             "channel": channel.payload(),
             "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
-            "member": member.payload(permissions=guild.permissions_of(member)),
+            "member": member.payload(permissions=guild.permissions_of(member, channel)),
             "locale": member.locale,
             "guild_locale": guild.locale,
-            "app_permissions": str(guild.permissions_of(guild.members[self.bot_user.id])),
+            "app_permissions": str(guild.permissions_of(guild.members[self.bot_user.id], channel)),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,

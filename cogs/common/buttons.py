@@ -151,7 +151,8 @@ async def _end_listed(interaction: discord.Interaction[Any], channel_id: int, ve
     session = registry.get(channel_id)
     if session is None or session.guild_id != interaction.guild_id:
         raise SessionError("error.stale_button")
-    if not await is_moderator(interaction):
+    # The rights that count are the member's in the table's channel, not where the list is.
+    if not await is_moderator(interaction, channel_id):
         raise SessionError("error.moderator_only")
     reply = await registry.end(channel_id, interaction.user.id, moderator=True, version=version)
     if reply.notice is not None:

@@ -31,6 +31,7 @@ __all__ = [
     "is_moderator",
     "locale_of",
     "member_of",
+    "permissions_in",
     "public_locale",
     "quietly",
     "refused",
@@ -74,9 +75,26 @@ def member_of(interaction: discord.Interaction[Any]) -> Player:
     return Player(user.id, user.display_name)
 
 
-async def is_moderator(interaction: discord.Interaction[Any]) -> bool:
-    """Manage Messages in this channel, or the guild's configured moderator role."""
-    if interaction.permissions.manage_messages:
+def permissions_in(interaction: discord.Interaction[Any], channel_id: int) -> discord.Permissions:
+    """The member's permissions in ``channel_id``: the interaction's own where it was made,
+    else resolved for that channel from the cached guild (its roles and the channel's
+    overwrites, a thread's from its parent); none for a channel the bot does not know."""
+    if channel_id == interaction.channel_id:
+        return interaction.permissions
+    guild, member = interaction.guild, interaction.user
+    channel = None if guild is None else guild.get_channel_or_thread(channel_id)
+    if channel is None or not isinstance(member, discord.Member):
+        return discord.Permissions.none()
+    return channel.permissions_for(member)
+
+
+async def is_moderator(
+    interaction: discord.Interaction[Any], channel_id: int | None = None
+) -> bool:
+    """Manage Messages in the table's channel (``channel_id``; by default where the member
+    acts), or the guild's configured moderator role."""
+    where = interaction.channel_id if channel_id is None else channel_id
+    if where is not None and permissions_in(interaction, where).manage_messages:
         return True
     user = interaction.user
     if interaction.guild_id is None or not isinstance(user, discord.Member):

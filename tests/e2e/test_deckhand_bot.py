@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bot.fakediscord import FakeDiscord, FakeMember
-from bot.fakediscord.model import MANAGE_GUILD
+from bot.fakediscord.model import MANAGE_GUILD, MANAGE_MESSAGES, VIEW_CHANNEL
 from bot.i18n import t
 from bot.store.base import ActiveGame, GuildSettings, SeatResult
 from tests.deals import fair_blackjack_deals
@@ -390,3 +390,45 @@ async def test_a_setting_can_be_reset_to_its_default(
             seeding=t("choice.seeding.anyone", "en"),
         )
         assert await bot.store.guild_settings(guild) == GuildSettings(guild)
+
+
+async def test_moderation_counts_the_rights_in_the_tables_own_channel(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """Manage Messages in one channel only: /game list there shows the tables of the
+    channels the member can see (not a hidden one), and its End buttons refuse a table in a
+    channel where the member moderates nothing; a moderator there ends it."""
+    fake = fake_discord
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    mia = fake.add_member("mia")  # no moderator role
+    own = fake.add_channel("mia-moderates")
+    hidden = fake.add_channel("staff-only")
+    fake.overwrite(own, mia, allow=MANAGE_MESSAGES)
+    everyone = fake.guild.roles[fake.guild.id]
+    fake.overwrite(hidden, everyone, deny=VIEW_CHANNEL)
+    fake.overwrite(hidden, alice, allow=VIEW_CHANNEL)
+    mod = fake.add_member("mod", moderator=True)
+    async with deckhand.run() as bot:
+        await open_table(fake, bot, alice, [bob])  # Blackjack in #games
+        secret = await fake.slash(alice, hidden, "onecard start", players=3)
+        assert not secret.ephemeral, secret.text
+        refused = await fake.slash(mia, fake.channel, "game list")
+        assert refused.text == t("error.moderator_only", "en")  # no rights in #games
+        listed = await fake.slash(mia, own, "game list")
+        assert listed.ephemeral and listed.message is not None
+        assert f"<#{fake.channel.id}>" in listed.text and f"<#{hidden.id}>" not in listed.text
+        assert listed.text.splitlines()[0] == t("list.title", "en", n=1)
+        ended = await fake.click(mia, listed.message, t("button.end_n", "en", n=1))
+        assert ended.ephemeral and ended.text == t("error.moderator_only", "en")
+        assert bot.sessions.get(fake.channel.id) is not None  # still running
+        assert bot.sessions.get(hidden.id) is not None
+        # A moderator of #games sees it and ends it there; the server's owner sees both.
+        ended = await fake.click(
+            mod, (await fake.slash(mod, own, "game list")).message, t("button.end_n", "en", n=1)
+        )
+        assert ended.text == t(
+            "list.ended", "en", game="Blackjack", channel=f"<#{fake.channel.id}>"
+        )
+        owner = fake.guild.members[fake.owner.id]
+        everything = await fake.slash(owner, own, "game list")
+        assert f"<#{hidden.id}>" in everything.text
