@@ -13,7 +13,9 @@ import logging
 from bot.i18n import t
 from bot.sessions.core import Tables
 from bot.sessions.model import Post, Reply, Seat, Session, SessionError, compose
+from bot.store.base import SeatResult
 from rules.engine import Action
+from rules.levels import Level
 
 __all__ = ["PlayVerbs"]
 
@@ -154,6 +156,9 @@ class PlayVerbs(Tables):
                 return reply
             if not moderator:
                 raise SessionError("error.moderator_only")
+            seat = session.seat_of(member_id)
+            if seat is not None:
+                return await self._end_seated(session, seat, member_id)
             ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
             notice = "\n".join([ended, *self.fairness(session, end=True)])
             async with self.writing(channel_id, None) as attempt:
@@ -171,6 +176,42 @@ class PlayVerbs(Tables):
             log.info("channel %d (%s): ended by member %d", channel_id, session.game, member_id)
             self.forget(session)
             return Reply(None, notice)
+
+    async def _end_seated(self, session: Session, seat: int, member_id: int) -> Reply:
+        """A seated moderator ends their own game: they forfeit it, so no moderator can wipe
+        a game going badly, or an opponent's win. Where the game's forfeit rule decides the
+        game (two players), its result is recorded as the rule gives it; otherwise the game
+        ends with the moderator's loss alone recorded."""
+        channel_id = session.channel_id
+        locale = session.locale
+        adapter = self.adapter(session)
+        state = session.state
+        assert state is not None
+        notice = t("game.ended_forfeit", locale, member=f"<@{member_id}>")
+        if adapter.forfeits:
+            events = list(await self.change(session, lambda: adapter.forfeit(state, seat)))
+            if state.is_over:
+                session.seats[seat].computer = True
+                log.info(
+                    "channel %d (%s): forfeited by member %d", channel_id, session.game, member_id
+                )
+                return await self.commit(session, events, [notice])
+        notice = "\n".join([notice, *self.fairness(session, end=True)])
+        lost = SeatResult(seat, member_id, "lose", 0, len(session.seats))
+        async with self.writing(channel_id, None) as attempt:
+            attempt.notice = notice
+            await self.store.finish(
+                channel_id,
+                expected_version=session.version,
+                game=session.game,
+                guild_id=session.guild_id,
+                seats=[lost],
+                ended_by=member_id,
+                seeded=session.seeded,
+            )
+        log.info("channel %d (%s): ended by seated member %d", channel_id, session.game, member_id)
+        self.forget(session)
+        return Reply(None, notice)
 
     async def deal_again(
         self, channel_id: int, member_id: int, *, version: int, table_id: int | None = None
@@ -192,6 +233,7 @@ class PlayVerbs(Tables):
             # Like a new /<game> start: the guild may have disallowed the game or changed
             # its turn time since.
             turn_seconds = await self.turn_seconds(last.guild_id, adapter)
+            key = "seat.computer" if last.level is Level.NORMAL else "seat.computer_short"
             session = Session(
                 channel_id=channel_id,
                 guild_id=last.guild_id,
@@ -204,7 +246,14 @@ class PlayVerbs(Tables):
                 seed=None,
                 options=dict(last.options),
                 turn_seconds=turn_seconds,
-                seats=[Seat(s.member_id, s.name, s.computer) for s in last.seats],
+                # A member who left (or was handed to a computer) is not dealt in again: an
+                # unnamed computer takes the seat, and nothing more is recorded for them.
+                seats=[
+                    Seat(None, t(key, last.locale, n=number), True)
+                    if s.computer
+                    else Seat(s.member_id, s.name)
+                    for number, s in enumerate(last.seats, 1)
+                ],
                 version=last.version + 1,
                 # The new table strips the old one's button.
                 message_id=last.message_id if table_id is None else table_id,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -432,3 +434,61 @@ async def test_moderation_counts_the_rights_in_the_tables_own_channel(
         owner = fake.guild.members[fake.owner.id]
         everything = await fake.slash(owner, own, "game list")
         assert f"<#{hidden.id}>" in everything.text
+
+
+def recorded(db_path: Path) -> list[tuple[int | None, str, int | None]]:
+    """Every seat result stored: (member, outcome, who ended the game)."""
+    with sqlite3.connect(db_path) as db:
+        return db.execute(
+            "SELECT s.member_id, s.outcome, f.ended_by FROM seat_results s"
+            " JOIN finished_games f ON f.id = s.finished_id ORDER BY f.id, s.seat"
+        ).fetchall()
+
+
+async def test_deal_again_never_records_a_game_for_a_member_who_left(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    fake = fake_discord
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    async with deckhand.run() as bot:
+        await open_table(fake, bot, alice, [bob])
+        left = await fake.slash(bob, fake.channel, "blackjack leave")
+        assert not left.ephemeral, left.text
+        final = await play_to_the_end(fake, bot, [alice])
+        for _ in range(3):
+            again = await fake.click(alice, final, t("button.again", "en"))
+            assert not again.ephemeral, again.text
+            session = bot.sessions.get(fake.channel.id) or bot.sessions.finished.get(
+                fake.channel.id
+            )
+            assert session is not None and session.seats[1].member_id is None
+            final = await play_to_the_end(fake, bot, [alice])
+        # The deal bob left counts for him; the three after it only for alice.
+        members = [member for member, _, _ in recorded(deckhand.db_path)]
+        assert members.count(bob.id) == 1 and members.count(alice.id) == 4
+        refused = await fake.click(bob, final, t("button.again", "en"))
+        assert refused.ephemeral and refused.text == t("error.not_seated", "en")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+async def test_a_seated_moderator_who_ends_the_game_forfeits_it(
+    deckhand: Deckhand, fake_discord: FakeDiscord, players: int
+) -> None:
+    fake = fake_discord
+    mod = fake.add_member("mod", moderator=True)
+    others = [fake.add_member("bob"), fake.add_member("carol")][: players - 1]
+    async with deckhand.run() as bot:
+        opened = await fake.slash(mod, fake.channel, "onecard start", players=players, seed=7)
+        for member in others:
+            joined = await fake.slash(member, fake.channel, "onecard join")
+            assert not joined.ephemeral, joined.text
+        assert bot.sessions.get(fake.channel.id) is not None and opened.message is not None
+        ended = await fake.slash(mod, fake.channel, "game end")
+        assert not ended.ephemeral
+        assert t("game.ended_forfeit", "en", member=mod.mention) in ended.text
+        assert bot.sessions.get(fake.channel.id) is None
+    results = recorded(deckhand.db_path)
+    if players == 2:  # the forfeit rule gives bob the game
+        assert (mod.id, "lose", None) in results and (others[0].id, "win", None) in results
+    else:  # the game ends there: only the moderator's loss is recorded
+        assert results == [(mod.id, "lose", mod.id)]
