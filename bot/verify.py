@@ -83,6 +83,8 @@ def replay(
         state, events = game_adapter.new(seats, seed, dict(options or {}), [], secret=True)
     except IllegalAction as error:
         raise VerifyError(error.reason, "bad_options") from None
+    except (ValueError, TypeError, KeyError) as error:  # an engine's own check of its options
+        raise VerifyError(str(error), "bad_options") from None
     names = [t("verify.seat", locale, n=n) for n in range(1, seats + 1)]
     lines: list[str] = []
     for seat, name in enumerate(names):

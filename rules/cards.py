@@ -22,6 +22,7 @@ __all__ = [
     "Rank",
     "Suit",
     "parse_card",
+    "whole_number",
 ]
 
 
@@ -204,3 +205,12 @@ def parse_card(text: str) -> Card:
                 _SUIT_WORDS[match.group(suit_group)], _RANK_WORDS[match.group(rank_group)]
             )
     raise CardParseError(f"Unknown card {text.strip()!r}: type one like ♠A, 10h or JKB")
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits, else ``None``.
+
+    ``str.isdigit`` alone lets through superscripts and other scripts' digits (``²``,
+    ``١``) that ``int`` refuses or reads unexpectedly: what a member types is checked here."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None

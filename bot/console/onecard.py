@@ -25,7 +25,7 @@ from bot.text.onecard import (
     seat_label,
     status_line,
 )
-from rules.cards import Suit
+from rules.cards import Suit, whole_number
 from rules.engine import IllegalAction
 
 __all__ = ["add_arguments", "debug_dump", "play", "run", "seed_table"]
@@ -109,10 +109,10 @@ def _choose(state: oc.State, stdin: TextIO, stdout: TextIO) -> oc.PlayCard | oc.
         answer = _ask(stdin, stdout, INDEX_PROMPT)
         if answer is None:
             return None
-        if not answer.isdigit() or not 1 <= int(answer) <= len(hand) + 1:
+        index = whole_number(answer)
+        if index is None or not 1 <= index <= len(hand) + 1:
             stdout.write(f"Enter a number from 1 to {len(hand) + 1}\n")
             continue
-        index = int(answer)
         if index == len(hand) + 1:
             return oc.Take()
         card = hand[index - 1]
@@ -147,10 +147,10 @@ def play(
         answer = _ask(stdin, stdout, PLAYERS_PROMPT)
         if answer is None:
             return 0
-        if answer.isdigit() and 2 <= int(answer) <= 4:
+        players = whole_number(answer)
+        if players is not None and 2 <= players <= 4:
             break
         stdout.write("Enter 2, 3 or 4\n")
-    players = int(answer)
     state = deal(players) if deal is not None else oc.new(players, seed=seed)
     while not state.is_over:
         seat = state.current_seat

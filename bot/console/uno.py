@@ -26,6 +26,7 @@ import os
 import sys
 from typing import TextIO
 
+from rules.cards import whole_number
 from rules.engine import Action, IllegalAction
 from rules.uno import (
     HOUSE_RULES,
@@ -174,8 +175,9 @@ def _read_action(state: UnoState, line: str) -> Action:
     colour: int | None = None
     target: int | None = None
     for word in words[1:]:
-        if word.lstrip("-").isdigit():
-            target = int(word)
+        number = whole_number(word.removeprefix("-"))
+        if number is not None:
+            target = -number if word.startswith("-") else number
             continue
         try:
             colour = int(parse_colour(word))

@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.settings import Settings
 from bot.text import uno as render
 from rules import uno
+from rules.cards import whole_number
 from rules.engine import Action, Event, IllegalAction
 from rules.levels import Level
 from rules.uno.ai import choose_action
@@ -145,7 +146,8 @@ class UnoAdapter(PublicTurns):
         if verb == "challenge" and not arg:
             return uno.Challenge()
         if verb == "catch":  # nobody named: the engine says there is nobody to catch
-            return uno.CatchUno(int(arg) if arg and arg.isdigit() else -1)
+            caught = whole_number(arg or "")
+            return uno.CatchUno(-1 if caught is None else caught)
         if verb == "colour" and arg:
             return uno.ChooseColour(_colour(arg))
         raise IllegalAction("That is not an Uno move.", code="not_an_uno_move")
@@ -262,7 +264,7 @@ class UnoAdapter(PublicTurns):
         if step is not None:
             card, _, kind = step.partition(COLOUR_MARK)
             if kind == "target":
-                return ("play", play_arg(card, target=int(value) if value.isdigit() else None))
+                return ("play", play_arg(card, target=whole_number(value)))
             return ("play", play_arg(card, colour=value))
         if value in ("draw", KEEP):
             return (value, None)
@@ -339,7 +341,7 @@ def _parse_play(arg: str) -> uno.PlayCard:
             text=card_text.strip(),
         ) from None
     colour = _colour(colour_text) if colour_text.strip() else named
-    target = int(target_text) if target_text.strip().isdigit() else None
+    target = whole_number(target_text)
     return uno.PlayCard(code, None if colour is None else int(colour), target)
 
 

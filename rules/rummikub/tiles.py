@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, unique
 
+from rules.cards import whole_number
+
 __all__ = [
     "ALL_TILES",
     "COLOURS",
@@ -167,7 +169,11 @@ def parse_tiles(text: str) -> list[Tile]:
     i = 0
     while i < len(words):
         word = words[i]
-        if word.lower() in _COLOUR_WORDS and i + 1 < len(words) and words[i + 1].isdigit():
+        if (
+            word.lower() in _COLOUR_WORDS
+            and i + 1 < len(words)
+            and whole_number(words[i + 1]) is not None
+        ):
             word += words[i + 1]
             i += 1
         tiles.append(parse_tile(word))

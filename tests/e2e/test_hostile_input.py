@@ -8,6 +8,7 @@ soon as it loads.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,8 @@ def hostile(option: dict[str, Any]) -> list[str]:
         "ي" * min(longest, 40) + " עברית",
         ("𝕏" * longest)[:longest],  # the most the option takes, in astral characters
         " " * max(shortest, 1),
+        "r5@²",  # a digit int() refuses though str.isdigit() says yes
+        '{"evil": 1}',  # JSON an engine's options refuse with its own ValueError
     ]
     if shortest == 0:
         values.append("")
@@ -134,7 +137,7 @@ def filler_for(path: str, option: dict[str, Any], member: FakeMember) -> Any:
 
 
 async def test_hostile_text_in_every_option_is_refused_and_changes_nothing(
-    deckhand: Deckhand, fake_discord: FakeDiscord
+    deckhand: Deckhand, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = fake_discord
     alice, bob = fake.add_member("alice"), fake.add_member("bob", locale="ko")
@@ -186,4 +189,29 @@ async def test_hostile_text_in_every_option_is_refused_and_changes_nothing(
                         assert "\u202e" not in answer.text and "\x00" not in answer.text
                         assert await snapshot(bot, fake) == before, where
         assert tried == offered, sorted(offered - tried)
+        # Refused, every one: none reached an exception (an ERROR and "something went wrong").
+        errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        assert errors == []
         assert {path.split()[0] for path, _, _ in tried} == {*GAMES_AT_TABLES, "game"}
+
+
+@pytest.mark.parametrize("options", ['{"evil":1}', '{"bonus_cards":"²"}', '{"players":99}'])
+async def test_game_verify_refuses_options_no_engine_takes_without_an_error(
+    deckhand: Deckhand,
+    fake_discord: FakeDiscord,
+    caplog: pytest.LogCaptureFixture,
+    options: str,
+) -> None:
+    fake = fake_discord
+    alice = fake.add_member("alice")
+    async with deckhand.run():
+        for game in ("uno", "gostop", "onecard"):
+            answer = await fake.slash(
+                alice, fake.channel, "game verify", game=game, seed="1", salt="ab" * 16,
+                options=options,
+            )  # fmt: skip
+            assert answer.ephemeral and answer.text.startswith("That is no deal to check"), (
+                game,
+                answer.text,
+            )
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
