@@ -18,7 +18,7 @@ from bot.games.known import ADAPTERS, adapter
 from bot.i18n import t
 from rules.engine import IllegalAction
 
-__all__ = ["VerifyError", "parse_options", "parse_seed", "replay"]
+__all__ = ["VerifyError", "matches", "parse_options", "parse_seed", "replay"]
 
 SEED_MAX = 2**63 - 1
 
@@ -93,3 +93,11 @@ def replay(
     table = game_adapter.table(state.view(None), events, names, locale)
     lines += [t("verify.table", locale), table.body]
     return commitment(game, seed, salt), lines
+
+
+def matches(shown: str, given: str | None) -> bool | None:
+    """Whether the commitment a member copied from the first table (``given``, backticks and
+    spaces allowed) is the one the revealed seed and salt make; ``None`` when none was given."""
+    if given is None or not given.strip(" `\n"):
+        return None
+    return given.strip(" `\n").lower() == shown.lower()

@@ -16,12 +16,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.i18n import DEFAULT, describe, t
-from bot.sessions import Session, SessionError
+from bot.i18n import DEFAULT, describe, echo, t
+from bot.sessions import Session, SessionError, SessionRegistry
 from bot.store._common import SEEDING
 from bot.text.fit import pages
 from bot.text.tables import lines_for
-from bot.verify import VerifyError, parse_options, parse_seed, replay
+from bot.verify import VerifyError, matches, parse_options, parse_seed, replay
 from cogs.common import answer, ephemeral, guarded, install, locale_of
 from cogs.common.buttons import GameButton
 from cogs.common.respond import deckhand, is_moderator, permissions_in
@@ -96,6 +96,20 @@ def table_list(sessions: list[Session], now: float, locale: str) -> tuple[str, d
             )
         )
     return "\n".join(lines), view
+
+
+def running_seeds(registry: SessionRegistry, guild_id: int | None) -> set[int]:
+    """The seeds the games still running in the guild were dealt from (a member's seed, or a
+    fair deal's secret): /game verify would show their hands mid-game."""
+    seeds: set[int] = set()
+    for session in registry.sessions():
+        if session.guild_id != guild_id or session.is_lobby:
+            continue
+        if session.seed is not None:
+            seeds.add(session.seed)
+        if session.secret is not None:
+            seeds.add(session.secret.seed)
+    return seeds
 
 
 def channel_of(interaction: discord.Interaction[Any]) -> int:
@@ -322,6 +336,10 @@ class GameCog(commands.Cog):
         options=_(
             "The table's options, as the final table showed them", key="param.verify_options"
         ),
+        commitment=_(
+            "The commitment the first table showed: says whether it matches",
+            key="param.verify_commitment",
+        ),
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def verify(  # noqa: PLR0917 - one parameter per Discord option
@@ -332,15 +350,19 @@ class GameCog(commands.Cog):
         salt: app_commands.Range[str, 1, 32],
         players: app_commands.Range[int, 1, 10] | None = None,
         options: app_commands.Range[str, 2, VERIFY_OPTIONS_LENGTH] | None = None,
+        commitment: app_commands.Range[str, 1, 70] | None = None,
     ) -> None:
         """The commitment of the revealed seed and salt, and the deal again (ephemeral)."""
 
         async def work() -> None:
             locale = locale_of(interaction)
             try:
+                dealt = parse_seed(seed)
+                if dealt in running_seeds(deckhand(interaction).sessions, interaction.guild_id):
+                    raise VerifyError("that deal is still being played here", "running")
                 shown, lines = replay(
                     game.value,
-                    parse_seed(seed),
+                    dealt,
                     salt.strip(),
                     players,
                     options=parse_options(options),
@@ -351,6 +373,12 @@ class GameCog(commands.Cog):
                 await ephemeral(interaction, t("verify.refused", locale, reason=reason))
                 return
             head = t("verify.result", locale, commitment=shown)
+            matched = matches(shown, commitment)
+            if matched is not None:
+                given = echo(commitment or "")
+                head += "\n" + t(
+                    "verify.match" if matched else "verify.no_match", locale, given=given
+                )
             # ansi: a game's deal may be in colour (Uno, One Card); plain text reads the same.
             # A deal longer than a message (ten Uno seats) goes on in follow-ups, each line
             # whole and every seat shown.

@@ -1,8 +1,9 @@
-"""``deckhand verify GAME SEED SALT [--players N]``: check a fair deal after the game.
+"""``deckhand verify GAME SEED SALT [--players N] [--commitment HEX]``: check a fair deal.
 
-Prints the commitment of the revealed seed and salt (compare it with the one the game's
-first table showed) and the deal made again from that seed. Input that names no deal is
-one line on standard error and exit code 2.
+Prints the commitment of the revealed seed and salt and the deal made again from that seed.
+Given the commitment the game's first table showed, it says in words whether they match and
+exits 1 when they do not. Input that names no deal is one line on standard error and exit
+code 2.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bot.verify import VerifyError, parse_options, parse_seed, replay
+from bot.verify import VerifyError, matches, parse_options, parse_seed, replay
 
 __all__ = ["add_arguments", "run"]
 
+NO_MATCH = 1
 USAGE_ERROR = 2
 
 
@@ -26,10 +28,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--options", default=None, metavar="JSON", help="the table's options, as revealed"
     )
+    parser.add_argument(
+        "--commitment",
+        default=None,
+        metavar="HEX",
+        help="the commitment the first table showed: says whether it matches (exit 1 if not)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the commitment and the deal; exit 2 on input that names no deal."""
+    """Print the commitment and the deal; exit 1 when it does not match the commitment
+    given, 2 on input that names no deal."""
     try:
         options = parse_options(args.options)
         seed = parse_seed(args.seed)
@@ -38,4 +47,14 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"deckhand verify: {error}\n".replace("\n", " ").rstrip() + "\n")
         return USAGE_ERROR
     sys.stdout.write(f"commitment: {shown}\n\n" + "\n".join(lines) + "\n")
-    return 0
+    matched = matches(shown, args.commitment)
+    if matched is None:
+        return 0
+    if matched:
+        sys.stdout.write("\nmatch: this is the deal the table committed to\n")
+        return 0
+    sys.stdout.write(
+        f"\nNO MATCH: the first table showed {args.commitment.strip()}, this seed and salt"
+        f" make {shown}\n"
+    )
+    return NO_MATCH

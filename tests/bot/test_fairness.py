@@ -63,6 +63,21 @@ def test_verify_prints_the_commitment_and_the_deal(capsys: pytest.CaptureFixture
         assert f"1:[{first.suit.value} " in out
 
 
+def test_verify_says_in_words_whether_the_commitment_shown_matches(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    shown = commitment("uno", 77, "salt")
+    argv = ["verify", "uno", "77", "salt", "--players", "2"]
+    assert main([*argv, "--commitment", f"`{shown.upper()}`"]) == 0
+    assert capsys.readouterr().out.endswith("\nmatch: this is the deal the table committed to\n")
+    assert main([*argv, "--commitment", "0" * SHOWN]) == 1  # exit 1: no match
+    out = capsys.readouterr().out
+    assert out.endswith(
+        f"NO MATCH: the first table showed {'0' * SHOWN}, this seed and salt make {shown}\n"
+    )
+    assert main(argv) == 0 and "match" not in capsys.readouterr().out.split("\n\n")[-1]
+
+
 @pytest.mark.parametrize(
     ("argv", "says"),
     [

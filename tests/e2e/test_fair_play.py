@@ -120,11 +120,14 @@ async def test_an_uno_tables_revealed_options_fit_game_verify(
     deckhand: Deckhand, fake_discord: FakeDiscord
 ) -> None:
     """The options a final table reveals are pasted back into /game verify as they are: an
-    Uno table's six (about 120 characters of JSON) fit the option Discord checks."""
+    Uno table's six (about 120 characters of JSON) fit the option Discord checks. While the
+    table still plays that deal, /game verify refuses it (it would show every hand); once
+    ended, it says in words whether the commitment the first table showed matches."""
     import json
 
     fake = fake_discord
     alice = fake.add_member("alice")
+    mod = fake.add_member("mod", moderator=True)
     async with deckhand.run() as bot:
         opened = await fake.slash(alice, fake.channel, "uno start", players=2, bots=1)
         assert not opened.ephemeral, opened.text
@@ -133,9 +136,22 @@ async def test_an_uno_tables_revealed_options_fit_game_verify(
         revealed = json.dumps(session.options, separators=(",", ":"))
         assert len(revealed) > 100
         secret = session.secret
-        checked = await fake.slash(
-            alice, fake.channel, "game verify", game="uno", seed=str(secret.seed),
-            salt=secret.salt, players=2, options=revealed,
-        )  # fmt: skip
         shown = commitment("uno", secret.seed, secret.salt)
+        asked = {
+            "game": "uno", "seed": str(secret.seed), "salt": secret.salt, "players": 2,
+            "options": revealed,
+        }  # fmt: skip
+        early = await fake.slash(alice, fake.channel, "game verify", **asked)
+        reason = t("verify.running", "en")
+        assert early.ephemeral and early.text == t("verify.refused", "en", reason=reason)
+        ended = await fake.slash(mod, fake.channel, "game end")
+        assert not ended.ephemeral, ended.text
+        checked = await fake.slash(
+            alice, fake.channel, "game verify", **asked, commitment=f"`{shown}`"
+        )
         assert checked.ephemeral and t("verify.result", "en", commitment=shown) in checked.text
+        assert t("verify.match", "en") in checked.text
+        wrong = await fake.slash(
+            alice, fake.channel, "game verify", **asked, commitment="0123456789abcdef"
+        )
+        assert t("verify.no_match", "en", given="0123456789abcdef") in wrong.text
