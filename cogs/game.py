@@ -20,6 +20,7 @@ from bot.i18n import DEFAULT, describe, echo, t
 from bot.sessions import Session, SessionError, SessionRegistry
 from bot.store._common import SEEDING
 from bot.text.fit import pages
+from bot.text.names import markdown_name
 from bot.text.tables import lines_for
 from bot.verify import VerifyError, matches, parse_options, parse_seed, replay
 from cogs.common import answer, ephemeral, guarded, install, locale_of
@@ -163,7 +164,9 @@ class GameCog(commands.Cog):
             else:
                 left = max(0, round(session.deadline - registry.clock()))
                 seat = session.seats[state.current_seat]
-                text = t("status.turn", locale, game=name, name=seat.name, seconds=left)
+                text = t(
+                    "status.turn", locale, game=name, name=markdown_name(seat.name), seconds=left
+                )
             await ephemeral(interaction, text)
 
         await guarded(interaction, work, what="/game status")

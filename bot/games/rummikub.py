@@ -28,6 +28,7 @@ from bot.games import HARD_SECONDS, Control, Option, PublicTurns, Table
 from bot.i18n import t
 from bot.settings import Settings
 from bot.text import rummikub as render
+from bot.text.names import escape_log
 from rules import rummikub
 from rules.engine import Action, Event, GameOver, IllegalAction
 from rules.levels import Level
@@ -227,7 +228,7 @@ class RummikubAdapter(PublicTurns):
         if view.result is not None or any(isinstance(e, GameOver) for e in events):
             body += "\n\n" + "\n".join(render.result_lines(view, names, locale))
             controls = (Control("again", "button.again", "success"),)
-        return Table(tuple(render.escape_log(log)), body, "ansi", controls)
+        return Table(tuple(escape_log(log)), body, "ansi", controls)
 
     def hand(self, view: RummikubView, names: Sequence[str], locale: str) -> Table:
         """The turn view: the staged table (rack tiles marked ``+``), what is still wrong for
@@ -251,7 +252,7 @@ class RummikubAdapter(PublicTurns):
                 lines.append(t("rummikub.hand.ready", locale))
             controls = _TURN_CONTROLS
         return Table(
-            tuple(render.escape_log(lines)),
+            tuple(escape_log(lines)),
             "\n".join(render.hand_lines(view, locale)),
             "ansi",
             controls,

@@ -28,6 +28,7 @@ from bot.sessions.model import (
     Session,
     SessionError,
 )
+from bot.text.names import markdown_name
 from rules.engine import Action, Event, GameState, IllegalAction
 
 if TYPE_CHECKING:
@@ -163,14 +164,14 @@ class TurnClock:
                 events += more
             occupant = session.seats[seat]
             occupant.timeouts += 1
-            notices = [t("turn.timed_out", session.locale, name=occupant.name)]
+            notices = [t("turn.timed_out", session.locale, name=markdown_name(occupant.name))]
             if occupant.timeouts >= TIMEOUTS_BEFORE_COMPUTER:
                 events += self.tables.to_computer(session, seat)
                 notices.append(
                     t(
                         "turn.to_computer",
                         session.locale,
-                        name=occupant.name,
+                        name=markdown_name(occupant.name),
                         n=TIMEOUTS_BEFORE_COMPUTER,
                     )
                 )

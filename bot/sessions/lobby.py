@@ -14,6 +14,7 @@ from typing import Any
 from bot.i18n import t
 from bot.sessions.core import Tables
 from bot.sessions.model import Player, Reply, Seat, Session, SessionError
+from bot.text.names import markdown_name
 from rules.engine import Event
 from rules.levels import Level
 
@@ -83,7 +84,7 @@ class LobbyVerbs(Tables):
                 raise SessionError("error.already_seated")
             # A lobby is never full: taking its last seat deals the game (see below).
             session.seats.append(Seat(member.id, member.name))
-            notices = [t("lobby.joined", session.locale, name=member.name)]
+            notices = [t("lobby.joined", session.locale, name=markdown_name(member.name))]
             events: Sequence[Event] = ()
             if self.lobby_full(session):
                 events = self.deal_or_restore(session)

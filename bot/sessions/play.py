@@ -14,6 +14,7 @@ from bot.i18n import t
 from bot.sessions.core import Tables
 from bot.sessions.model import Post, Reply, Seat, Session, SessionError, compose
 from bot.store.base import SeatResult
+from bot.text.names import markdown_name
 from rules.engine import Action
 from rules.levels import Level
 
@@ -91,11 +92,13 @@ class PlayVerbs(Tables):
                 if member_id == session.host_id:
                     return await self.drop(session, t("lobby.host_left", session.locale))
                 del session.seats[seat]
-                return await self.commit(session, [], [t("lobby.left", session.locale, name=name)])
+                return await self.commit(
+                    session, [], [t("lobby.left", session.locale, name=markdown_name(name))]
+                )
             adapter = self.adapter(session)
             if not adapter.forfeits:
                 events = self.to_computer(session, seat)
-                notice = t("game.left", session.locale, name=name)
+                notice = t("game.left", session.locale, name=markdown_name(name))
                 return await self.commit(session, events, [notice])
             state = session.state
             events = list(await self.change(session, lambda: adapter.forfeit(state, seat)))
@@ -114,11 +117,13 @@ class PlayVerbs(Tables):
                 if member_id == session.host_id:
                     raise SessionError("error.kick_host")
                 del session.seats[seat]
-                reply = await self.commit(session, [], [t("lobby.left", session.locale, name=name)])
+                reply = await self.commit(
+                    session, [], [t("lobby.left", session.locale, name=markdown_name(name))]
+                )
             else:
                 events = self.to_computer(session, seat)
                 reply = await self.commit(
-                    session, events, [t("game.kicked", session.locale, name=name)]
+                    session, events, [t("game.kicked", session.locale, name=markdown_name(name))]
                 )
             log.info(
                 "channel %d (%s): member %d's seat kicked by member %s",

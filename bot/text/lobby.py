@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import Control
 from bot.i18n import describe, t
+from bot.text.names import markdown_name
 from rules.levels import Level
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ def lobby_text(session: Session, notices: Sequence[str]) -> str:
         ),
     ]
     lines += [
-        t("lobby.seat", locale, n=n, name=seat.name) for n, seat in enumerate(session.seats, 1)
+        t("lobby.seat", locale, n=n, name=markdown_name(seat.name))
+        for n, seat in enumerate(session.seats, 1)
     ]
     # Members take the free seats in order; the computers sit after them.
     free = session.players - len(session.seats) - session.bots

@@ -8,6 +8,7 @@ of the block, from bolding the log, or from pushing a line past a phone's width.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -15,16 +16,49 @@ from bot.i18n import t
 from bot.text.width import clip, columns
 from rules.levels import Level
 
-__all__ = ["TABLE_NAME_COLUMNS", "block_name", "block_names", "escape_log", "leveled_name"]
+__all__ = [
+    "TABLE_NAME_COLUMNS",
+    "block_name",
+    "block_names",
+    "clean_name",
+    "escape_log",
+    "leveled_name",
+    "markdown_name",
+]
 
 TABLE_NAME_COLUMNS: Final = 12  # a name's room in a table line, so a line fits a phone
 _MARKDOWN: Final = re.compile(r"([\\`*_~|>])")
+# Everything Discord's markdown reads in a name: escaped with a backslash, which Discord
+# hides (any ASCII punctuation may be escaped so).
+_NAME_MARKDOWN: Final = re.compile(r"([\\`*_~|>#\[\]<])")
+_LINE_START: Final = re.compile(r"^(\s*)(-#|#{1,3})(?=\s)")  # a heading, or subtext
+_ZERO_WIDTH_JOINER: Final = "\u200d"  # joins emoji: kept
+
+
+def clean_name(name: str) -> str:
+    """A display name as Deckhand keeps it: no control or format character (bidi overrides
+    and isolates would reverse a table line), on one line with its spaces folded; ``?`` if
+    nothing is left."""
+    kept = "".join(
+        " " if char.isspace() else char
+        for char in name
+        if char == _ZERO_WIDTH_JOINER
+        or char.isspace()
+        or unicodedata.category(char) not in ("Cc", "Cf")
+    )
+    return " ".join(kept.split()) or "?"
+
+
+def markdown_name(name: str) -> str:
+    """A display name in text outside a code block (a notice, a lobby, a list): cleaned,
+    with everything markdown would read in it escaped (``*``, ``#``, ``[…](…)``, ``<@…>``)."""
+    return _NAME_MARKDOWN.sub(r"\\\1", clean_name(name))
 
 
 def block_name(name: str, most: int = TABLE_NAME_COLUMNS) -> str:
-    """``name`` on one line, backquotes made quotes, clipped to ``most`` columns; ``?`` if
-    nothing is left."""
-    return clip(" ".join(name.replace("`", "'").split()), most) or "?"
+    """``name`` cleaned (:func:`clean_name`), backquotes made quotes, clipped to ``most``
+    columns: it cannot leave a code block or turn its line around."""
+    return clip(clean_name(name).replace("`", "'"), most) or "?"
 
 
 def block_names(names: Sequence[str], most: int = TABLE_NAME_COLUMNS) -> list[str]:
@@ -43,5 +77,14 @@ def leveled_name(name: str, level: Level, locale: str) -> str:
 
 
 def escape_log(lines: Iterable[str]) -> list[str]:
-    """Move-log lines with Discord markdown escaped (display names may hold ``*`` or ``_``)."""
-    return [_MARKDOWN.sub(r"\\\1", line) for line in lines]
+    """Move-log lines with Discord markdown escaped: a display name in them may hold ``*``
+    or ``_``, start the line as a heading (``# BIG``, ``-# tiny``), make a masked link
+    (``[free nitro](https://…)``) or carry bidi controls, and none of it may take effect."""
+    escaped = []
+    for line in lines:
+        kept = "".join(
+            c for c in line if c == _ZERO_WIDTH_JOINER or unicodedata.category(c) != "Cf"
+        )
+        marked = _MARKDOWN.sub(r"\\\1", kept).replace("](", "]\\(")
+        escaped.append(_LINE_START.sub(r"\1\\\2", marked))
+    return escaped

@@ -17,6 +17,7 @@ from typing import Final
 
 from bot.i18n import say_params_with, t
 from bot.text.fit import fit_list
+from bot.text.names import block_name
 from bot.text.width import PHONE_COLUMNS, clip, columns
 from rules.engine import Event, GameOver
 from rules.rummikub import Left, Passed, RummikubView, TableChanged, TilesDrawn, TimedOut
@@ -48,7 +49,6 @@ _COLOUR_CODES: Final = {
 _NAME_COLUMNS: Final = 12
 _SET_LINE: Final = 7  # tiles on one line of a set: 4 + 7 x 5 - 1 = 38 columns
 _RACK_LINE: Final = 8  # tiles on one line of a rack: 8 x 5 - 1 = 39 columns
-_MARKDOWN: Final = re.compile(r"([\\*_~`|>])")
 
 # The engine's reasons (rules/rummikub/sets.py and state.py), read back into catalog keys so
 # every language says them; the engine stays free of any catalog.
@@ -69,11 +69,6 @@ _PARAMS: Final = {
     "rummikub.reason.gap": ("low", "high"),
     "rummikub.reason.short": ("count",),
 }
-
-
-def escape_log(lines: Iterable[str]) -> list[str]:
-    """Move-log lines with Discord markdown escaped (display names may hold ``*`` or ``_``)."""
-    return [_MARKDOWN.sub(r"\\\1", line) for line in lines]
 
 
 def tiles_plain(tiles: Iterable[Tile]) -> str:
@@ -151,7 +146,7 @@ def rack_text(rack: Iterable[Tile]) -> list[str]:
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return clip(names[seat], _NAME_COLUMNS)
+    return block_name(names[seat], _NAME_COLUMNS)
 
 
 def table_body(view: RummikubView, names: Sequence[str], locale: str) -> str:

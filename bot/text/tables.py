@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.i18n import t
+from bot.text.names import markdown_name
 from bot.text.width import clip
 
 if TYPE_CHECKING:
@@ -30,7 +31,8 @@ def table_line(number: int, session: Session, now: float, locale: str) -> str:
     """``1. #games Uno: alice, bob, AI 3 (hard) — bob's turn — idle 2 min``."""
     game = t(f"game.{session.game}", locale)
     seats = ", ".join(
-        clip(session.shown_name(seat, locale), NAME_COLUMNS) for seat in session.seats
+        markdown_name(clip(session.shown_name(seat, locale), NAME_COLUMNS))
+        for seat in session.seats
     )
     # ``turn``, not the state: listing a server's tables must not load every restored game.
     turn = session.turn
@@ -43,7 +45,9 @@ def table_line(number: int, session: Session, now: float, locale: str) -> str:
     elif session.seats[turn].computer:
         where = t("list.computer", locale)
     else:
-        where = t("list.turn", locale, name=clip(session.seats[turn].name, NAME_COLUMNS))
+        where = t(
+            "list.turn", locale, name=markdown_name(clip(session.seats[turn].name, NAME_COLUMNS))
+        )
     since = now if session.touched is None else session.touched
     idle = idle_text(max(0.0, now - since), locale)
     return t(

@@ -9,11 +9,12 @@ Four alone (rule 8).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
 from bot.i18n import DEFAULT, catalog, say_params_with, t
+from bot.text.names import block_names as shared_block_names
+from bot.text.names import escape_log
 from bot.text.width import PHONE_COLUMNS, clip, columns, wrap, wrap_words
 from rules.engine import Event, GameOver, Outcome
 from rules.uno import (
@@ -55,7 +56,6 @@ HAND_CARDS_PER_LINE: Final = 2  # "12 Wild +4" twice fits 40 columns
 NUMBERED_MOST: Final = 40  # a longer hand is listed by colour, to fit one message
 _ANSI: Final = {"red": "31", "yellow": "33", "green": "32", "blue": "34", "none": "35"}
 _RESET: Final = "\x1b[0m"
-_MARKDOWN: Final = re.compile(r"([\\`*_~|>])")
 _COLOUR_ORDER: Final = {name: i for i, name in enumerate((*COLOURS, "none"))}
 
 
@@ -94,13 +94,8 @@ def sort_key(code: str) -> tuple[int, int]:
 
 
 def block_names(names: Sequence[str]) -> list[str]:
-    """Display names as a code block shows them: one line, no backquote, clipped."""
-    return [clip(" ".join(name.replace("`", "'").split()), NAME_COLUMNS) for name in names]
-
-
-def escape_log(lines: Iterable[str]) -> list[str]:
-    """Move-log lines with Discord markdown escaped (display names may hold ``*`` or ``_``)."""
-    return [_MARKDOWN.sub(r"\\\1", line) for line in lines]
+    """Display names as a code block shows them (:func:`bot.text.names.block_name`)."""
+    return shared_block_names(names, NAME_COLUMNS)
 
 
 def _pad(text: str, width: int) -> str:

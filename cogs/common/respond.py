@@ -21,6 +21,7 @@ from bot.sessions import Player, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store import StoreUnavailable
 from bot.store.base import GameStore
+from bot.text.names import clean_name
 from rules.engine import IllegalAction
 
 __all__ = [
@@ -72,7 +73,7 @@ async def public_locale(interaction: discord.Interaction[Any]) -> str:
 def member_of(interaction: discord.Interaction[Any]) -> Player:
     """The member who clicked or typed, as a seat holder."""
     user = interaction.user
-    return Player(user.id, user.display_name)
+    return Player(user.id, clean_name(user.display_name))
 
 
 def permissions_in(interaction: discord.Interaction[Any], channel_id: int) -> discord.Permissions:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -35,7 +36,7 @@ from tests.rules.rummikub.test_properties import random_edit
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 NAMES = {
     "korean": ["가나다라마바사아자차카타파하" * 3][0][:32],
-    "markdown": "**__~~`x`~~__**```y```# big\n-# [free](https://x.y)",
+    "markdown": "# BIG x```y [free nitro](https://x.y)\n-# tiny \u202egnirts **b** <@&1>",
 }
 REVEAL_COMMAND = "deckhand verify {game} 18446744073709551615 {salt} --players {n} --options '{o}'"
 
@@ -59,9 +60,20 @@ def refusals_of(post: Post) -> list[str]:
 def assert_fits(post: Post, *must_keep: str) -> None:
     assert refusals_of(post) == [], post.content[:300]
     assert len(post.content) <= MAX_MESSAGE
-    assert post.content.count("```") % 2 == 0, "a code block left open"
+    assert_dressed_by_no_name(post.content)
     for line in must_keep:
         assert line in post.content
+
+
+def assert_dressed_by_no_name(text: str) -> None:
+    """No display name breaks out of a code block, makes a heading, subtext or a masked
+    link, or turns a line around (bidi controls)."""
+    assert text.count("```") % 2 == 0, "a code block left open"
+    assert "\u202e" not in text and "\u2066" not in text
+    outside = re.sub(r"```.*?```", "", text, flags=re.S)
+    assert not re.search(r"(?<!\\)\]\(", outside), "a masked link"
+    for line in outside.splitlines():
+        assert not re.match(r"\s*(#{1,3}|-#)\s", line), line
 
 
 def reveal(game: str, seats: int, options: dict[str, Any], locale: str) -> str:
@@ -230,3 +242,21 @@ def test_a_refused_done_names_its_first_wrong_sets_and_counts_the_rest(locale: s
     assert len(said) < 1000
     assert said.endswith(t("fit.more", locale, n=len(tiles) + len(rack) - 5))
     assert_fits(Post(1, 1, said, (), locale))
+
+
+HOSTILE_NAMES = ["x```y", "# BIG", "[free nitro](https://evil.example)", "-# tiny", "ab\u202ecd"]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_name_dresses_up_no_message_outside_a_code_block(name: str) -> None:
+    from bot.sessions.model import Seat, Session
+    from bot.text.lobby import lobby_text
+    from bot.text.names import block_name, escape_log, markdown_name
+
+    shown = markdown_name(name)
+    assert_dressed_by_no_name(f"{shown}\n{shown} joined")
+    assert "\u202e" not in block_name(name) and "`" not in block_name(name)
+    for line in escape_log([f"{name} played ♠3", f"{name}"]):
+        assert_dressed_by_no_name(line)
+    session = Session(1, 2, "onecard", 3, "en", 4, 0, None, {}, 60.0, [Seat(3, name)])
+    assert_dressed_by_no_name(lobby_text(session, [t("lobby.joined", "en", name=shown)]))

@@ -631,10 +631,12 @@ async def test_leaving_forfeits_the_cards_go_under_the_pile_and_the_last_member_
     assert not again.ephemeral, again.text
     table = await settled(fake, bot, fake.channel)
     assert "Hand" in table.button_labels
-    assert [s.member_id for s in bot.sessions.get(fake.channel.id).seats] == [  # type: ignore[union-attr]
-        alice.id,
-        minjun.id,
-        carol.id,
+    # Who left is not dealt in again (nor recorded): computers without a member take over.
+    seats = bot.sessions.get(fake.channel.id).seats  # type: ignore[union-attr]
+    assert [(s.member_id, s.computer) for s in seats] == [
+        (None, True),
+        (None, True),
+        (carol.id, False),
     ]
 
 

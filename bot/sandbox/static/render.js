@@ -36,7 +36,7 @@ export function inlineHtml(text, names = {}) {
   const kept = [];
   const keep = (html) => `\u0000${kept.push(html) - 1}\u0000`;
   let s = String(text)
-    .replace(/\\([\\`*_~|>#-])/g, (_, c) => keep(escapeHtml(c)))
+    .replace(/\\([\\`*_~|>#\-\[\]()<])/g, (_, c) => keep(escapeHtml(c)))
     .replace(/`([^`\n]+)`/g, (_, code) => keep(`<code>${escapeHtml(code)}</code>`));
   s = escapeHtml(s)
     .replace(/\*\*([^*\n]+)\*\*/g, "<b>$1</b>")
