@@ -963,6 +963,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
                 "faults": dict(sorted(tally.faults.items())),
                 "rate limits": "on" if args.rate_limits else "off",
                 "requests": fake.limits.report(),
+                "requests by bucket": dict(fake.limits.bucket_requests.most_common()),
                 "moves lost": len(tally.moves_lost),
                 "double applies": len(tally.double_applies),
                 "leaks": len(tally.leaks),

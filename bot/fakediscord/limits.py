@@ -16,10 +16,13 @@ from typing import Any
 from .spec import check_body
 
 __all__ = [
+    "ANY_FLAGS",
     "CHANNEL_MESSAGE_FLAGS",
+    "DEFERRED_FLAGS",
     "INTERACTION_FLAGS",
     "MAX_CONTENT",
     "TOKEN_SECONDS",
+    "WEBHOOK_EDIT_FLAGS",
     "WEBHOOK_FLAGS",
     "FormError",
     "check_autocomplete_choices",
@@ -57,6 +60,14 @@ CHANNEL_MESSAGE_FLAGS = (
     SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_VOICE_MESSAGE | IS_COMPONENTS_V2
 )
 WEBHOOK_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2 | EPHEMERAL
+# interactions/receiving-and-responding.mdx:304: a DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+# callback's "only valid message flag you may use is EPHEMERAL".
+DEFERRED_FLAGS = EPHEMERAL
+# resources/webhook.mdx:333: editing a webhook's message takes "SUPPRESS_EMBEDS and
+# IS_COMPONENTS_V2 only". (A channel message's edit ignores the flags it does not take,
+# resources/message.mdx:1178: the fake checks none there.)
+WEBHOOK_EDIT_FLAGS = SUPPRESS_EMBEDS | IS_COMPONENTS_V2
+ANY_FLAGS = -1
 
 SELECTS = (3, 5, 6, 7, 8)
 LINK, PREMIUM = 5, 6
@@ -161,7 +172,7 @@ def _check_row(path: str, row: dict[str, Any], seen: set[str], errors: list[Form
 def _check_button(path: str, button: dict[str, Any], errors: list[FormError]) -> None:
     style = button.get("style")
     # components/reference.mdx:185: "Link buttons must have a url, and cannot have a custom_id";
-    # 187-188: non-link, non-premium buttons must have a custom_id and cannot have a url.
+    # 184: "Non-link and non-premium buttons must have a custom_id, and cannot have a url".
     if style == LINK:
         if not button.get("url"):
             errors.append((f"{path}.url", "BASE_TYPE_REQUIRED", "a link button needs a url"))
@@ -181,9 +192,8 @@ def _check_select(path: str, select: dict[str, Any], errors: list[FormError]) ->
     least, most = select.get("min_values"), select.get("max_values")
     low = 1 if least is None else int(least)
     high = 1 if most is None else int(most)
-    # components/reference.mdx:303-304 (min_values "defaults to 1", max_values "defaults to 1"),
-    # 308: "min_values must be either omitted or at least 1" in a message, where a select is
-    # required; and neither bound can ask for more options than there are.
+    # components/reference.mdx:303-304: min_values and max_values each "defaults to 1"; the
+    # least to choose cannot be above the most, nor the most above the options offered.
     if low > high:
         errors.append((f"{path}.min_values", "SELECT_MIN_ABOVE_MAX", f"{low} above {high}"))
     if high > len(options):

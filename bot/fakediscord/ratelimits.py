@@ -5,9 +5,9 @@
   Global Rate Limit" (line 128): an interaction's callback and its webhook (follow-ups and
   edits through its token).
 - **Per-route buckets**, one per route and major parameter (a channel, a guild, a webhook):
-  Discord does not publish their sizes ("Because we may change rate limits at any time ...
-  you should not hard code them", line 28); :data:`DISCORD_ROUTE_LIMITS` holds what bots
-  meet in practice, 5 messages per 5 seconds in a channel.
+  Discord does not publish their sizes ("rate limits should not be hard coded into your
+  app", line 11); :data:`DISCORD_ROUTE_LIMITS` holds what bots meet in practice, 5 messages
+  per 5 seconds in a channel.
 
 Every bucketed answer carries the ``X-RateLimit-*`` headers discord.py reads (and waits on
 when ``Remaining`` is 0); a request over a limit gets Discord's 429 body and headers. Every
@@ -55,6 +55,7 @@ class RateLimits:
         self.global_per_second: int | None = GLOBAL_PER_SECOND
         self.route_limits: dict[str, tuple[int, float]] = {}
         self.requests: Counter[str] = Counter()  # by route, every request
+        self.bucket_requests: Counter[str] = Counter()  # by bucket: "route @ major parameter"
         self.global_requests = 0  # requests that count against the global limit
         self.global_429 = 0
         self.route_429: Counter[str] = Counter()
@@ -65,6 +66,7 @@ class RateLimits:
     def reset(self) -> None:
         """Empty every window and count, as if the bot had been quiet for a while."""
         self.requests.clear()
+        self.bucket_requests.clear()
         self.global_requests = self.global_429 = 0
         self.route_429.clear()
         self.limited.clear()
@@ -89,6 +91,7 @@ class RateLimits:
         if limit is not None:
             count, seconds = limit
             major = next((params[key] for key in _MAJOR if key in params), "")
+            self.bucket_requests[f"{route} @ {major}"] += 1
             bucket = self._buckets.setdefault((route, major), _Window())
             retry = bucket.full(now, count, seconds)
             if retry is not None:

@@ -20,9 +20,12 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .limits import (
+    ANY_FLAGS,
     CHANNEL_MESSAGE_FLAGS,
+    DEFERRED_FLAGS,
     INTERACTION_FLAGS,
     TOKEN_SECONDS,
+    WEBHOOK_EDIT_FLAGS,
     WEBHOOK_FLAGS,
     check_autocomplete_choices,
     check_command_sync,
@@ -211,11 +214,11 @@ class Rest:
             raw = form.get("payload_json")
             data: dict[str, Any] = json.loads(str(raw)) if raw is not None else {}
             files = [v for k, v in form.items() if k.startswith("files[")]
-            if files:
-                data.setdefault("attachments", [])
-                for i, f in enumerate(files):
-                    name = getattr(f, "filename", f"file{i}")
-                    data["attachments"].append({"id": str(i), "filename": name})
+            if files and not data.get("attachments"):  # discord.py lists them in the payload
+                data["attachments"] = [
+                    {"id": str(i), "filename": getattr(f, "filename", f"file{i}")}
+                    for i, f in enumerate(files)
+                ]
             return data
         text = await request.text()
         return json.loads(text) if text else None
@@ -366,7 +369,7 @@ class Rest:
             "PATCH /channels/{channel_id}/messages/{message_id}",
             message,
             body or {},
-            flags=CHANNEL_MESSAGE_FLAGS,
+            flags=ANY_FLAGS,
         )
 
     async def _apply_edit(
@@ -488,7 +491,7 @@ class Rest:
             message = self.discord.new_message(inter.channel, data, interaction=inter)
             inter.original = message
         elif rtype == 5:
-            errors = check_message(data, flags=INTERACTION_FLAGS, require_body=False)
+            errors = check_message(data, flags=DEFERRED_FLAGS, require_body=False)
             if errors:
                 return self.refuse(route, errors, interaction=inter, prefix="data")
             loading = {"flags": (int(data.get("flags", 0)) & EPHEMERAL) | LOADING}
@@ -602,6 +605,10 @@ class Rest:
         self, request: web.Request, p: dict[str, str], body: Any
     ) -> web.Response:
         inter = self._webhook_interaction(p)
+        if inter is not None:
+            expired = self._expired("GET /webhooks/{app_id}/{token}/messages/{message_id}", inter)
+            if expired is not None:
+                return expired
         message = self._webhook_message(inter, p["message_id"]) if inter else None
         if message is None:
             return error(404, 10008, "Unknown Message")
@@ -622,7 +629,7 @@ class Rest:
             return error(404, 10008, "Unknown Message")
         was_loading = message.loading
         reply = await self._apply_edit(
-            route, message, body or {}, interaction=inter, flags=WEBHOOK_FLAGS
+            route, message, body or {}, interaction=inter, flags=WEBHOOK_EDIT_FLAGS
         )
         if was_loading and reply.status == 200:
             message.flags &= ~LOADING
@@ -633,6 +640,11 @@ class Rest:
         self, request: web.Request, p: dict[str, str], body: Any
     ) -> web.Response:
         inter = self._webhook_interaction(p)
+        if inter is not None:
+            route = "DELETE /webhooks/{app_id}/{token}/messages/{message_id}"
+            expired = self._expired(route, inter)
+            if expired is not None:
+                return expired
         message = self._webhook_message(inter, p["message_id"]) if inter else None
         if message is None:
             return error(404, 10008, "Unknown Message")

@@ -123,10 +123,18 @@ def _depth(error: ValidationError) -> int:
     return max([len(error.absolute_path), *(_depth(inner) for inner in error.context or ())])
 
 
-def _closeness(found: list[ValidationError]) -> tuple[int, int, bool]:
-    """How close an alternative came: deepest into the body, fewest errors, not ``null``."""
+def _wrong_types(error: ValidationError) -> int:
+    own = int(error.validator == "type")
+    return own + sum(_wrong_types(inner) for inner in error.context or ())
+
+
+def _closeness(found: list[ValidationError]) -> tuple[int, int, int, bool]:
+    """How close an alternative came: fewest values of the wrong type (Discord's integer,
+    number and string alternatives differ only in those), then deepest into the body, fewest
+    errors, not ``null``."""
     only_null = all(e.validator == "type" and e.validator_value == "null" for e in found)
-    return (max(_depth(e) for e in found), -len(found), not only_null)
+    wrong = sum(_wrong_types(e) for e in found)
+    return (-wrong, max(_depth(e) for e in found), -len(found), not only_null)
 
 
 def _code(error: ValidationError) -> str:

@@ -143,6 +143,12 @@ async def guarded(
         # A read (settings, stats) with the database down; writes come as SessionError.
         log.warning("%s: the store is unavailable: %s", what, error)
         await tell(interaction, t("error.storage", locale), locale)
+    except discord.HTTPException as error:
+        # Discord refused an answer the handler sent (a 400 is a bug of ours): one ERROR that
+        # names the route and the field, and the member is told something went wrong.
+        level = logging.ERROR if error.status == 400 else logging.WARNING
+        log.log(level, "%s: Discord refused an answer: %s", what, refused(error))
+        await quietly(ephemeral(interaction, t("error.unexpected", locale)))
     except Exception:
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
         log.exception(

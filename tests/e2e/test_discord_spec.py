@@ -371,3 +371,37 @@ async def test_an_answer_discord_refuses_is_an_error_naming_the_field_and_the_me
     assert len(errors) == 1 and "Discord refused an answer" in errors[0]
     assert "POST /api/v10/interactions/" in errors[0] and "/…/callback" in errors[0]
     assert "content" in errors[0] and refused.interaction.token not in errors[0]
+
+
+def test_flags_each_kind_of_answer_may_set() -> None:
+    from bot.fakediscord.limits import DEFERRED_FLAGS, WEBHOOK_EDIT_FLAGS
+
+    deferred = check_message({"flags": 1 << 2}, flags=DEFERRED_FLAGS, require_body=False)
+    assert [path for path, _c, _m in deferred] == ["flags"]  # only EPHEMERAL on a deferral
+    assert check_message({"flags": 1 << 6}, flags=DEFERRED_FLAGS, require_body=False) == []
+    edit = check_message({"content": "x", "flags": 1 << 6}, flags=WEBHOOK_EDIT_FLAGS)
+    assert [path for path, _c, _m in edit] == ["flags"]  # an edit cannot make it ephemeral
+
+
+def test_a_refused_autocomplete_names_the_field_of_the_kind_of_choice_sent() -> None:
+    too_many = {"type": 8, "data": {"choices": [{"name": "x", "value": "a"}] * 26}}
+    assert refusals(CALLBACK, too_many) == ["data.choices: 26 items, at most 25"]
+    empty = {"type": 8, "data": {"choices": [{"name": "", "value": "a"}]}}
+    assert refusals(CALLBACK, empty) == ["data.choices[0].name: 0 characters, at least 1"]
+
+
+async def test_reading_or_deleting_through_a_dead_token_is_refused_too(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    fake = fake_discord
+    alice = fake.add_member("alice")
+    async with deckhand.run():
+        answered = await fake.slash(alice, fake.channel, "game status")
+        inter = answered.interaction
+        inter.created -= 16 * 60
+        base = f"{fake.base_url}/api/v10/webhooks/{fake.application_id}/{inter.token}"
+        async with aiohttp.ClientSession() as http:
+            read = await http.get(f"{base}/messages/@original")
+            deleted = await http.delete(f"{base}/messages/@original")
+        assert (read.status, deleted.status) == (401, 401)
+    assert [v.kind for v in fake.take_violations()] == ["expired-token", "expired-token"]
