@@ -24,6 +24,10 @@ class Settings(BaseSettings):
     default_turn_seconds: float = Field(default=90.0, gt=0)
     blackjack_turn_seconds: float = Field(default=45.0, gt=0)
     computer_delay_seconds: float = Field(default=1.0, ge=0)
+    # A lobby nobody joins for this long closes (a server's /game settings may change it).
+    default_lobby_seconds: float = Field(default=900.0, gt=0)
+    # How soon a member may open another lobby after opening one.
+    start_cooldown_seconds: float = Field(default=10.0, ge=0)
     # A Discord-compatible API (a local fake, a sandbox); None: Discord itself.
     discord_api_url: str | None = None
 

@@ -45,7 +45,14 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="한국어", value="ko"),
 ]
 # What ``reset`` can put back to its default: a GuildSettings field, or all of them.
-RESETTABLE = ("turn_seconds", "language", "moderator_role_id", "allowed_games", "seeding")
+RESETTABLE = (
+    "turn_seconds",
+    "language",
+    "moderator_role_id",
+    "allowed_games",
+    "seeding",
+    "lobby_minutes",
+)
 # Who may deal a seeded (practice) game: bot.store._common.SEEDING.
 SEEDING_CHOICES = [
     app_commands.Choice(name=_(t(f"choice.seeding.{who}"), key=f"choice.seeding.{who}"), value=who)
@@ -56,6 +63,7 @@ RESET_CHOICES = [
     for name in (*RESETTABLE, "all")
 ]
 MIN_TURN, MAX_TURN = 10, 600
+MAX_LOBBY_MINUTES = 1440  # a day
 # The options a final table reveals, as JSON: an Uno table's six take up to about 120.
 VERIFY_OPTIONS_LENGTH = 300
 MAX_LISTED = 25  # End buttons in one message: five rows of five
@@ -251,6 +259,7 @@ class GameCog(commands.Cog):
         ),
         allowed_games=_("Games allowed here, comma-separated, or all", key="param.allowed_games"),
         seeding=_(t("param.seeding"), key="param.seeding"),
+        lobby_minutes=_(t("param.lobby_minutes"), key="param.lobby_minutes"),
         reset=_(t("param.reset"), key="param.reset"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES, seeding=SEEDING_CHOICES, reset=RESET_CHOICES)
@@ -262,6 +271,7 @@ class GameCog(commands.Cog):
         moderator_role: discord.Role | None = None,
         allowed_games: app_commands.Range[str, 1, 100] | None = None,
         seeding: app_commands.Choice[str] | None = None,
+        lobby_minutes: app_commands.Range[int, 1, MAX_LOBBY_MINUTES] | None = None,
         reset: app_commands.Choice[str] | None = None,
     ) -> None:
         """Manage Server only: change the guild's settings; shows them (ephemeral).
@@ -293,6 +303,8 @@ class GameCog(commands.Cog):
                 changes["allowed_games"] = parse_games(allowed_games)
             if seeding is not None:
                 changes["seeding"] = seeding.value
+            if lobby_minutes is not None:
+                changes["lobby_minutes"] = lobby_minutes
             updated = dataclasses.replace(current, **changes)
             if changes:
                 await store.save_guild_settings(updated)
@@ -320,6 +332,9 @@ class GameCog(commands.Cog):
                     if updated.allowed_games is None
                     else ", ".join(t(f"game.{g}", locale) for g in updated.allowed_games),
                     seeding=t(f"choice.seeding.{updated.seeding or 'anyone'}", locale),
+                    lobby=default
+                    if updated.lobby_minutes is None
+                    else t("settings.minutes", locale, minutes=updated.lobby_minutes),
                 ),
             )
 

@@ -90,6 +90,9 @@ class TurnClock:
         """
         seat = session.turn  # a restored table's state stays unread until it is needed
         channel_id = session.channel_id
+        if session.is_lobby:
+            self._arm_lobby(session, not_before)
+            return
         if seat is None:
             self.tables.tasks.cancel(channel_id)
             return
@@ -104,6 +107,36 @@ class TurnClock:
             self._turn_timer(channel_id, session.version, not_before),
             f"turn-{channel_id}",
         )
+
+    def _arm_lobby(self, session: Session, not_before: float) -> None:
+        """A lobby closes when nobody has joined by its deadline (kept in the store, so a
+        restart keeps counting)."""
+        channel_id = session.channel_id
+        if session.deadline is None:  # opened before lobbies expired: it waits as ever
+            self.tables.tasks.cancel(channel_id)
+            return
+        work = self._expire_lobby(channel_id, session.version, not_before)
+        self.tables.tasks.replace(channel_id, work, f"lobby-{channel_id}")
+
+    async def _expire_lobby(self, channel_id: int, version: int, not_before: float) -> None:
+        await self._not_before(not_before)
+        session = self.tables.get(channel_id)
+        if session is None or session.deadline is None:
+            return
+        await self.tables.sleep(max(0.0, session.deadline - self.tables.clock()))
+        async with self.tables.lock(channel_id):
+            session = self.tables.get(channel_id)
+            if session is None or session.version != version or not session.is_lobby:
+                return
+            locale = session.locale
+            game = t(f"game.{session.game}", locale)
+            notice = t("lobby.expired", locale, game=game, host=f"<@{session.host_id}>")
+            try:
+                await self.tables.drop(session, notice)
+            except SessionError:
+                return  # the store refused: the lobby is back and its timer tries again
+            log.info("channel %d (%s): lobby closed, nobody joined", channel_id, session.game)
+        await self.tables.poster.post(Post(channel_id, 0, notice, (), locale))
 
     async def _not_before(self, when: float) -> None:
         if when > self.tables.clock():

@@ -130,6 +130,8 @@ class Tables:
         # store holds is read before anything else is written there.
         self._uncertain: dict[int, Attempt] = {}
         self.settles = ChannelTasks()  # reading it back in the background until it answers
+        # When each (guild, member) last opened a lobby, for the start cooldown.
+        self.opened: dict[tuple[int | None, int], float] = {}
         self.asides = ChannelTasks()  # tables whose stored game cannot be restored (set_aside)
 
     # -- lookup -------------------------------------------------------------------------
@@ -270,6 +272,14 @@ class Tables:
         if session.is_lobby:
             raise SessionError("error.not_started")
         return session
+
+    async def lobby_seconds(self, guild_id: int | None) -> float:
+        """How long a lobby waits for a join: the guild's setting, else the bot's default."""
+        if guild_id is not None:
+            minutes = (await self.store.guild_settings(guild_id)).lobby_minutes
+            if minutes is not None:
+                return minutes * 60.0
+        return self.settings.default_lobby_seconds
 
     async def turn_seconds(self, guild_id: int | None, adapter: AnyAdapter) -> float:
         """The guild's turn time (refusing a game the guild does not allow), else the game's."""

@@ -18,7 +18,9 @@ from bot.text.names import markdown_name
 from rules.engine import Event
 from rules.levels import Level
 
-__all__ = ["LobbyVerbs"]
+__all__ = ["MAX_LOBBIES", "LobbyVerbs"]
+
+MAX_LOBBIES = 3  # open lobbies a member may host in one server
 
 
 class LobbyVerbs(Tables):
@@ -56,6 +58,7 @@ class LobbyVerbs(Tables):
             existing = self.get(channel_id)
             if existing is not None:
                 raise SessionError("error.already_here", game=existing.game)
+            self.check_host(guild_id, host.id)
             session = Session(
                 channel_id=channel_id,
                 guild_id=guild_id,
@@ -70,7 +73,26 @@ class LobbyVerbs(Tables):
                 turn_seconds=await self.turn_seconds(guild_id, adapter),
                 seats=[Seat(host.id, host.name)],
             )
-            return await self.create(session, adapter)
+            session.deadline = self.clock() + await self.lobby_seconds(guild_id)
+            reply = await self.create(session, adapter)
+            self.opened[guild_id, host.id] = self.clock()
+            if session.is_lobby and self.get(channel_id) is session:
+                self.turns.arm(session, keep_deadline=True)  # it closes if nobody joins
+            return reply
+
+    def check_host(self, guild_id: int | None, member_id: int) -> None:
+        """A member opens a lobby at most every ``start_cooldown_seconds`` and hosts at most
+        :data:`MAX_LOBBIES` at once in a server: nobody can hold every channel."""
+        hosted = [
+            s
+            for s in self.sessions()
+            if s.guild_id == guild_id and s.is_lobby and s.host_id == member_id
+        ]
+        if len(hosted) >= MAX_LOBBIES:
+            raise SessionError("error.lobby_cap", most=MAX_LOBBIES)
+        wait = self.opened.get((guild_id, member_id), -1e18) + self.settings.start_cooldown_seconds
+        if self.clock() < wait:
+            raise SessionError("error.start_cooldown", seconds=max(1, round(wait - self.clock())))
 
     async def join(self, channel_id: int, member: Player, *, version: int | None = None) -> Reply:
         """Take a free seat in the lobby; the game starts when the last seat is taken.
@@ -84,6 +106,7 @@ class LobbyVerbs(Tables):
                 raise SessionError("error.already_seated")
             # A lobby is never full: taking its last seat deals the game (see below).
             session.seats.append(Seat(member.id, member.name))
+            session.deadline = self.clock() + await self.lobby_seconds(session.guild_id)
             notices = [t("lobby.joined", session.locale, name=markdown_name(member.name))]
             events: Sequence[Event] = ()
             if self.lobby_full(session):

@@ -73,6 +73,7 @@ class GuildSettings:
     moderator_role_id: int | None = None
     allowed_games: tuple[str, ...] | None = None  # None: all games
     seeding: str | None = None  # who may seed a deal: anyone, moderators or off; None: anyone
+    lobby_minutes: int | None = None  # how long a lobby waits for a join; None: the default
 
 
 @dataclass(frozen=True, slots=True)

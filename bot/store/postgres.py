@@ -330,14 +330,15 @@ class PostgresStore:
         """The guild's settings, or the defaults."""
         async with self._using() as conn:
             row = await conn.fetchrow(
-                "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding"
+                "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding,"
+                " lobby_minutes"
                 " FROM guild_settings WHERE guild_id = $1",
                 guild_id,
             )
             if row is None:
                 return GuildSettings(guild_id=guild_id)
             allowed = None if row[3] is None else tuple(row[3])
-            return GuildSettings(guild_id, row[0], row[1], row[2], allowed, row[4])
+            return GuildSettings(guild_id, row[0], row[1], row[2], allowed, row[4], row[5])
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         """Insert or replace the guild's settings."""
@@ -345,17 +346,20 @@ class PostgresStore:
             allowed = None if settings.allowed_games is None else list(settings.allowed_games)
             await conn.execute(
                 "INSERT INTO guild_settings"
-                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding)"
-                " VALUES ($1, $2, $3, $4, $5, $6)"
+                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding,"
+                " lobby_minutes)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
                 " language = excluded.language, moderator_role_id = excluded.moderator_role_id,"
-                " allowed_games = excluded.allowed_games, seeding = excluded.seeding",
+                " allowed_games = excluded.allowed_games, seeding = excluded.seeding,"
+                " lobby_minutes = excluded.lobby_minutes",
                 settings.guild_id,
                 settings.turn_seconds,
                 settings.language,
                 settings.moderator_role_id,
                 allowed,
                 settings.seeding,
+                settings.lobby_minutes,
             )
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:

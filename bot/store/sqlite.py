@@ -463,7 +463,8 @@ class SQLiteStore:
         """The guild's settings, or the defaults."""
         row = await self._run(
             lambda db: db.execute(
-                "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding"
+                "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding,"
+                " lobby_minutes"
                 " FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             ).fetchone()
@@ -471,7 +472,7 @@ class SQLiteStore:
         if row is None:
             return GuildSettings(guild_id=guild_id)
         allowed = None if row[3] is None else tuple(json.loads(row[3]))
-        return GuildSettings(guild_id, row[0], row[1], row[2], allowed, row[4])
+        return GuildSettings(guild_id, row[0], row[1], row[2], allowed, row[4], row[5])
 
     async def save_guild_settings(self, settings: GuildSettings) -> None:
         """Insert or replace the guild's settings."""
@@ -483,16 +484,19 @@ class SQLiteStore:
             settings.moderator_role_id,
             allowed,
             settings.seeding,
+            settings.lobby_minutes,
         )
         await self._run(
             lambda db: db.execute(
                 "INSERT INTO guild_settings"
-                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding)"
-                " VALUES (?, ?, ?, ?, ?, ?)"
+                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding,"
+                " lobby_minutes)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
                 " language = excluded.language,"
                 " moderator_role_id = excluded.moderator_role_id,"
-                " allowed_games = excluded.allowed_games, seeding = excluded.seeding",
+                " allowed_games = excluded.allowed_games, seeding = excluded.seeding,"
+                " lobby_minutes = excluded.lobby_minutes",
                 values,
             )
         )

@@ -331,6 +331,7 @@ def make_settings(**overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "default_turn_seconds": 60.0,
         "computer_delay_seconds": 1.0,
+        "start_cooldown_seconds": 0.0,  # tests open lobbies back to back; the cooldown's own test
         **overrides,
     }
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

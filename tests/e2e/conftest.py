@@ -60,6 +60,8 @@ class Deckhand:
             "database_url": f"sqlite:///{self.db_path}",
             "dev_guild_id": self.fake.guild.id,
             "computer_delay_seconds": 0.0,
+            # Tests open tables one after another; the cooldown has its own test.
+            "start_cooldown_seconds": 0.0,
             "log_level": "WARNING",
         }
         values.update(overrides)

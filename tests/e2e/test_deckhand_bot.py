@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import sqlite3
@@ -89,6 +90,7 @@ async def test_settings_turn_time_and_language_are_saved_and_used_by_the_next_ta
             role=t("settings.default", "en"),
             games=t("settings.all_games", "en"),
             seeding=t("choice.seeding.anyone", "en"),
+            lobby=t("settings.default", "en"),
         )
         seed = blackjack_seed(1)
         opened = await fake_discord.slash(
@@ -390,6 +392,7 @@ async def test_a_setting_can_be_reset_to_its_default(
             role=default,
             games=t("settings.all_games", "en"),
             seeding=t("choice.seeding.anyone", "en"),
+            lobby=default,
         )
         assert await bot.store.guild_settings(guild) == GuildSettings(guild)
 
@@ -492,3 +495,62 @@ async def test_a_seated_moderator_who_ends_the_game_forfeits_it(
         assert (mod.id, "lose", None) in results and (others[0].id, "win", None) in results
     else:  # the game ends there: only the moderator's loss is recorded
         assert results == [(mod.id, "lose", mod.id)]
+
+
+async def test_a_lobby_nobody_joins_closes_and_says_so_even_across_a_restart(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    fake = fake_discord
+    alice, bob = fake.add_member("alice"), fake.add_member("bob", locale="ko")
+    other = fake.add_channel("other")
+    async with deckhand.run(default_lobby_seconds=0.4) as bot:
+        await fake.slash(alice, fake.channel, "onecard start", players=3)
+        closed = await fake.wait_for_message(fake.channel, lambda m: "lobby of" in m.text)
+        assert closed.text == t("lobby.expired", "en", game="One Card", host=alice.mention)
+        assert closed.pinged == []  # it names the host without pinging them
+        assert bot.sessions.get(fake.channel.id) is None
+        # A join gives the lobby its time again.
+        opened = await fake.slash(alice, other, "uno start", players=3)
+        await fake.click(bob, opened.message or opened.messages[0], "Join")
+        session = bot.sessions.get(other.id)
+        assert session is not None and session.is_lobby
+    async with deckhand.run(default_lobby_seconds=0.4) as bot:  # restored, and still counting
+        told = await fake.wait_for_message(other, lambda m: "lobby of" in m.text, within=5)
+        assert told.text == t("lobby.expired", "en", game="Uno", host=alice.mention)
+        assert bot.sessions.get(other.id) is None
+
+
+async def test_a_member_hosts_three_lobbies_at_most_and_waits_between_them(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    fake = fake_discord
+    alice = fake.add_member("alice")
+    channels = [fake.channel, *(fake.add_channel(f"c{n}") for n in range(4))]
+    async with deckhand.run(start_cooldown_seconds=0.3) as bot:
+        for number, channel in enumerate(channels[:3]):
+            if number:  # a lobby opened just before: the cooldown, then it has passed
+                early = await fake.slash(alice, channel, "onecard start", players=3)
+                assert early.ephemeral and early.text == t("error.start_cooldown", "en", seconds=1)
+                await asyncio.sleep(0.35)  # the cooldown's 0.3 s, measured on the bot's clock
+            opened = await fake.slash(alice, channel, "onecard start", players=3)
+            assert not opened.ephemeral, opened.text
+        await asyncio.sleep(0.35)
+        capped = await fake.slash(alice, channels[3], "onecard start", players=3)
+        assert capped.ephemeral and capped.text == t("error.lobby_cap", "en", most=3)
+        assert bot.sessions.get(channels[3].id) is None
+
+
+async def test_a_server_sets_how_long_its_lobbies_wait(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    fake = fake_discord
+    owner = fake.guild.members[fake.owner.id]
+    alice = fake.add_member("alice")
+    async with deckhand.run() as bot:
+        saved = await fake.slash(owner, fake.channel, "game settings", lobby_minutes=30)
+        assert t("settings.minutes", "en", minutes=30) in saved.text
+        before = bot.sessions.clock()
+        await fake.slash(alice, fake.channel, "onecard start", players=3)
+        session = bot.sessions.get(fake.channel.id)
+        assert session is not None and session.deadline is not None
+        assert 30 * 60 <= session.deadline - before < 30 * 60 + 5

@@ -348,6 +348,7 @@ async def test_guild_settings_default_then_saved(store: GameStore) -> None:
         moderator_role_id=555,
         allowed_games=("onecard", "uno"),
         seeding="moderators",
+        lobby_minutes=30,
     )
     await store.save_guild_settings(chosen)
     assert await store.guild_settings(GUILD) == chosen
