@@ -130,6 +130,8 @@ class Tables:
         # store holds is read before anything else is written there.
         self._uncertain: dict[int, Attempt] = {}
         self.settles = ChannelTasks()  # reading it back in the background until it answers
+        # The version of each channel's unrestorable game already logged (one ERROR each).
+        self._reported: dict[int, int] = {}
         # When each (guild, member) last opened a lobby, for the start cooldown.
         self.opened: dict[tuple[int | None, int], float] = {}
         self.asides = ChannelTasks()  # tables whose stored game cannot be restored (set_aside)
@@ -174,8 +176,9 @@ class Tables:
     def unreadable(self, stored: ActiveGame, error: Exception) -> Session:
         """A stored record that does not even rebuild a session: a stand-in that holds the
         channel (a game nobody can play) until :meth:`set_aside` has moved the record."""
-        data = stored.data
+        data = stored.data if isinstance(stored.data, dict) else {}
         locale = data.get("locale") if isinstance(data.get("locale"), str) else "en"
+        shown = data.get("message_id")
         session = Session(
             channel_id=stored.channel_id,
             guild_id=stored.guild_id,
@@ -191,6 +194,7 @@ class Tables:
             version=stored.version,
             unloaded=self.games.get(stored.game),
             broken=restore_failure(error),
+            message_id=shown if type(shown) is int else None,  # its buttons are stripped
         )
         session.published.set()
         self.set_aside(session)
@@ -200,32 +204,37 @@ class Tables:
         """``session``'s stored game cannot be restored: say so once in the log, and in the
         background move its record aside, free the channel and tell it (a table nobody could
         play or end would otherwise hold the channel for good)."""
-        log.error(
-            "channel %d (%s, version %d): the stored game cannot be restored (%s);"
-            " its record is set aside and the channel freed",
-            session.channel_id,
-            session.game,
-            session.version,
-            session.broken,
-        )
         channel_id = session.channel_id
+        if self._reported.get(channel_id) != session.version:  # once, whoever meets it again
+            self._reported[channel_id] = session.version
+            log.error(
+                "channel %d (%s, version %d): the stored game cannot be restored (%s);"
+                " its record is set aside and the channel freed",
+                channel_id,
+                session.game,
+                session.version,
+                session.broken,
+            )
         self.asides.replace(channel_id, self._set_aside(session), f"set-aside-{channel_id}")
 
     async def _set_aside(self, session: Session) -> None:
         channel_id = session.channel_id
         while True:
             async with self.lock(channel_id):
-                if self._sessions.get(channel_id) is not session:
-                    return  # ended, or replaced by what another writer stored, meanwhile
+                # By version, not by object: a rollback rebuilds the session from the same
+                # record, and a stand-in never saved is dropped by one while its record stays.
+                live = self._sessions.get(channel_id)
+                if live is not None and live.version != session.version:
+                    return  # another game holds the channel now
                 try:
                     await self.store.set_aside(
                         channel_id, expected_version=session.version, reason=session.broken or ""
                     )
                 except VersionConflict:
-                    # Changed by another writer, or set aside by a write whose answer was
-                    # lost: what the store holds now is the truth.
+                    # Ended, changed by another writer, or set aside by a write whose answer
+                    # was lost: what the store holds now is the truth.
                     await self.reload(channel_id)
-                    if channel_id in self._sessions:
+                    if live is None or channel_id in self._sessions:
                         return
                     break
                 except StoreUnavailable as error:
@@ -235,9 +244,10 @@ class Tables:
                         error,
                     )
                 else:
-                    self.forget(session)
+                    self.forget(live or session)
                     break
             await self.sleep(STORE_RETRY_SECONDS)
+        self._reported.pop(channel_id, None)
         locale = session.locale
         notice = t("game.set_aside", locale, game=t(f"game.{session.game}", locale))
         await self.poster.post(Post(channel_id, 0, notice, (), locale))

@@ -318,7 +318,22 @@ class Session:
                 with contextlib.suppress(Unrestorable):  # ``broken`` says so
                     session.load()
             session.deadline_seat = session.turn
+        session.check_record()
         return session
+
+    def check_record(self) -> None:
+        """``ValueError`` if what the session's record says cannot drive it: a time that is no
+        number, a turn that names no seat (its timers would fail on every restart)."""
+        times = (self.deadline, self.finished_at, self.touched, self.turn_seconds)
+        if any(
+            t is not None and (isinstance(t, bool) or not isinstance(t, int | float)) for t in times
+        ):
+            raise ValueError("a time in the record is not a number")
+        turn = self.stored_turn
+        if turn is not None and (type(turn) is not int or not 0 <= turn < len(self.seats)):
+            raise ValueError("the stored turn names no seat")
+        if type(self.players) is not int or type(self.bots) is not int:
+            raise ValueError("the seat counts are not numbers")
 
     def remember(self, record: ActiveGame) -> None:
         """``record`` is what the store holds now: keep a frozen copy to roll back to."""

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterator
 
 from bot.games import GameCatalog, UnknownGame
 from bot.sessions.lobby import LobbyVerbs
-from bot.sessions.model import Host, Post, Poster
+from bot.sessions.model import Host, Post, Poster, Session
 from bot.sessions.play import PlayVerbs
 from bot.settings import Settings
 from bot.store.base import GameStore
@@ -128,17 +128,25 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
                 continue
             except Exception as error:  # not even its seats can be read
                 session = self.unreadable(stored, error)
-            session.published.set()
-            if session.finished_at is not None:
-                await self.finished.restore(session)
-                continue
-            if session.deadline is not None:
-                half = session.deadline - session.turn_seconds / 2
-                session.pinged = self.clock() >= half
-            self.add(session)
-            self.turns.arm(session, keep_deadline=True)
+            try:
+                await self._resume(session)
+            except Exception as error:  # a record no timer can run: set aside, not the bot
+                self.tasks.cancel(session.channel_id)
+                await self._resume(self.unreadable(stored, error))
             restored += 1
         return restored
+
+    async def _resume(self, session: Session) -> None:
+        """Hold a restored session again and re-arm its timer (or its finished table's)."""
+        session.published.set()
+        if session.finished_at is not None:
+            await self.finished.restore(session)
+            return
+        if session.deadline is not None:
+            half = session.deadline - session.turn_seconds / 2
+            session.pinged = self.clock() >= half
+        self.add(session)
+        self.turns.arm(session, keep_deadline=True)
 
     async def close(self) -> None:
         """Stop every timer (the sessions stay in the store)."""

@@ -1488,6 +1488,10 @@ class DownStore(MemoryStore):
         self._check(read=True)
         return await super().guild_settings(guild_id)
 
+    async def set_aside(self, channel_id: int, **kwargs: Any) -> None:
+        self._before_write()
+        await super().set_aside(channel_id, **kwargs)
+
 
 async def test_a_move_the_store_cannot_save_is_refused_and_changes_nothing() -> None:
     store = DownStore()
@@ -2109,3 +2113,46 @@ def test_restoring_pauses_cyclic_collection_and_gives_it_back() -> None:
         assert not gc.isenabled()  # a caller that had it off keeps it off
     finally:
         gc.enable()
+
+
+async def test_an_unrestorable_game_is_set_aside_once_though_the_store_was_down_meanwhile(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """First use finds the damage with the store down: one ERROR, the set-aside waits. A
+    moderator's End fails the same way and rolls the session back (a new object from the
+    same record); the next use finds the damage again, and says nothing more. Once the
+    store answers, the record is set aside and the channel freed, told once."""
+    store = DownStore()
+    table = Harness(store)
+    await start_two(table)
+    await table.registry.close()
+    [record] = await store.load_active()
+    damaged = {**record.data, "state": {**record.data["state"], "target": None}}
+    del damaged["state"]["target"]
+    await store.save(
+        replace(record, version=record.version + 1, data=damaged, text=None),
+        expected_version=record.version,
+    )
+    again = Harness(store)
+    assert await again.registry.restore_all() == 1
+    store.down = True
+    for _ in range(2):
+        with pytest.raises(SessionError) as refused:
+            await again.registry.act(CHANNEL, ALICE.id, Add(1))
+        assert refused.value.key == "error.unrestorable"
+        with pytest.raises(SessionError):  # a moderator's End: the store is down
+            await again.registry.end(CHANNEL, CAROL.id, moderator=True)
+    assert again.registry.get(CHANNEL) is not None  # held until the record is moved
+    store.down = False
+    await again.clock.advance(STORE_RETRY_SECONDS)
+    assert again.registry.get(CHANNEL) is None
+    [kept] = await store.set_aside_games()
+    assert kept.game.version == record.version + 1 and "KeyError" in kept.reason
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "cannot be restored" in errors[0]
+    told = [p.content for p in again.poster.posts]
+    assert told == [t("game.set_aside", "en", game=t("game.count", "en"))]
+    # A new game opens where it was.
+    await again.answered(again.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2))
+    assert again.registry.get(CHANNEL) is not None
+    await again.registry.close()

@@ -111,26 +111,68 @@ async def test_a_damaged_game_is_set_aside_on_first_use_and_the_other_tables_pla
     assert len(errors_about(caplog, fake.channel)) == 1
 
 
+UNREADABLE: dict[str, Callable[[dict[str, Any]], None]] = {
+    "no seats": lambda data: data.pop("seats"),
+    "a deadline that is no number": lambda data: data.update(deadline="soon"),
+    "a turn past the seats": lambda data: data.update(turn=7),
+    "a list, not a record": lambda data: None,  # written as [1] below
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNREADABLE))
 async def test_a_record_that_cannot_be_read_at_all_is_set_aside_at_the_restart(
-    deckhand: Deckhand, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+    deckhand: Deckhand, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture, kind: str
 ) -> None:
     fake = fake_discord
     alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    other = fake.add_channel("other-games")
     async with deckhand.run() as bot:
-        opened = await fake.slash(alice, fake.channel, "onecard start", players=2, seed=7)
-        await fake.click(bob, opened.message or opened.messages[0], "Join")
-        assert bot.sessions.get(fake.channel.id) is not None
-    damage(deckhand.db_path, fake.channel, lambda data: data.pop("seats"))
+        for channel in (fake.channel, other):
+            opened = await fake.slash(alice, channel, "onecard start", players=2, seed=7)
+            await fake.click(bob, opened.message or opened.messages[0], "Join")
+            assert bot.sessions.get(channel.id) is not None
+    damage(deckhand.db_path, fake.channel, UNREADABLE[kind])
+    if kind == "a list, not a record":
+        with sqlite3.connect(deckhand.db_path) as db:
+            db.execute(
+                "UPDATE active_games SET data = '[1]' WHERE channel_id = ?", (fake.channel.id,)
+            )
     caplog.set_level(logging.INFO)
-    async with deckhand.run() as bot:
+    async with deckhand.run() as bot:  # it starts, whatever the record
         # Nobody uses it: the restart itself sets it aside and tells the channel.
         await fake.wait_for_message(
             fake.channel, lambda m: m.text == t("game.set_aside", "en", game="One Card")
         )
         assert bot.sessions.get(fake.channel.id) is None
         [kept] = await bot.store.set_aside_games()
-        assert "seats" not in kept.game.data and kept.reason.startswith("KeyError")
+        assert kept.game.channel_id == fake.channel.id and kept.reason
         reopened = await fake.slash(alice, fake.channel, "onecard start", players=2)
         assert not reopened.ephemeral, reopened.text
+        restored = bot.sessions.get(other.id)  # the other table plays on
+        assert restored is not None and restored.state is not None
     [error] = errors_about(caplog, fake.channel)
     assert "cannot be restored" in error
+
+
+async def test_a_damaged_game_whose_computer_moves_first_is_one_error_at_the_restart(
+    deckhand: Deckhand, fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The restart's computer burst is the first use: the burst meets the damage, the table
+    is set aside, and the log has one ERROR (the burst's own failure is not logged again)."""
+    fake = fake_discord
+    alice = fake.add_member("alice")
+    async with deckhand.run(computer_delay_seconds=30.0) as bot:
+        await fake.slash(alice, fake.channel, "onecard start", players=2, bots=1, seed=7)
+        session = bot.sessions.get(fake.channel.id)
+        assert session is not None and session.state is not None
+        if session.seats[session.state.current_seat].computer is False:  # alice first: move
+            await fake.slash(alice, fake.channel, "onecard take")
+        assert session.seats[session.state.current_seat].computer
+    damage(deckhand.db_path, fake.channel, a_count_of_zero)
+    caplog.set_level(logging.INFO)
+    async with deckhand.run() as bot:
+        await fake.wait_for_message(
+            fake.channel, lambda m: m.text == t("game.set_aside", "en", game="One Card")
+        )
+        assert bot.sessions.get(fake.channel.id) is None
+    assert len([r for r in caplog.records if r.levelno >= logging.ERROR]) == 1
