@@ -129,24 +129,26 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
             except Exception as error:  # not even its seats can be read
                 session = self.unreadable(stored, error)
             try:
-                await self._resume(session)
+                live = await self._resume(session)
             except Exception as error:  # a record no timer can run: set aside, not the bot
                 self.tasks.cancel(session.channel_id)
-                await self._resume(self.unreadable(stored, error))
-            restored += 1
+                live = await self._resume(self.unreadable(stored, error))
+            restored += live
         return restored
 
-    async def _resume(self, session: Session) -> None:
-        """Hold a restored session again and re-arm its timer (or its finished table's)."""
+    async def _resume(self, session: Session) -> bool:
+        """Hold a restored session again and re-arm its timer (or its finished table's);
+        whether it is a lobby or a game (not a finished table)."""
         session.published.set()
         if session.finished_at is not None:
             await self.finished.restore(session)
-            return
+            return False
         if session.deadline is not None:
             half = session.deadline - session.turn_seconds / 2
             session.pinged = self.clock() >= half
         self.add(session)
         self.turns.arm(session, keep_deadline=True)
+        return True
 
     async def close(self) -> None:
         """Stop every timer (the sessions stay in the store)."""
