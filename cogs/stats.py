@@ -1,8 +1,10 @@
 """``/stats`` and ``/leaderboard``: results in this server, per member and per game.
 
-Games whose scores are points (:data:`POINTS_GAMES`) show their sums and rank by them; the
-other games' scores (a Blackjack total, One Card's cards left) do not add up to anything.
-Seeded games are practice: shown apart, never counted.
+The board ranks members by a rating over games between members (:mod:`bot.ratings`), never
+by a count of wins anyone can farm at a table of computers; games against computers are
+shown apart, and Blackjack, played against the House, by the share of hands won. Games whose
+scores are points (:data:`POINTS_GAMES`) show their sums in ``/stats``. Seeded games are
+practice: shown apart, never counted.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import t
+from bot.ratings import HOUSE_GAMES, MIN_HOUSE_HANDS, Standing, leaderboard, practice, standings
 from cogs.common import ephemeral, guarded, install, locale_of
 from cogs.common.buttons import NO_PINGS
 from cogs.common.respond import deckhand
-from cogs.game import GAME_CHOICES, channel_of
+from cogs.game import GAME_CHOICES, GAMES, channel_of
 
 __all__ = ["POINTS_GAMES", "StatsCog", "setup"]
 
@@ -64,6 +67,11 @@ class StatsCog(commands.Cog):
                 )
                 for game, counts in record.games.items()
             ]
+            store = deckhand(interaction).store
+            for game in record.games:
+                found = standings(game, await store.game_results(guild_id, game))
+                if who.id in found:
+                    lines.append(standing_line(game, found[who.id], locale))
             if record.practice:  # seeded deals: shown apart, never counted above
                 played = ", ".join(
                     t("stats.practice_game", locale, game=t(f"game.{game}", locale), played=n)
@@ -75,7 +83,8 @@ class StatsCog(commands.Cog):
         await guarded(interaction, work, what="/stats")
 
     @app_commands.command(
-        name="leaderboard", description=_("Most wins in this server", key="cmd.leaderboard")
+        name="leaderboard",
+        description=_("Ratings in this server, per game", key="cmd.leaderboard"),
     )
     @app_commands.describe(game=_("Only this game", key="param.game"))
     @app_commands.choices(game=GAME_CHOICES)
@@ -85,41 +94,90 @@ class StatsCog(commands.Cog):
         interaction: discord.Interaction[Any],
         game: app_commands.Choice[str] | None = None,
     ) -> None:
-        """The top ten by wins, public, without pinging anyone."""
+        """Each game's best rated members (one game: its top ten and who played only against
+        computers), public, without pinging anyone."""
 
         async def work() -> None:
             channel_of(interaction)
             guild_id = interaction.guild_id
             assert guild_id is not None
             locale = locale_of(interaction)
-            name = None if game is None else game.value
-            by_points = name in POINTS_GAMES
-            rows = await deckhand(interaction).store.leaderboard(
-                guild_id, name, by_points=by_points
-            )
-            if not rows:
+            store = deckhand(interaction).store
+            lines: list[str] = []
+            for name in GAMES if game is None else (game.value,):
+                found = standings(name, await store.game_results(guild_id, name))
+                lines += board_lines(name, found, locale, limit=3 if game is None else 10)
+            if not lines:
                 await ephemeral(interaction, t("leaderboard.none", locale))
                 return
-            if name is None:
-                title = t("leaderboard.title", locale)
-            else:
-                heading = "leaderboard.title_points" if by_points else "leaderboard.title_game"
-                title = t(heading, locale, game=t(f"game.{name}", locale))
-            lines = [title] + [
-                t(
-                    "leaderboard.row_points" if by_points else "leaderboard.row",
-                    locale,
-                    rank=rank,
-                    member=f"<@{row.member_id}>",
-                    wins=row.wins,
-                    played=row.played,
-                    points=row.points,
-                )
-                for rank, row in enumerate(rows, 1)
-            ]
-            await interaction.response.send_message("\n".join(lines), allowed_mentions=NO_PINGS)
+            text = "\n".join(lines)
+            await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
 
         await guarded(interaction, work, what="/leaderboard")
+
+
+def board_lines(game: str, found: dict[int, Standing], locale: str, limit: int) -> list[str]:
+    """One game's part of the board: its title, the ranked members, then (apart) those who
+    played only against computers; nothing when nobody has finished a game of it."""
+    if not found:
+        return []
+    name = t(f"game.{game}", locale)
+    ranked = leaderboard(game, found, limit)
+    if game in HOUSE_GAMES:
+        lines = [t("leaderboard.title_house", locale, game=name, least=MIN_HOUSE_HANDS)]
+        lines += [
+            t(
+                "leaderboard.row_house",
+                locale,
+                rank=rank,
+                member=f"<@{s.member_id}>",
+                share=round(100 * s.win_share),
+                played=s.played,
+            )
+            for rank, s in enumerate(ranked, 1)
+        ]
+    else:
+        lines = [t("leaderboard.title_rating", locale, game=name)]
+        lines += [
+            t(
+                "leaderboard.row_rating",
+                locale,
+                rank=rank,
+                member=f"<@{s.member_id}>",
+                rating=f"{s.mu:.1f}",
+                spread=f"{s.sigma:.1f}",
+                games=s.versus_members,
+            )
+            for rank, s in enumerate(ranked, 1)
+        ]
+    if not ranked:
+        lines.append(t("leaderboard.nobody_ranked", locale))
+    alone = practice(game, found, limit)
+    if alone:
+        members = ", ".join(
+            t("leaderboard.practice_member", locale, member=f"<@{s.member_id}>", games=n)
+            for s in alone
+            for n in [s.versus_computers]
+        )
+        lines.append(t("leaderboard.practice", locale, members=members))
+    return lines
+
+
+def standing_line(game: str, standing: Standing, locale: str) -> str:
+    """A member's rating in ``game`` (or share of House hands won) for ``/stats``."""
+    name = t(f"game.{game}", locale)
+    if game in HOUSE_GAMES:
+        share = round(100 * standing.win_share)
+        return t("stats.house", locale, game=name, share=share, played=standing.played)
+    return t(
+        "stats.rating",
+        locale,
+        game=name,
+        rating=f"{standing.mu:.1f}",
+        spread=f"{standing.sigma:.1f}",
+        members=standing.versus_members,
+        computers=standing.versus_computers,
+    )
 
 
 async def setup(bot: commands.Bot) -> None:

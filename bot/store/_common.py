@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.store.base import ActiveGame, MemberStats, SeatResult, VersionConflict
+from bot.store.base import ActiveGame, GameRecord, MemberStats, SeatResult, VersionConflict
 
 SEEDING = ("anyone", "moderators", "off")
 
@@ -20,6 +20,7 @@ __all__ = [
     "encode",
     "expect_one",
     "fold_stats",
+    "group_results",
     "text_of",
 ]
 
@@ -87,3 +88,20 @@ def expect_one(rowcount: int, channel_id: int, expected_version: int) -> None:
     """A versioned write touched no row: the game moved on or is gone."""
     if rowcount != 1:
         raise VersionConflict(f"channel {channel_id} has no game at version {expected_version}")
+
+
+def group_results(game: str, rows: Iterable[Sequence[Any]]) -> list[GameRecord]:
+    """``(finished id, seat, member, outcome, score, rank)`` rows, ordered by game then
+    seat, as one :class:`GameRecord` per finished game."""
+    records: list[GameRecord] = []
+    current: int | None = None
+    seats: list[SeatResult] = []
+    for finished, seat, member, outcome, score, rank in rows:
+        if finished != current and seats:
+            records.append(GameRecord(game, tuple(seats)))
+            seats = []
+        current = finished
+        seats.append(SeatResult(seat, member, outcome, score, rank))
+    if seats:
+        records.append(GameRecord(game, tuple(seats)))
+    return records

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "ActiveGame",
+    "GameRecord",
     "GameStore",
     "GuildSettings",
     "LeaderboardRow",
@@ -53,6 +54,14 @@ class SeatResult:
     outcome: str  # "win" | "lose" | "draw" (rules.engine.Outcome values)
     score: int
     rank: int  # 1 = best
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One counted game's result as stored: its game and its seats in seat order."""
+
+    game: str
+    seats: tuple[SeatResult, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +145,10 @@ class GameStore(Protocol):
         one write per finishing move). ``expected_version=None``: the channel must hold no
         session (a game over the moment it was dealt, never stored live), else
         :class:`VersionConflict`."""
+
+    async def game_results(self, guild_id: int, game: str) -> list[GameRecord]:
+        """Every counted (not seeded) result of ``game`` in the guild, oldest first: what
+        the ratings are computed from, so they survive restarts and can be recomputed."""
 
     async def set_aside(self, channel_id: int, *, expected_version: int, reason: str) -> None:
         """Move the session stored at ``expected_version`` out of the channel's way, as it

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from bot.store._common import check_finish, check_save, decode, fold_stats, text_of
 from bot.store.base import (
     ActiveGame,
+    GameRecord,
     GuildSettings,
     LeaderboardRow,
     MemberStats,
@@ -108,6 +109,14 @@ class MemoryStore:
         )
         if kept is not None:
             self._active[channel_id] = kept
+
+    async def game_results(self, guild_id: int, game: str) -> list[GameRecord]:
+        """Every counted result of ``game`` in the guild, oldest first."""
+        return [
+            GameRecord(f.game, tuple(sorted(f.seats, key=lambda seat: seat.seat)))
+            for f in self.finished
+            if f.guild_id == guild_id and f.game == game and not f.seeded
+        ]
 
     async def set_aside(self, channel_id: int, *, expected_version: int, reason: str) -> None:
         """Move the session stored at ``expected_version`` into the records set aside."""

@@ -30,10 +30,12 @@ from bot.store._common import (
     decode,
     expect_one,
     fold_stats,
+    group_results,
     text_of,
 )
 from bot.store.base import (
     ActiveGame,
+    GameRecord,
     GuildSettings,
     LeaderboardRow,
     MemberStats,
@@ -295,6 +297,18 @@ class PostgresStore:
             )
             if keep is not None and kept is not None:
                 await _insert_active(conn, keep, kept)
+
+    async def game_results(self, guild_id: int, game: str) -> list[GameRecord]:
+        """Every counted result of ``game`` in the guild, oldest first."""
+        async with self._using() as conn:
+            rows = await conn.fetch(
+                "SELECT f.id, s.seat, s.member_id, s.outcome, s.score, s.rank"
+                " FROM finished_games f JOIN seat_results s ON s.finished_id = f.id"
+                " WHERE f.guild_id = $1 AND f.game = $2 AND NOT f.seeded ORDER BY f.id, s.seat",
+                guild_id,
+                game,
+            )
+        return group_results(game, [tuple(row) for row in rows])
 
     async def set_aside(self, channel_id: int, *, expected_version: int, reason: str) -> None:
         """Move the session stored at ``expected_version`` into ``set_aside_games``."""

@@ -69,10 +69,12 @@ from bot.store._common import (
     decode,
     expect_one,
     fold_stats,
+    group_results,
     text_of,
 )
 from bot.store.base import (
     ActiveGame,
+    GameRecord,
     GuildSettings,
     LeaderboardRow,
     MemberStats,
@@ -431,6 +433,18 @@ class SQLiteStore:
                 _insert_active(db, keep, kept)
 
         await self._run(lambda db: _transaction(db, record))
+
+    async def game_results(self, guild_id: int, game: str) -> list[GameRecord]:
+        """Every counted result of ``game`` in the guild, oldest first."""
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT f.id, s.seat, s.member_id, s.outcome, s.score, s.rank"
+                " FROM finished_games f JOIN seat_results s ON s.finished_id = f.id"
+                " WHERE f.guild_id = ? AND f.game = ? AND NOT f.seeded ORDER BY f.id, s.seat",
+                (guild_id, game),
+            ).fetchall()
+        )
+        return group_results(game, rows)
 
     async def set_aside(self, channel_id: int, *, expected_version: int, reason: str) -> None:
         """Move the session stored at ``expected_version`` into ``set_aside_games``."""

@@ -24,6 +24,7 @@ from tests.e2e.deckhand_tables import (
 )
 
 if TYPE_CHECKING:
+    from bot.client import DeckhandBot
     from tests.e2e.conftest import Deckhand
 
 GUILD_SYNC = "PUT /applications/{app_id}/guilds/{guild_id}/commands"
@@ -168,9 +169,11 @@ async def test_stats_and_leaderboard_count_a_finished_game(
             outcomes[member.id] = outcome
         stats = await fake_discord.slash(carol, fake_discord.channel, "stats", member=alice)
         counts = {o: int(outcomes[alice.id] == o) for o in ("win", "lose", "draw")}
+        won = 100 * counts["win"]
         assert stats.ephemeral and stats.text.splitlines() == [
             t("stats.title", "en", member=alice.mention),
             t("stats.row", "en", game="Blackjack", played=1, **counts),
+            t("stats.house", "en", game="Blackjack", share=won, played=1),
         ]
         mine = await fake_discord.slash(carol, fake_discord.channel, "stats")
         assert mine.text == t("stats.none", "en", member=carol.mention)
@@ -178,20 +181,10 @@ async def test_stats_and_leaderboard_count_a_finished_game(
             carol, fake_discord.channel, "leaderboard", game="blackjack"
         )
         assert not board.ephemeral and board.message is not None and board.message.pinged == []
-        order = sorted((alice, bob), key=lambda m: (outcomes[m.id] != "win", m.id))
+        # Blackjack is played against the House: ranked by hands won, from 20 hands on.
         assert board.text.splitlines() == [
-            t("leaderboard.title_game", "en", game="Blackjack"),
-            *(
-                t(
-                    "leaderboard.row",
-                    "en",
-                    rank=rank,
-                    member=m.mention,
-                    wins=int(outcomes[m.id] == "win"),
-                    played=1,
-                )
-                for rank, m in enumerate(order, 1)
-            ),
+            t("leaderboard.title_house", "en", game="Blackjack", least=20),
+            t("leaderboard.nobody_ranked", "en"),
         ]
         other = await fake_discord.slash(carol, fake_discord.channel, "leaderboard", game="onecard")
         assert other.text == t("leaderboard.none", "en")
@@ -241,37 +234,69 @@ async def test_a_moderator_lists_every_table_and_ends_one_from_the_list(
         assert again.ephemeral and again.text == t("error.stale_button", "ko")
 
 
-async def test_games_scored_in_points_show_their_points_and_rank_by_them(
+async def record(
+    bot: DeckhandBot, channel: int, game: str, *seats: tuple[int | None, str, int]
+) -> None:
+    """A finished, counted game of ``game``: each seat's member (None: a computer), outcome
+    and score, ranked in the order given."""
+    guild = next(iter(bot.guilds)).id
+    await bot.store.create(ActiveGame(channel, guild, game, 1, {}))
+    await bot.store.finish(
+        channel,
+        expected_version=1,
+        game=game,
+        guild_id=guild,
+        seats=[
+            SeatResult(n, member, outcome, score, n + 1)
+            for n, (member, outcome, score) in enumerate(seats)
+        ],
+    )
+
+
+async def test_ratings_rank_members_by_games_between_them_and_farming_moves_nothing(
     deckhand: Deckhand, fake_discord: FakeDiscord
 ) -> None:
-    alice, bob = fake_discord.add_member("alice"), fake_discord.add_member("bob", locale="ko")
+    """Alice beats Bob twice at Uno and loses once: she ranks first. Carol then wins 30
+    games at a table of computers (farming), and a moderator-ended game and a departed
+    member's Deal again record nothing: the ranking is what it was, Carol only in practice."""
+    fake = fake_discord
+    alice, bob = fake.add_member("alice"), fake.add_member("bob", locale="ko")
+    carol = fake.add_member("carol")
     async with deckhand.run() as bot:
-        guild = fake_discord.guild.id
-        for channel, (alice_won, alice_points, bob_points) in enumerate(
-            [(True, 12, 0), (False, 0, 40)], start=1
-        ):
-            await bot.store.create(ActiveGame(channel, guild, "uno", 1, {}))
-            await bot.store.finish(
-                channel,
-                expected_version=1,
-                game="uno",
-                guild_id=guild,
-                seats=[
-                    SeatResult(0, alice.id, "win" if alice_won else "lose", alice_points, 1),
-                    SeatResult(1, bob.id, "lose" if alice_won else "win", bob_points, 2),
-                ],
-            )
-        stats = await fake_discord.slash(bob, fake_discord.channel, "stats", member=alice)
-        counts = {"played": 2, "win": 1, "lose": 1, "draw": 0, "points": 12}
-        uno = t("game.uno", "ko")
-        assert stats.text.splitlines()[1] == t("stats.row_points", "ko", game=uno, **counts)
-        board = await fake_discord.slash(alice, fake_discord.channel, "leaderboard", game="uno")
-        assert board.text.splitlines()[1:] == [  # one win each: Bob's 40 points rank first
-            t("leaderboard.row_points", "en", rank=1, member=bob.mention, points=40, wins=1,
-              played=2),
-            t("leaderboard.row_points", "en", rank=2, member=alice.mention, points=12, wins=1,
-              played=2),
-        ]  # fmt: skip
+        for channel, alice_first in enumerate([True, False, True], start=1):
+            first, second = (alice, bob) if alice_first else (bob, alice)
+            await record(bot, channel, "uno", (first.id, "win", 20), (second.id, "lose", 0))
+        board = await fake.slash(alice, fake.channel, "leaderboard", game="uno")
+        lines = board.text.splitlines()
+        assert lines[0] == t("leaderboard.title_rating", "en", game="Uno")
+        assert (
+            lines[1].startswith(f"1. {alice.mention}: ") and "(3 games against members)" in lines[1]
+        )
+        assert lines[2].startswith(f"2. {bob.mention}: ")
+        for channel in range(10, 40):  # carol alone against computers, winning every game
+            await record(bot, channel, "uno", (carol.id, "win", 50), (None, "lose", 0))
+        farmed = await fake.slash(alice, fake.channel, "leaderboard", game="uno")
+        assert farmed.text.splitlines()[:3] == lines[:3]  # the ranking is what it was
+        assert farmed.text.splitlines()[3] == t(
+            "leaderboard.practice",
+            "en",
+            members=t("leaderboard.practice_member", "en", member=carol.mention, games=30),
+        )
+        stats = await fake.slash(carol, fake.channel, "stats")
+        assert "0 games against members (30 against computers, not rated)" in stats.text
+        # A game a moderator ended records nothing (test_a_seated_moderator_who_ends_...), and
+        # a Deal again after a member left records only who stayed, with a computer where
+        # they sat (test_deal_again_never_records_...): neither moves the ranking.
+        guild = fake.guild.id
+        await bot.store.create(ActiveGame(99, guild, "uno", 1, {}))
+        await bot.store.finish(
+            99, expected_version=1, game="uno", guild_id=guild, seats=[], ended_by=bob.id
+        )
+        await record(bot, 98, "uno", (alice.id, "win", 20), (None, "lose", 0))
+        after = await fake.slash(alice, fake.channel, "leaderboard", game="uno")
+        assert after.text.splitlines()[1:3] == lines[1:3]
+        everything = await fake.slash(bob, fake.channel, "leaderboard")  # every game, top 3
+        assert t("leaderboard.title_rating", "ko", game=t("game.uno", "ko")) in everything.text
 
 
 async def test_only_manage_server_changes_the_settings_not_the_moderator_role(

@@ -665,10 +665,11 @@ async def test_a_chongtong_is_offered_to_its_holder_alone_and_wins_ten_points(
     record = await bot.store.member_stats(fake.guild.id, alice.id)
     assert record.games["gostop"]["win"] == 1 and record.games["gostop"]["points"] == 10
     board = await fake.slash(alice, fake.channel, "leaderboard", game="gostop")
-    assert board.text.splitlines()[:2] == [
-        "Most points in Go-Stop:",
-        f"1. <@{alice.id}>: 10 points, 1 wins in 1 games",
-    ]
+    lines = board.text.splitlines()  # rated over games between members: alice first
+    assert lines[0] == "Go-Stop: ratings over games between members"
+    assert lines[1].startswith(f"1. <@{alice.id}>: ") and lines[1].endswith(
+        "(1 games against members)"
+    )
     stats = await fake.slash(alice, fake.channel, "stats")
     assert "Go-Stop: 1 played, 1 won, 0 lost, 0 drawn, 10 points" in stats.text
     assert saved.scan(fake) == 2

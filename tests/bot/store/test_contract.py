@@ -407,3 +407,32 @@ async def test_set_aside_at_a_stale_version_conflicts_and_changes_nothing(
         await store.set_aside(30, expected_version=1, reason="damaged")
     assert [g.version for g in await store.load_active()] == [2]
     assert await store.set_aside_games() == []
+
+
+async def test_game_results_are_every_counted_game_in_order_with_its_seats(
+    store: GameStore,
+) -> None:
+    for channel, (game, seeded, outcomes) in enumerate(
+        [
+            ("onecard", False, [(ALICE, "win"), (BOB, "lose")]),
+            ("onecard", True, [(ALICE, "lose"), (BOB, "win")]),  # practice: not counted
+            ("uno", False, [(BOB, "win"), (None, "lose")]),
+            ("onecard", False, [(CAROL, "lose"), (None, "win"), (ALICE, "lose")]),
+        ],
+        start=1,
+    ):
+        await store.create(game_of(channel, game))
+        await store.finish(
+            channel, expected_version=1, game=game, guild_id=GUILD, seats=seats(*outcomes),
+            seeded=seeded,
+        )  # fmt: skip
+    found = await store.game_results(GUILD, "onecard")
+    assert [[(s.member_id, s.outcome, s.seat) for s in r.seats] for r in found] == [
+        [(ALICE, "win", 0), (BOB, "lose", 1)],
+        [(CAROL, "lose", 0), (None, "win", 1), (ALICE, "lose", 2)],
+    ]
+    assert await store.game_results(OTHER_GUILD, "onecard") == []
+
+
+def game_of(channel: int, name: str) -> ActiveGame:
+    return ActiveGame(channel_id=channel, guild_id=GUILD, game=name, version=1, data={})
