@@ -382,15 +382,7 @@ class Rest:
         prefix: str = "",
         flags: int = INTERACTION_FLAGS,
     ) -> web.Response:
-        merged = {
-            "content": body.get("content", message.content),
-            "embeds": body.get("embeds", message.embeds),
-            "components": body.get("components", message.components),
-            "attachments": body.get("attachments", message.attachments),
-        }
-        for key in ("flags", "allowed_mentions"):
-            if key in body:
-                merged[key] = body[key]
+        merged = _merged(message, body)
         errors = check_message(merged, flags=flags)
         if errors:
             return self.refuse(route, errors, interaction=interaction, prefix=prefix)
@@ -501,14 +493,7 @@ class Rest:
             target = self.discord.messages.get(int(inter.payload["message"]["id"]))
             if target is None or target.deleted:
                 return error(404, 10008, "Unknown Message")
-            merged = {
-                "content": data.get("content", target.content),
-                "embeds": data.get("embeds", target.embeds),
-                "components": data.get("components", target.components),
-            }
-            for key in ("flags", "allowed_mentions"):
-                if key in data:
-                    merged[key] = data[key]
+            merged = _merged(target, data)
             errors = check_message(merged, flags=INTERACTION_FLAGS)
             if errors:
                 return self.refuse(route, errors, interaction=inter, prefix="data")
@@ -652,3 +637,16 @@ class Rest:
         if inter is not None:
             inter.completed.set()
         return web.Response(status=204)
+
+
+def _merged(message: FakeMessage, edit: dict[str, Any]) -> dict[str, Any]:
+    """The message as an edit leaves it (what Discord checks): each field the edit names,
+    the message's own for the rest."""
+    merged = {
+        "content": edit.get("content", message.content),
+        "embeds": edit.get("embeds", message.embeds),
+        "components": edit.get("components", message.components),
+        "attachments": edit.get("attachments", message.attachments),
+    }
+    merged |= {key: edit[key] for key in ("flags", "allowed_mentions") if key in edit}
+    return merged

@@ -165,22 +165,30 @@ class PlayVerbs(Tables):
             if seat is not None:
                 return await self._end_seated(session, seat, member_id)
             ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
-            notice = "\n".join([ended, *self.fairness(session, end=True)])
-            async with self.writing(channel_id, None) as attempt:
-                attempt.notice = notice
-                await self.store.finish(
-                    channel_id,
-                    expected_version=session.version,
-                    game=session.game,
-                    guild_id=session.guild_id,
-                    seats=[],
-                    ended_by=member_id,
-                    seeded=session.seeded,
-                )
-            # Once written: a refused end ended nothing.
-            log.info("channel %d (%s): ended by member %d", channel_id, session.game, member_id)
-            self.forget(session)
-            return Reply(None, notice)
+            return await self._end_table(session, ended, [], member_id)
+
+    async def _end_table(
+        self, session: Session, said: str, seats: list[SeatResult], member_id: int
+    ) -> Reply:
+        """End the game a member (``member_id``) ended: ``seats`` recorded, the channel told
+        ``said`` and how the deal was made; nothing is ended if the store refuses."""
+        channel_id = session.channel_id
+        notice = "\n".join([said, *self.fairness(session, end=True)])
+        async with self.writing(channel_id, None) as attempt:
+            attempt.notice = notice
+            await self.store.finish(
+                channel_id,
+                expected_version=session.version,
+                game=session.game,
+                guild_id=session.guild_id,
+                seats=seats,
+                ended_by=member_id,
+                seeded=session.seeded,
+            )
+        # Once written: a refused end ended nothing.
+        log.info("channel %d (%s): ended by member %d", channel_id, session.game, member_id)
+        self.forget(session)
+        return Reply(None, notice)
 
     async def _end_seated(self, session: Session, seat: int, member_id: int) -> Reply:
         """A seated moderator ends their own game: they forfeit it, so no moderator can wipe
@@ -201,22 +209,8 @@ class PlayVerbs(Tables):
                     "channel %d (%s): forfeited by member %d", channel_id, session.game, member_id
                 )
                 return await self.commit(session, events, [notice])
-        notice = "\n".join([notice, *self.fairness(session, end=True)])
         lost = SeatResult(seat, member_id, "lose", 0, len(session.seats))
-        async with self.writing(channel_id, None) as attempt:
-            attempt.notice = notice
-            await self.store.finish(
-                channel_id,
-                expected_version=session.version,
-                game=session.game,
-                guild_id=session.guild_id,
-                seats=[lost],
-                ended_by=member_id,
-                seeded=session.seeded,
-            )
-        log.info("channel %d (%s): ended by seated member %d", channel_id, session.game, member_id)
-        self.forget(session)
-        return Reply(None, notice)
+        return await self._end_table(session, notice, [lost], member_id)
 
     async def deal_again(
         self, channel_id: int, member_id: int, *, version: int, table_id: int | None = None

@@ -69,12 +69,7 @@ class DiscordPoster:
         except discord.NotFound:
             pass
         except discord.HTTPException as error:
-            log.log(
-                logging.ERROR if error.status == 400 else logging.WARNING,
-                "could not remove the buttons of message %d: %s",
-                message_id,
-                refused(error),
-            )
+            _refused(error, f"could not remove the buttons of message {message_id}")
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
         """Mention one member (and nobody else)."""
@@ -82,12 +77,14 @@ class DiscordPoster:
         try:
             await channel.send(text, allowed_mentions=mentions(member_id))
         except discord.HTTPException as error:
-            log.log(
-                logging.ERROR if error.status == 400 else logging.WARNING,
-                "could not ping in channel %d: %s",
-                channel_id,
-                refused(error),
-            )
+            _refused(error, f"could not ping in channel {channel_id}")
+
+
+def _refused(error: discord.HTTPException, what: str) -> None:
+    """Log what Discord refused: an ERROR for a malformed request (400, a bug of ours), a
+    WARNING for anything else."""
+    level = logging.ERROR if error.status == 400 else logging.WARNING
+    log.log(level, "%s: %s", what, refused(error))
 
 
 def install(bot: Any) -> Deckhand:

@@ -294,9 +294,11 @@ async def test_a_follow_up_after_fifteen_minutes_is_refused_as_discord_refuses_i
             late = await http.post(base, json={"content": "too late", "flags": 64})
             assert (late.status, (await late.json())["code"]) == (401, 50027)
             edited = await http.patch(f"{base}/messages/@original", json={"content": "late"})
-            assert edited.status == 401
+            read = await http.get(f"{base}/messages/@original")
+            deleted = await http.delete(f"{base}/messages/@original")
+            assert (edited.status, read.status, deleted.status) == (401, 401, 401)
     refused = fake.take_violations()
-    assert [v.kind for v in refused] == ["expired-token", "expired-token"]
+    assert [v.kind for v in refused] == ["expired-token"] * 4
     assert "16.0 minutes" in refused[0].detail
 
 
@@ -388,20 +390,3 @@ def test_a_refused_autocomplete_names_the_field_of_the_kind_of_choice_sent() -> 
     assert refusals(CALLBACK, too_many) == ["data.choices: 26 items, at most 25"]
     empty = {"type": 8, "data": {"choices": [{"name": "", "value": "a"}]}}
     assert refusals(CALLBACK, empty) == ["data.choices[0].name: 0 characters, at least 1"]
-
-
-async def test_reading_or_deleting_through_a_dead_token_is_refused_too(
-    deckhand: Deckhand, fake_discord: FakeDiscord
-) -> None:
-    fake = fake_discord
-    alice = fake.add_member("alice")
-    async with deckhand.run():
-        answered = await fake.slash(alice, fake.channel, "game status")
-        inter = answered.interaction
-        inter.created -= 16 * 60
-        base = f"{fake.base_url}/api/v10/webhooks/{fake.application_id}/{inter.token}"
-        async with aiohttp.ClientSession() as http:
-            read = await http.get(f"{base}/messages/@original")
-            deleted = await http.delete(f"{base}/messages/@original")
-        assert (read.status, deleted.status) == (401, 401)
-    assert [v.kind for v in fake.take_violations()] == ["expired-token", "expired-token"]
