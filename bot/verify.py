@@ -79,18 +79,20 @@ def replay(
         raise VerifyError(
             f"{game} is dealt to {low} to {high} seats", "bad_players", low=low, high=high
         )
-    try:
-        state, events = game_adapter.new(seats, seed, dict(options or {}), [], secret=True)
-    except IllegalAction as error:
-        raise VerifyError(error.reason, "bad_options") from None
-    except (ValueError, TypeError, KeyError) as error:  # an engine's own check of its options
-        raise VerifyError(str(error), "bad_options") from None
     names = [t("verify.seat", locale, n=n) for n in range(1, seats + 1)]
     lines: list[str] = []
-    for seat, name in enumerate(names):
-        hand = game_adapter.hand(state.view(seat), names, locale)
-        lines += [f"{name}:", hand.body, ""]
-    table = game_adapter.table(state.view(None), events, names, locale)
+    try:
+        state, events = game_adapter.new(seats, seed, dict(options or {}), [], secret=True)
+        for seat, name in enumerate(names):
+            hand = game_adapter.hand(state.view(seat), names, locale)
+            lines += [f"{name}:", hand.body, ""]
+        table = game_adapter.table(state.view(None), events, names, locale)
+    except IllegalAction as error:
+        raise VerifyError(error.reason, "bad_options") from None
+    except (ArithmeticError, LookupError, TypeError, ValueError) as error:
+        # Options a member pasted that the engine cannot deal or show: an engine's own check
+        # (Go-Stop's), a number too large or not finite.
+        raise VerifyError(str(error)[:200], "bad_options") from None
     lines += [t("verify.table", locale), table.body]
     return commitment(game, seed, salt), lines
 

@@ -15,7 +15,7 @@ from bot.sessions.core import Tables
 from bot.sessions.model import Post, Reply, Seat, Session, SessionError, compose
 from bot.store.base import SeatResult
 from bot.text.names import markdown_name
-from rules.engine import Action
+from rules.engine import Action, Event
 from rules.levels import Level
 
 __all__ = ["PlayVerbs"]
@@ -95,15 +95,23 @@ class PlayVerbs(Tables):
                 return await self.commit(
                     session, [], [t("lobby.left", session.locale, name=markdown_name(name))]
                 )
-            adapter = self.adapter(session)
-            if not adapter.forfeits:
-                events = self.to_computer(session, seat)
-                notice = t("game.left", session.locale, name=markdown_name(name))
-                return await self.commit(session, events, [notice])
-            state = session.state
-            events = list(await self.change(session, lambda: adapter.forfeit(state, seat)))
-            session.seats[seat].computer = True
-            return await self.commit(session, events, [])
+            events = await self.give_up(session, seat)
+            if self.adapter(session).forfeits:
+                return await self.commit(session, events, [])
+            notice = t("game.left", session.locale, name=markdown_name(name))
+            return await self.commit(session, events, [notice])
+
+    async def give_up(self, session: Session, seat: int) -> list[Event]:
+        """A member gives up their seat in a running game: forfeited by the game's rule where
+        it has one (:attr:`~bot.games.GameAdapter.forfeits`), else a computer plays it on;
+        the seat is a computer's from now on. ``IllegalAction`` if the rule refuses."""
+        adapter = self.adapter(session)
+        if not adapter.forfeits:
+            return self.to_computer(session, seat)
+        state = session.state
+        events = list(await self.change(session, lambda: adapter.forfeit(state, seat)))
+        session.seats[seat].computer = True
+        return events
 
     async def kick(self, channel_id: int, member_id: int, *, by: int | None = None) -> Reply:
         """A moderator (``by``) hands ``member_id``'s seat to a computer player."""
@@ -161,9 +169,8 @@ class PlayVerbs(Tables):
                 return reply
             if not moderator:
                 raise SessionError("error.moderator_only")
-            seat = session.seat_of(member_id)
-            if seat is not None:
-                return await self._end_seated(session, seat, member_id)
+            if any(seat.member_id == member_id for seat in session.seats):
+                return await self._end_seated(session, member_id)
             ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
             return await self._end_table(session, ended, [], member_id)
 
@@ -190,27 +197,24 @@ class PlayVerbs(Tables):
         self.forget(session)
         return Reply(None, notice)
 
-    async def _end_seated(self, session: Session, seat: int, member_id: int) -> Reply:
-        """A seated moderator ends their own game: they forfeit it, so no moderator can wipe
-        a game going badly, or an opponent's win. Where the game's forfeit rule decides the
-        game (two players), its result is recorded as the rule gives it; otherwise the game
-        ends with the moderator's loss alone recorded."""
-        channel_id = session.channel_id
-        locale = session.locale
-        adapter = self.adapter(session)
-        state = session.state
-        assert state is not None
-        notice = t("game.ended_forfeit", locale, member=f"<@{member_id}>")
-        if adapter.forfeits:
-            events = list(await self.change(session, lambda: adapter.forfeit(state, seat)))
-            if state.is_over:
-                session.seats[seat].computer = True
-                log.info(
-                    "channel %d (%s): forfeited by member %d", channel_id, session.game, member_id
-                )
-                return await self.commit(session, events, [notice])
-        lost = SeatResult(seat, member_id, "lose", 0, len(session.seats))
-        return await self._end_table(session, notice, [lost], member_id)
+    async def _end_seated(self, session: Session, member_id: int) -> Reply:
+        """A moderator who plays at the table cannot end it: their /game end gives up their
+        own seat as leaving does (the game's forfeit rule, or a computer plays it on), and
+        the game goes on by its rules, every result recorded when it ends. So no moderator
+        can wipe a game going badly, or an opponent's win. A moderator whose seat is already
+        given up (they left, or kicked themselves) is refused: the game is not theirs to end."""
+        seat = session.seat_of(member_id)
+        if seat is None:
+            raise SessionError("error.end_own_game")
+        notice = t("game.ended_forfeit", session.locale, member=f"<@{member_id}>")
+        events = await self.give_up(session, seat)
+        log.info(
+            "channel %d (%s): member %d forfeited by /game end",
+            session.channel_id,
+            session.game,
+            member_id,
+        )
+        return await self.commit(session, events, [notice])
 
     async def deal_again(
         self, channel_id: int, member_id: int, *, version: int, table_id: int | None = None

@@ -155,7 +155,9 @@ async def _end_listed(interaction: discord.Interaction[Any], channel_id: int, ve
     if not await is_moderator(interaction, channel_id):
         raise SessionError("error.moderator_only")
     reply = await registry.end(channel_id, interaction.user.id, moderator=True, version=version)
-    if reply.notice is not None:
+    if reply.post is not None:  # a moderator playing there gave up their seat: a new table
+        await registry.published(reply.post, await registry.poster.post(reply.post))
+    elif reply.notice is not None:
         await registry.poster.post(Post(channel_id, 0, reply.notice, (), session.locale))
     locale = locale_of(interaction)
     game = t(f"game.{session.game}", locale)

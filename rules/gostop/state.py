@@ -569,7 +569,7 @@ class GostopState:
         return {
             "bonus_cards": self._options["bonus_cards"],
             "dealer": winners[0] if winners else self._dealer,
-            "nagari_carry": 0 if winners else self._carry + 1,
+            "nagari_carry": 0 if winners else min(self._carry + 1, MAX_NAGARI_CARRY),
         }
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
@@ -1226,6 +1226,9 @@ def _chongtong_months(held: bytearray) -> list[int]:
     return [m for m in range(1, 13) if held[m] == 4]
 
 
+MAX_NAGARI_CARRY = 30  # nagaris in a row a game's stakes may carry
+
+
 def _check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, int]:
     if players != 2:
         raise ValueError("Go-Stop (Matgo) is for exactly 2 players")
@@ -1235,14 +1238,16 @@ def _check_options(players: int, options: Mapping[str, Any] | None) -> dict[str,
     unknown = set(opts) - {"bonus_cards", "dealer", "nagari_carry"}
     if unknown:
         raise ValueError(f"unknown gostop option(s): {', '.join(sorted(unknown))}")
-    bonus = int(opts.get("bonus_cards", 0))
-    if bonus not in BONUS_SETS:
+    bonus = opts.get("bonus_cards", 0)
+    if type(bonus) is not int or bonus not in BONUS_SETS:
         raise ValueError("bonus_cards must be 0, 2 or 3")
-    carry = int(opts.get("nagari_carry", 0))
-    if carry < 0:
-        raise ValueError("nagari_carry must be 0 or more")
+    # Each nagari doubles the next game's stakes: past a few the stakes mean nothing, and a
+    # huge carry (2 ** carry) would take the process's memory.
+    carry = opts.get("nagari_carry", 0)
+    if type(carry) is not int or not 0 <= carry <= MAX_NAGARI_CARRY:
+        raise ValueError(f"nagari_carry must be 0 to {MAX_NAGARI_CARRY}")
     dealer = opts.get("dealer")
-    if dealer is not None and int(dealer) not in (0, 1):
+    if dealer is not None and (type(dealer) is not int or dealer not in (0, 1)):
         raise ValueError("dealer must be seat 0 or 1")
     checked = {"bonus_cards": bonus, "nagari_carry": carry}
     if dealer is not None:

@@ -84,10 +84,24 @@ def test_every_verb_refuses_hostile_text_with_a_reason(
 
 @pytest.mark.parametrize("game", sorted(VERBS))
 @settings(max_examples=60, deadline=None)
-@given(options=HOSTILE, seed=HOSTILE)
+@given(
+    options=st.one_of(
+        HOSTILE,
+        st.dictionaries(
+            st.sampled_from(["bonus_cards", "nagari_carry", "dealer", "ruleset", "stacking"]),
+            st.one_of(st.integers(), st.floats(allow_nan=True), st.text(max_size=5), st.booleans()),
+            max_size=3,
+        ).map(json.dumps),
+    ),
+    seed=HOSTILE,
+)
 @example(options='{"evil":1}', seed="1")
 @example(options='{"bonus_cards":"²"}', seed="1")
 @example(options='{"players":99}', seed="²")
+@example(options='{"bonus_cards":1e999}', seed="1")
+@example(options='{"bonus_cards":Infinity}', seed="1")
+@example(options='{"nagari_carry":1000000000}', seed="1")
+@example(options='{"nagari_carry":1000000}', seed="1")
 def test_game_verify_refuses_hostile_options_and_seeds(game: str, options: str, seed: str) -> None:
     try:
         replay(game, parse_seed(seed), "ab" * 16, None, options=parse_options(options))

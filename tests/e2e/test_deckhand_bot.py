@@ -502,6 +502,9 @@ async def test_deal_again_never_records_a_game_for_a_member_who_left(
 async def test_a_seated_moderator_who_ends_the_game_forfeits_it(
     deckhand: Deckhand, fake_discord: FakeDiscord, players: int
 ) -> None:
+    """A moderator playing at the table gives up their seat by the game's rule: two players,
+    the other wins; three, the game goes on and records everyone when it ends. Having given
+    it up, they cannot end it either."""
     fake = fake_discord
     mod = fake.add_member("mod", moderator=True)
     others = [fake.add_member("bob"), fake.add_member("carol")][: players - 1]
@@ -514,12 +517,17 @@ async def test_a_seated_moderator_who_ends_the_game_forfeits_it(
         ended = await fake.slash(mod, fake.channel, "game end")
         assert not ended.ephemeral
         assert t("game.ended_forfeit", "en", member=mod.mention) in ended.text
-        assert bot.sessions.get(fake.channel.id) is None
-    results = recorded(deckhand.db_path)
-    if players == 2:  # the forfeit rule gives bob the game
-        assert (mod.id, "lose", None) in results and (others[0].id, "win", None) in results
-    else:  # the game ends there: only the moderator's loss is recorded
-        assert results == [(mod.id, "lose", mod.id)]
+        if players == 2:  # the forfeit rule gives bob the game
+            assert bot.sessions.get(fake.channel.id) is None
+            results = recorded(deckhand.db_path)
+            assert (mod.id, "lose", None) in results and (others[0].id, "win", None) in results
+            return
+        session = bot.sessions.get(fake.channel.id)
+        assert session is not None and session.seats[0].computer  # bob and carol play on
+        assert recorded(deckhand.db_path) == []
+        again = await fake.slash(mod, fake.channel, "game end")
+        assert again.ephemeral and again.text == t("error.end_own_game", "en")
+        assert bot.sessions.get(fake.channel.id) is session
 
 
 async def test_a_lobby_nobody_joins_closes_and_says_so_even_across_a_restart(
