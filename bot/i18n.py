@@ -13,6 +13,7 @@ command and option names from ``name.<english name>``.
 from __future__ import annotations
 
 import json
+import re
 import string
 import unicodedata
 from collections.abc import Callable
@@ -33,6 +34,7 @@ __all__ = [
     "catalog",
     "describe",
     "echo",
+    "escape_markdown",
     "language",
     "placeholders",
     "refusal",
@@ -106,14 +108,27 @@ REASON_LIMIT = 300  # an engine's own sentence, when no catalog has its code
 _BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 
 
-def echo(typed: object, limit: int = ECHO_LIMIT) -> str:
+# Everything Discord's markdown reads in text a member wrote: escaped with a backslash,
+# which Discord hides (any ASCII punctuation may be escaped so).
+_MARKDOWN = re.compile(r"([\\`*_~|>#\[\]<])")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` shown as written outside a code block: no bold, heading, masked link or
+    mention can come of it."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def echo(typed: object, limit: int = ECHO_LIMIT, *, markdown: bool = True) -> str:
     """What a member typed, fit to be repeated in an answer: no control characters or
     direction overrides, one line, at most ``limit`` characters (so no answer can outgrow
-    Discord's 2,000 whatever an option's length limit becomes)."""
+    Discord's 2,000 whatever an option's length limit becomes), its markdown escaped
+    (``markdown=False``: for inside inline code, where backquotes become quotes instead)."""
     text = str(typed).translate(_BIDI_CONTROLS)
     text = "".join(" " if unicodedata.category(char) == "Cc" else char for char in text)
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return escape_markdown(text) if markdown else text.replace("`", "'")
 
 
 ParamWords = Callable[[str, str], str | None]
@@ -127,15 +142,18 @@ def say_params_with(game: str, namer: ParamWords) -> None:
     _PARAM_WORDS[game] = namer
 
 
-def refusal(error: IllegalAction, locale: object, game: str | None = None) -> str:
+def refusal(
+    error: IllegalAction, locale: object, game: str | None = None, *, markdown: bool = True
+) -> str:
     """The engine's refusal in the member's language: ``illegal.<game>.<code>`` (engines
     share codes with different words: Blackjack's and Rummikub's ``unknown_action``), else
     ``illegal.<code>``, else the engine's English reason.
 
     A parameter naming one of the game's cards by its code is said the way the game's catalog
     names that card (``<game>.card.<code>``: Go-Stop's ``5피a`` is ``May junk`` in English).
-    What a member typed is repeated short, on one line (:func:`echo`)."""
-    params = {name: echo(value) for name, value in error.params.items()}
+    What a member typed is repeated short, on one line, its markdown escaped unless
+    ``markdown`` is false (a console: plain text) (:func:`echo`)."""
+    params = {name: echo(value, markdown=markdown) for name, value in error.params.items()}
     keys = [f"illegal.{error.code}"]
     if game is not None:
         keys.insert(0, f"illegal.{game}.{error.code}")
@@ -153,7 +171,7 @@ def refusal(error: IllegalAction, locale: object, game: str | None = None) -> st
         if translated is not None:
             return translated
     # The engine's English sentence may quote what was typed: fit it the same way.
-    return echo(error.reason, REASON_LIMIT)
+    return echo(error.reason, REASON_LIMIT, markdown=markdown)
 
 
 def placeholders(text: str) -> set[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from bot.store.base import GameRecord
+from bot.store.base import GameRecord, SeatResult
 
 __all__ = [
     "HOUSE_GAMES",
@@ -79,7 +79,7 @@ def standings(game: str, records: Iterable[GameRecord]) -> dict[int, Standing]:
         if game in HOUSE_GAMES or len(members) < 2:
             continue
         teams = [[ratings.setdefault(s.member_id, model.rating())] for s in seated if s.member_id]
-        rated = model.rate(teams, ranks=[float(seat.rank) for seat in seated])
+        rated = model.rate(teams, ranks=_places(seated))
         for seat, [rating] in zip(seated, rated, strict=True):
             assert seat.member_id is not None
             ratings[seat.member_id] = rating
@@ -96,6 +96,17 @@ def standings(game: str, records: Iterable[GameRecord]) -> dict[int, Standing]:
         )
         for member in played
     }
+
+
+def _places(seats: Sequence[SeatResult]) -> list[float]:
+    """Each seat's place for the rating: the stored rank, except that the winners share the
+    first place and drawn seats share one place (engines order tied seats by seat number,
+    and a tie must not rate as a win)."""
+    drawn = min((s.rank for s in seats if s.outcome == "draw"), default=0)
+    return [
+        1.0 if s.outcome == "win" else float(drawn) if s.outcome == "draw" else float(s.rank)
+        for s in seats
+    ]
 
 
 def leaderboard(game: str, found: dict[int, Standing], limit: int = 10) -> list[Standing]:

@@ -169,6 +169,8 @@ def standing_line(game: str, standing: Standing, locale: str) -> str:
     if game in HOUSE_GAMES:
         share = round(100 * standing.win_share)
         return t("stats.house", locale, game=name, share=share, played=standing.played)
+    if not standing.versus_members:
+        return t("stats.unrated", locale, game=name, computers=standing.versus_computers)
     return t(
         "stats.rating",
         locale,

@@ -112,9 +112,8 @@ class TurnClock:
         """A lobby closes when nobody has joined by its deadline (kept in the store, so a
         restart keeps counting)."""
         channel_id = session.channel_id
-        if session.deadline is None:  # opened before lobbies expired: it waits as ever
-            self.tables.tasks.cancel(channel_id)
-            return
+        if session.deadline is None:  # stored before lobbies expired: it waits from now
+            session.deadline = self.tables.clock() + self.tables.settings.default_lobby_seconds
         work = self._expire_lobby(channel_id, session.version, not_before)
         self.tables.tasks.replace(channel_id, work, f"lobby-{channel_id}")
 

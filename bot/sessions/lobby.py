@@ -75,7 +75,6 @@ class LobbyVerbs(Tables):
             )
             session.deadline = self.clock() + await self.lobby_seconds(guild_id)
             reply = await self.create(session, adapter)
-            self.opened[guild_id, host.id] = self.clock()
             if session.is_lobby and self.get(channel_id) is session:
                 self.turns.arm(session, keep_deadline=True)  # it closes if nobody joins
             return reply
@@ -93,6 +92,9 @@ class LobbyVerbs(Tables):
         wait = self.opened.get((guild_id, member_id), -1e18) + self.settings.start_cooldown_seconds
         if self.clock() < wait:
             raise SessionError("error.start_cooldown", seconds=max(1, round(wait - self.clock())))
+        # Taken now, before anything is awaited: starts in other channels at the same moment
+        # (each under its own channel's lock) meet the cooldown too.
+        self.opened[guild_id, member_id] = self.clock()
 
     async def join(self, channel_id: int, member: Player, *, version: int | None = None) -> Reply:
         """Take a free seat in the lobby; the game starts when the last seat is taken.

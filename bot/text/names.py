@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import t
+from bot.i18n import escape_markdown, t
 from bot.text.width import clip, columns
 from rules.levels import Level
 
@@ -28,9 +28,6 @@ __all__ = [
 
 TABLE_NAME_COLUMNS: Final = 12  # a name's room in a table line, so a line fits a phone
 _MARKDOWN: Final = re.compile(r"([\\`*_~|>])")
-# Everything Discord's markdown reads in a name: escaped with a backslash, which Discord
-# hides (any ASCII punctuation may be escaped so).
-_NAME_MARKDOWN: Final = re.compile(r"([\\`*_~|>#\[\]<])")
 _LINE_START: Final = re.compile(r"^(\s*)(-#|#{1,3})(?=\s)")  # a heading, or subtext
 _ZERO_WIDTH_JOINER: Final = "\u200d"  # joins emoji: kept
 
@@ -52,7 +49,7 @@ def clean_name(name: str) -> str:
 def markdown_name(name: str) -> str:
     """A display name in text outside a code block (a notice, a lobby, a list): cleaned,
     with everything markdown would read in it escaped (``*``, ``#``, ``[…](…)``, ``<@…>``)."""
-    return _NAME_MARKDOWN.sub(r"\\\1", clean_name(name))
+    return escape_markdown(clean_name(name))
 
 
 def block_name(name: str, most: int = TABLE_NAME_COLUMNS) -> str:

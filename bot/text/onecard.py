@@ -142,7 +142,8 @@ def refusal_text(error: IllegalAction, locale: str = DEFAULT) -> str:
     for key in _CARD_PARAMS:
         if isinstance(params.get(key), str):
             params[key] = card_text(parse_card(str(params[key])))
-    return refusal(IllegalAction(error.reason, code=error.code, **params), locale, "onecard")
+    refused = IllegalAction(error.reason, code=error.code, **params)
+    return refusal(refused, locale, "onecard", markdown=False)  # the console: plain text
 
 
 def seat_label(seat: int, count: int, names: Sequence[str] | None = None) -> str:

@@ -79,14 +79,22 @@ def member_of(interaction: discord.Interaction[Any]) -> Player:
 def permissions_in(interaction: discord.Interaction[Any], channel_id: int) -> discord.Permissions:
     """The member's permissions in ``channel_id``: the interaction's own where it was made,
     else resolved for that channel from the cached guild (its roles and the channel's
-    overwrites, a thread's from its parent); none for a channel the bot does not know."""
+    overwrites, a thread's from its parent); the server-wide ones for a channel the bot's
+    cache does not hold."""
     if channel_id == interaction.channel_id:
         return interaction.permissions
     guild, member = interaction.guild, interaction.user
-    channel = None if guild is None else guild.get_channel_or_thread(channel_id)
-    if channel is None or not isinstance(member, discord.Member):
+    if not isinstance(member, discord.Member):
         return discord.Permissions.none()
-    return channel.permissions_for(member)
+    channel = None if guild is None else guild.get_channel_or_thread(channel_id)
+    try:
+        if channel is not None:
+            return channel.permissions_for(member)
+    except discord.ClientException:  # a thread whose parent is not cached
+        pass
+    # Not in the cache (an archived thread, a deleted channel): the server-wide rights, so
+    # its table stays listed and endable by those who moderate the whole server.
+    return member.guild_permissions
 
 
 async def is_moderator(

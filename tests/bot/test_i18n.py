@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import discord
@@ -183,3 +184,16 @@ def test_what_a_member_typed_is_repeated_short_on_one_line_without_direction_tri
     # An engine's own sentence (no catalog entry) quoting the typed text is cut too.
     fallback = refusal(IllegalAction(f"Unknown '{typed}'.", code="nope"), "en")
     assert len(fallback) <= 300 and "\u202e" not in fallback
+
+
+def test_what_a_member_typed_comes_back_as_written_not_as_markdown() -> None:
+    from bot.i18n import echo
+
+    for typed in ("[free nitro](https://x.y)", "# BIG", "**b** <@&1>", "-# tiny"):
+        shown = echo(typed)
+        unescaped = re.sub(r"\\.", "", shown)  # what markdown would still read
+        assert "](" not in unescaped and not unescaped.startswith(("#", "-#"))
+        assert "<@" not in unescaped and "**" not in unescaped
+    error = IllegalAction("Unknown card.", code="unknown_card", text="[a](https://b.c)")
+    assert "\\[a\\](https://b.c)" in refusal(error, "en", "gostop")
+    assert echo("`x`", markdown=False) == "'x'"  # for inside inline code

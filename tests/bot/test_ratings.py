@@ -41,3 +41,9 @@ def test_blackjack_ranks_by_hands_won_once_a_member_played_enough() -> None:
     found = standings("blackjack", records)
     assert [s.member_id for s in leaderboard("blackjack", found)] == [BOB]  # alice: 19 hands
     assert found[BOB].win_share == 0.5 and practice("blackjack", found) == []
+
+
+def test_a_draw_rates_as_a_draw_whatever_order_the_engine_ranked_the_seats() -> None:
+    drawn = [game("gostop", (ALICE, "draw"), (BOB, "draw"))] * 10  # nagaris: seat 0 ranked 1
+    found = standings("gostop", drawn)
+    assert abs(found[ALICE].mu - found[BOB].mu) < 1e-9

@@ -283,7 +283,7 @@ async def test_ratings_rank_members_by_games_between_them_and_farming_moves_noth
             members=t("leaderboard.practice_member", "en", member=carol.mention, games=30),
         )
         stats = await fake.slash(carol, fake.channel, "stats")
-        assert "0 games against members (30 against computers, not rated)" in stats.text
+        assert t("stats.unrated", "en", game="Uno", computers=30) in stats.text
         # A game a moderator ended records nothing (test_a_seated_moderator_who_ends_...), and
         # a Deal again after a member left records only who stayed, with a computer where
         # they sat (test_deal_again_never_records_...): neither moves the ranking.
