@@ -78,7 +78,7 @@ def standings(game: str, records: Iterable[GameRecord]) -> dict[int, Standing]:
             counted[member] = counted.get(member, 0) + 1
         if game in HOUSE_GAMES or len(members) < 2:
             continue
-        teams = [[ratings.setdefault(s.member_id, model.rating())] for s in seated if s.member_id]
+        teams = [[ratings.setdefault(member, model.rating())] for member in _members(seated)]
         rated = model.rate(teams, ranks=_places(seated))
         for seat, [rating] in zip(seated, rated, strict=True):
             assert seat.member_id is not None
@@ -96,6 +96,10 @@ def standings(game: str, records: Iterable[GameRecord]) -> dict[int, Standing]:
         )
         for member in played
     }
+
+
+def _members(seats: Sequence[SeatResult]) -> list[int]:
+    return [seat.member_id for seat in seats if seat.member_id is not None]
 
 
 def _places(seats: Sequence[SeatResult]) -> list[float]:

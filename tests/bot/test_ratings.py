@@ -47,3 +47,8 @@ def test_a_draw_rates_as_a_draw_whatever_order_the_engine_ranked_the_seats() -> 
     drawn = [game("gostop", (ALICE, "draw"), (BOB, "draw"))] * 10  # nagaris: seat 0 ranked 1
     found = standings("gostop", drawn)
     assert abs(found[ALICE].mu - found[BOB].mu) < 1e-9
+
+
+def test_every_member_seat_is_rated_whatever_its_id() -> None:
+    found = standings("uno", [game("uno", (0, "win"), (BOB, "lose"))])  # a falsy id too
+    assert found[0].versus_members == 1 and found[0].mu > found[BOB].mu

@@ -18,6 +18,7 @@ from bot.store.base import ActiveGame, GuildSettings, SeatResult
 from tests.deals import fair_blackjack_deals
 from tests.e2e.deckhand_tables import (
     blackjack_seed,
+    latest_table,
     open_table,
     play_to_the_end,
     settled,
@@ -587,3 +588,34 @@ async def test_a_server_sets_how_long_its_lobbies_wait(
         session = bot.sessions.get(fake.channel.id)
         assert session is not None and session.deadline is not None
         assert 30 * 60 <= session.deadline - before < 30 * 60 + 5
+
+
+async def test_display_names_dress_up_no_message_of_the_bot(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """Members named to break out of code blocks, make headings, subtext and masked links,
+    or turn lines around, play: every public message keeps its blocks closed and none of
+    it takes effect; nobody is pinged by a name."""
+    from tests.bot.test_messages_fit import assert_dressed_by_no_name
+
+    fake = fake_discord
+    names = ["x```y", "# BIG", "[free nitro](https://evil.example)", "-# tiny\u202eab"]
+    alice, bob, carol, dave = (fake.add_member(name) for name in names)
+    mod = fake.add_member("mod", moderator=True)
+    async with deckhand.run() as bot:
+        opened = await fake.slash(alice, fake.channel, "onecard start", players=4, seed=7)
+        for member in (bob, carol):
+            joined = await fake.slash(member, fake.channel, "onecard join")
+            assert not joined.ephemeral, joined.text
+        await fake.slash(carol, fake.channel, "onecard leave")  # "-# tiny" left
+        await fake.slash(dave, fake.channel, "onecard join")
+        started = await fake.click(alice, latest_table(fake, fake.channel), "Start")
+        assert opened.message is not None and not started.ephemeral, started.text
+        await fake.slash(mod, fake.channel, "game kick", member=bob)
+        listed = await fake.slash(mod, fake.channel, "game list")
+        status = await fake.slash(dave, fake.channel, "game status")
+        for text in (listed.text, status.text):
+            assert_dressed_by_no_name(text)
+        assert bot.sessions.get(fake.channel.id) is not None
+    for message in fake.public_messages(fake.channel):
+        assert_dressed_by_no_name(message.text)
