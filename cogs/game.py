@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import DEFAULT, describe, echo, t
-from bot.sessions import Session, SessionError, SessionRegistry
+from bot.sessions import Session, SessionError
 from bot.store._common import SEEDING
 from bot.text.fit import pages
 from bot.text.names import markdown_name
@@ -105,20 +105,6 @@ def table_list(sessions: list[Session], now: float, locale: str) -> tuple[str, d
             )
         )
     return "\n".join(lines), view
-
-
-def running_seeds(registry: SessionRegistry, guild_id: int | None) -> set[int]:
-    """The seeds the games still running in the guild were dealt from (a member's seed, or a
-    fair deal's secret): /game verify would show their hands mid-game."""
-    seeds: set[int] = set()
-    for session in registry.sessions():
-        if session.guild_id != guild_id or session.is_lobby:
-            continue
-        if session.seed is not None:
-            seeds.add(session.seed)
-        if session.secret is not None:
-            seeds.add(session.secret.seed)
-    return seeds
 
 
 def channel_of(interaction: discord.Interaction[Any]) -> int:
@@ -376,7 +362,7 @@ class GameCog(commands.Cog):
             locale = locale_of(interaction)
             try:
                 dealt = parse_seed(seed)
-                if dealt in running_seeds(deckhand(interaction).sessions, interaction.guild_id):
+                if dealt in deckhand(interaction).sessions.seeds_in_play(interaction.guild_id):
                     raise VerifyError("that deal is still being played here", "running")
                 shown, lines = replay(
                     game.value,

@@ -283,6 +283,19 @@ class Tables:
             raise SessionError("error.not_started")
         return session
 
+    def seeds_in_play(self, guild_id: int | None) -> set[int]:
+        """The seeds the games still running in the guild were dealt from (a member's seed,
+        or a fair deal's secret): replaying one would show their hands mid-game."""
+        seeds: set[int] = set()
+        for session in self._sessions.values():
+            if session.guild_id != guild_id or session.is_lobby:
+                continue
+            if session.seed is not None:
+                seeds.add(session.seed)
+            if session.secret is not None:
+                seeds.add(session.secret.seed)
+        return seeds
+
     async def lobby_seconds(self, guild_id: int | None) -> float:
         """How long a lobby waits for a join: the guild's setting, else the bot's default."""
         if guild_id is not None:

@@ -13,7 +13,6 @@ import logging
 from bot.i18n import t
 from bot.sessions.core import Tables
 from bot.sessions.model import Post, Reply, Seat, Session, SessionError, compose
-from bot.store.base import SeatResult
 from bot.text.names import markdown_name
 from rules.engine import Action, Event
 from rules.levels import Level
@@ -172,30 +171,22 @@ class PlayVerbs(Tables):
             if any(seat.member_id == member_id for seat in session.seats):
                 return await self._end_seated(session, member_id)
             ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
-            return await self._end_table(session, ended, [], member_id)
-
-    async def _end_table(
-        self, session: Session, said: str, seats: list[SeatResult], member_id: int
-    ) -> Reply:
-        """End the game a member (``member_id``) ended: ``seats`` recorded, the channel told
-        ``said`` and how the deal was made; nothing is ended if the store refuses."""
-        channel_id = session.channel_id
-        notice = "\n".join([said, *self.fairness(session, end=True)])
-        async with self.writing(channel_id, None) as attempt:
-            attempt.notice = notice
-            await self.store.finish(
-                channel_id,
-                expected_version=session.version,
-                game=session.game,
-                guild_id=session.guild_id,
-                seats=seats,
-                ended_by=member_id,
-                seeded=session.seeded,
-            )
-        # Once written: a refused end ended nothing.
-        log.info("channel %d (%s): ended by member %d", channel_id, session.game, member_id)
-        self.forget(session)
-        return Reply(None, notice)
+            notice = "\n".join([ended, *self.fairness(session, end=True)])
+            async with self.writing(channel_id, None) as attempt:
+                attempt.notice = notice
+                await self.store.finish(
+                    channel_id,
+                    expected_version=session.version,
+                    game=session.game,
+                    guild_id=session.guild_id,
+                    seats=[],
+                    ended_by=member_id,
+                    seeded=session.seeded,
+                )
+            # Once written: a refused end ended nothing.
+            log.info("channel %d (%s): ended by member %d", channel_id, session.game, member_id)
+            self.forget(session)
+            return Reply(None, notice)
 
     async def _end_seated(self, session: Session, member_id: int) -> Reply:
         """A moderator who plays at the table cannot end it: their /game end gives up their

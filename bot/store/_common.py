@@ -11,7 +11,6 @@ from bot.store.base import ActiveGame, GameRecord, MemberStats, SeatResult, Vers
 SEEDING = ("anyone", "moderators", "off")
 
 __all__ = [
-    "LEADERBOARD_ORDER",
     "OUTCOMES",
     "SEEDING",
     "check_finish",
@@ -26,10 +25,6 @@ __all__ = [
 
 OUTCOMES = ("win", "lose", "draw")
 # ORDER BY of the leaderboard query, by wins or by points (ties: fewer games, then member id).
-LEADERBOARD_ORDER = {
-    False: "wins DESC, played ASC, member_id ASC",
-    True: "points DESC, wins DESC, played ASC, member_id ASC",
-}
 
 
 def encode(data: dict[str, Any]) -> str:

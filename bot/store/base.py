@@ -16,7 +16,6 @@ __all__ = [
     "GameRecord",
     "GameStore",
     "GuildSettings",
-    "LeaderboardRow",
     "MemberStats",
     "SeatResult",
     "SetAside",
@@ -96,16 +95,6 @@ class MemberStats:
     practice: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class LeaderboardRow:
-    """One member's place: wins, games played and points (the sum of their scores)."""
-
-    member_id: int
-    wins: int
-    played: int
-    points: int = 0
-
-
 class GameStore(Protocol):
     """Where sessions live between restarts and where results are counted."""
 
@@ -166,9 +155,3 @@ class GameStore(Protocol):
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
         """Played/won/lost/drawn and points per game for one member in one guild."""
-
-    async def leaderboard(
-        self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
-    ) -> list[LeaderboardRow]:
-        """Members with the most wins in the guild (in one game, or in all); ``by_points``:
-        the most points first (games scored in points), then wins."""

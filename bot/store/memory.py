@@ -17,7 +17,6 @@ from bot.store.base import (
     ActiveGame,
     GameRecord,
     GuildSettings,
-    LeaderboardRow,
     MemberStats,
     SeatResult,
     SetAside,
@@ -153,35 +152,6 @@ class MemoryStore:
             member_id,
             ((g, o, n, points[g, o, seeded], seeded) for (g, o, seeded), n in counts.items()),
         )
-
-    async def leaderboard(
-        self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
-    ) -> list[LeaderboardRow]:
-        """Most wins first (``by_points``: most points); ties by fewer games played, then by
-        member id."""
-        wins: Counter[int] = Counter()
-        played: Counter[int] = Counter()
-        points: Counter[int] = Counter()
-        for finished in self.finished:
-            if finished.guild_id != guild_id or game not in (None, finished.game):
-                continue
-            if finished.seeded:  # practice
-                continue
-            for seat in finished.seats:
-                if seat.member_id is None:
-                    continue
-                played[seat.member_id] += 1
-                wins[seat.member_id] += seat.outcome == "win"
-                points[seat.member_id] += seat.score
-        rows = [
-            LeaderboardRow(member, wins[member], played[member], points[member])
-            for member in played
-        ]
-        if by_points:
-            rows.sort(key=lambda row: (-row.points, -row.wins, row.played, row.member_id))
-        else:
-            rows.sort(key=lambda row: (-row.wins, row.played, row.member_id))
-        return rows[:limit]
 
     def _expect(self, channel_id: int, expected_version: int) -> None:
         stored = self._active.get(channel_id)

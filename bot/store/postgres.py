@@ -24,7 +24,6 @@ from bot.store import (
     StoreUncertain,
 )
 from bot.store._common import (
-    LEADERBOARD_ORDER,
     check_finish,
     check_save,
     decode,
@@ -37,7 +36,6 @@ from bot.store.base import (
     ActiveGame,
     GameRecord,
     GuildSettings,
-    LeaderboardRow,
     MemberStats,
     SeatResult,
     SetAside,
@@ -388,26 +386,6 @@ class PostgresStore:
                 member_id,
             )
             return fold_stats(member_id, ((row[0], row[1], row[2], row[3], row[4]) for row in rows))
-
-    async def leaderboard(
-        self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
-    ) -> list[LeaderboardRow]:
-        """Most wins first (``by_points``: most points); ties by fewer games played, then by
-        member id."""
-        async with self._using() as conn:
-            rows = await conn.fetch(
-                "SELECT s.member_id AS member_id,"
-                " count(*) FILTER (WHERE s.outcome = 'win') AS wins,"
-                " count(*) AS played, sum(s.score) AS points"
-                " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
-                " WHERE f.guild_id = $1 AND ($2::text IS NULL OR f.game = $2)"
-                " AND s.member_id IS NOT NULL AND NOT f.seeded"
-                f" GROUP BY s.member_id ORDER BY {LEADERBOARD_ORDER[by_points]} LIMIT $3",
-                guild_id,
-                game,
-                limit,
-            )
-            return [LeaderboardRow(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 async def _insert_active(conn: Any, game: ActiveGame, data: str) -> None:

@@ -63,7 +63,6 @@ from urllib.parse import parse_qs
 
 from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable
 from bot.store._common import (
-    LEADERBOARD_ORDER,
     check_finish,
     check_save,
     decode,
@@ -76,7 +75,6 @@ from bot.store.base import (
     ActiveGame,
     GameRecord,
     GuildSettings,
-    LeaderboardRow,
     MemberStats,
     SeatResult,
     SetAside,
@@ -529,24 +527,6 @@ class SQLiteStore:
         return fold_stats(
             member_id, ((row[0], row[1], row[2], row[3], bool(row[4])) for row in rows)
         )
-
-    async def leaderboard(
-        self, guild_id: int, game: str | None = None, *, limit: int = 10, by_points: bool = False
-    ) -> list[LeaderboardRow]:
-        """Most wins first (``by_points``: most points); ties by fewer games played, then by
-        member id."""
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT s.member_id AS member_id, sum(s.outcome = 'win') AS wins,"
-                " count(*) AS played, sum(s.score) AS points"
-                " FROM seat_results s JOIN finished_games f ON f.id = s.finished_id"
-                " WHERE f.guild_id = ? AND (? IS NULL OR f.game = ?)"
-                " AND s.member_id IS NOT NULL AND NOT f.seeded"
-                f" GROUP BY s.member_id ORDER BY {LEADERBOARD_ORDER[by_points]} LIMIT ?",
-                (guild_id, game, game, limit),
-            ).fetchall()
-        )
-        return [LeaderboardRow(row[0], row[1], row[2], row[3]) for row in rows]
 
 
 def _transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:

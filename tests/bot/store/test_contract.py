@@ -156,7 +156,7 @@ async def test_finish_at_a_stale_version_records_nothing(store: GameStore) -> No
         )
     assert len(await store.load_active()) == 1
     assert (await store.member_stats(GUILD, ALICE)).games == {}
-    assert await store.leaderboard(GUILD) == []
+    assert await store.game_results(GUILD, "onecard") == []
 
 
 async def test_finish_keeps_the_finished_table_in_the_same_write(store: GameStore) -> None:
@@ -255,26 +255,7 @@ async def test_stats_count_per_game_and_per_guild(store: GameStore) -> None:
     assert (await store.member_stats(GUILD, 9999)).games == {}
 
 
-async def test_leaderboard_orders_by_wins_then_fewer_games(store: GameStore) -> None:
-    await _play(store, 1, "onecard", GUILD, (ALICE, "win"), (BOB, "lose"), (None, "lose"))
-    await _play(store, 1, "onecard", GUILD, (ALICE, "win"), (BOB, "lose"), (None, "lose"))
-    await _play(store, 2, "blackjack", GUILD, (CAROL, "win"), (None, "lose"))
-    await _play(store, 2, "blackjack", GUILD, (BOB, "win"), (None, "lose"))
-    await _play(store, 3, "uno", OTHER_GUILD, (CAROL, "win"), (CAROL, "win"))
-
-    board = await store.leaderboard(GUILD)
-    assert [(r.member_id, r.wins, r.played) for r in board] == [
-        (ALICE, 2, 2),
-        (CAROL, 1, 1),
-        (BOB, 1, 3),
-    ]
-    onecard = await store.leaderboard(GUILD, "onecard")
-    assert [(r.member_id, r.wins, r.played) for r in onecard] == [(ALICE, 2, 2), (BOB, 0, 2)]
-    assert [r.member_id for r in await store.leaderboard(GUILD, limit=1)] == [ALICE]
-    assert await store.leaderboard(GUILD, "gostop") == []
-
-
-async def test_points_add_up_and_can_order_the_leaderboard(store: GameStore) -> None:
+async def test_points_add_up_in_a_members_stats(store: GameStore) -> None:
     # Scores are points in Uno, Go-Stop and Rummikub (Rummikub's losers score below 0).
     for channel, results in enumerate(
         [
@@ -297,23 +278,8 @@ async def test_points_add_up_and_can_order_the_leaderboard(store: GameStore) -> 
         )
     bob = await store.member_stats(GUILD, BOB)
     assert bob.games["rummikub"] == {"played": 3, "win": 1, "lose": 2, "draw": 0, "points": -75}
-    by_wins = await store.leaderboard(GUILD, "rummikub")
-    assert [(r.member_id, r.wins, r.played, r.points) for r in by_wins] == [
-        (CAROL, 1, 1, 50),
-        (ALICE, 1, 2, 25),
-        (BOB, 1, 3, -75),
-    ]
-    by_points = await store.leaderboard(GUILD, "rummikub", by_points=True)
-    assert [r.member_id for r in by_points] == [CAROL, ALICE, BOB]
-    await store.create(ActiveGame(9, GUILD, "rummikub", 1, {}))
-    await store.finish(  # Alice pulls ahead on points, not on wins
-        9, expected_version=1, game="rummikub", guild_id=GUILD,
-        seats=[SeatResult(seat=0, member_id=ALICE, outcome="draw", score=40, rank=1)],
-    )  # fmt: skip
-    by_points = await store.leaderboard(GUILD, "rummikub", by_points=True)
-    assert [(r.member_id, r.points) for r in by_points] == [(ALICE, 65), (CAROL, 50), (BOB, -75)]
-    (first, *_) = await store.leaderboard(GUILD, "rummikub")
-    assert first.member_id == CAROL
+    alice = await store.member_stats(GUILD, ALICE)
+    assert alice.games["rummikub"]["points"] == 25
 
 
 async def test_seeded_games_are_practice_never_counted(store: GameStore) -> None:
@@ -331,12 +297,10 @@ async def test_seeded_games_are_practice_never_counted(store: GameStore) -> None
     bob = await store.member_stats(GUILD, BOB)
     assert bob.games == {"blackjack": {"played": 1, "win": 0, "lose": 1, "draw": 0, "points": 10}}
     assert bob.practice == {"blackjack": 2}
-    board = await store.leaderboard(GUILD)
-    assert [(r.member_id, r.wins, r.played) for r in board] == [(ALICE, 1, 1), (BOB, 0, 1)]
-    assert [(r.member_id, r.wins) for r in await store.leaderboard(GUILD, by_points=True)] == [
-        (BOB, 0),
-        (ALICE, 1),
-    ]  # by points Bob's 10 lead (seat 1 scores 10 here); still nothing seeded counted
+    counted = await store.game_results(GUILD, "blackjack")  # what ratings are made of
+    assert [[(r.member_id, r.outcome) for r in g.seats] for g in counted] == [
+        [(ALICE, "win"), (BOB, "lose")]
+    ]
 
 
 async def test_guild_settings_default_then_saved(store: GameStore) -> None:
