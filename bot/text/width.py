@@ -18,7 +18,9 @@ __all__ = ["PHONE_COLUMNS", "clip", "columns", "wrap", "wrap_words"]
 
 PHONE_COLUMNS: Final = 40
 _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
-_ELLIPSIS: Final = "…"
+# Where a cut was made. Not "…": that is East Asian ambiguous width (two columns in a CJK
+# font), and a clipped name sits before a table's aligned columns.
+_CUT_MARK: Final = "~"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -34,15 +36,15 @@ def columns(text: str) -> int:
 
 
 def clip(text: str, most: int) -> str:
-    """``text`` cut to at most ``most`` columns, ending in ``…`` when it was cut."""
+    """``text`` cut to at most ``most`` columns, ending in ``~`` when it was cut."""
     if columns(text) <= most:
         return text
     kept = ""
     for char in text:
-        if columns(kept + char + _ELLIPSIS) > most:
+        if columns(kept + char + _CUT_MARK) > most:
             break
         kept += char
-    return kept.rstrip() + _ELLIPSIS
+    return kept.rstrip() + _CUT_MARK
 
 
 def wrap(line: str, width: int = PHONE_COLUMNS, indent: str = "    ") -> list[str]:

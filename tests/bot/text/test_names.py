@@ -9,7 +9,7 @@ from bot.text.width import columns
 def test_a_name_stays_on_one_line_inside_the_block_and_within_its_room() -> None:
     assert block_name("a`b\n  c") == "a'b c"
     assert columns(block_name("가나다라마바사아자차")) <= TABLE_NAME_COLUMNS
-    assert block_name("W" * 40, 32) == "W" * 31 + "…"
+    assert block_name("W" * 40, 32) == "W" * 31 + "~"
     assert block_names(["   ", "bob"]) == ["?", "bob"]
 
 
