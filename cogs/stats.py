@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.ratings import HOUSE_GAMES, MIN_HOUSE_HANDS, Standing, leaderboard, practice, standings
 from bot.store.base import GameStore
-from cogs.common import ephemeral, guarded, install, locale_of
+from cogs.common import ephemeral, guarded, install, locale_of, public_locale
 from cogs.common.buttons import NO_PINGS
 from cogs.common.respond import deckhand
 from cogs.game import GAME_CHOICES, GAMES, channel_of
@@ -103,14 +103,16 @@ class StatsCog(commands.Cog):
             channel_of(interaction)
             guild_id = interaction.guild_id
             assert guild_id is not None
-            locale = locale_of(interaction)
+            # The board is public, so it speaks the server's language; "no games yet" is the
+            # caller's alone.
+            locale = await public_locale(interaction)
             store = deckhand(interaction).store
             lines: list[str] = []
             for name in GAMES if game is None else (game.value,):
                 found = await rated(store, guild_id, name)
                 lines += board_lines(name, found, locale, limit=3 if game is None else 10)
             if not lines:
-                await ephemeral(interaction, t("leaderboard.none", locale))
+                await ephemeral(interaction, t("leaderboard.none", locale_of(interaction)))
                 return
             text = "\n".join(lines)
             await interaction.response.send_message(text, allowed_mentions=NO_PINGS)

@@ -16,7 +16,7 @@ from cogs.common.buttons import (
 )
 from cogs.common.ids import button_id, menu_id
 from cogs.common.poster import DiscordPoster, install
-from cogs.common.respond import ephemeral, guarded, locale_of, member_of
+from cogs.common.respond import ephemeral, guarded, locale_of, member_of, public_locale
 
 __all__ = [
     "DiscordPoster",
@@ -32,5 +32,6 @@ __all__ = [
     "locale_of",
     "member_of",
     "menu_id",
+    "public_locale",
     "send_hand",
 ]

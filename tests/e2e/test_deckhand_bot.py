@@ -278,6 +278,12 @@ async def test_ratings_rank_members_by_games_between_them_and_farming_moves_noth
             await record(bot, channel, "uno", (carol.id, "win", 50), (None, "lose", 0))
         farmed = await fake.slash(alice, fake.channel, "leaderboard", game="uno")
         assert farmed.text.splitlines()[:3] == lines[:3]  # the ranking is what it was
+        # The board is public: a Korean member in this English server gets it in English,
+        # and "no games yet" (private) in Korean.
+        asked_by_bob = await fake.slash(bob, fake.channel, "leaderboard", game="uno")
+        assert not asked_by_bob.ephemeral and asked_by_bob.text == farmed.text
+        nothing = await fake.slash(bob, fake.channel, "leaderboard", game="gostop")
+        assert nothing.ephemeral and nothing.text == t("leaderboard.none", "ko")
         assert farmed.text.splitlines()[3] == t(
             "leaderboard.practice",
             "en",
@@ -297,7 +303,10 @@ async def test_ratings_rank_members_by_games_between_them_and_farming_moves_noth
         after = await fake.slash(alice, fake.channel, "leaderboard", game="uno")
         assert after.text.splitlines()[1:3] == lines[1:3]
         everything = await fake.slash(bob, fake.channel, "leaderboard")  # every game, top 3
-        assert t("leaderboard.title_rating", "ko", game=t("game.uno", "ko")) in everything.text
+        assert t("leaderboard.title_rating", "en", game="Uno") in everything.text  # the server's
+        await bot.store.save_guild_settings(GuildSettings(fake.guild.id, language="ko"))
+        korean = await fake.slash(alice, fake.channel, "leaderboard")
+        assert t("leaderboard.title_rating", "ko", game=t("game.uno", "ko")) in korean.text
 
 
 async def test_only_manage_server_changes_the_settings_not_the_moderator_role(
