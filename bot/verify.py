@@ -8,17 +8,27 @@ they saw. See :mod:`bot.fairness`.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from bot.fairness import commitment
 from bot.games import UnknownGame
 from bot.games.known import ADAPTERS, adapter
-from bot.i18n import t
+from bot.i18n import LANGUAGES, catalog, t
 from rules.engine import IllegalAction
 
-__all__ = ["VerifyError", "matches", "parse_options", "parse_seed", "replay"]
+__all__ = [
+    "VerifyError",
+    "matches",
+    "options_code",
+    "parse_options",
+    "parse_seed",
+    "replay",
+    "verify_command",
+]
 
 SEED_MAX = 2**63 - 1
 
@@ -33,17 +43,100 @@ class VerifyError(ValueError):
         self.params = params
 
 
+_CODE_WORD: Final = re.compile(r"[\w.-]+")
+
+
+def options_code(game: str, options: Mapping[str, Any], locale: str) -> str:
+    """A table's options as the final table shows them, short and in the reader's words:
+    an option that is on by its name, one with a value as ``name=value``, one that is off
+    not at all (``쌓기,규칙=공식``; no options: ``""``). :func:`parse_options` reads it back
+    in any language. Names are the slash command's own option names (``name.<option>``),
+    values its choices' (``choice.<game>.<value>``)."""
+    words = catalog(locale)
+    parts = []
+    for key in sorted(options):
+        value = options[key]
+        name = words.get(f"name.{key}", key)
+        if value is True:
+            parts.append(name)
+        elif value is not False and value is not None:
+            parts.append(f"{name}={_choice_word(words.get(f'choice.{game}.{value}'), value)}")
+    return ",".join(parts)
+
+
+def _choice_word(label: str | None, value: object) -> str:
+    """A choice's label up to its explanation (``seed (course judge)``: ``seed``), the value
+    itself where the label has no such word."""
+    word = (label or "").split(" (")[0].split(":")[0].strip()
+    return word if _CODE_WORD.fullmatch(word) else str(value)
+
+
+@functools.cache
+def _code_words() -> tuple[dict[str, str], dict[str, str]]:
+    """Every language's option names and choice words, back to their codes."""
+    names: dict[str, str] = {}
+    values: dict[str, str] = {}
+    for lang in LANGUAGES:
+        for key, text in catalog(lang).items():
+            if key.startswith("name."):
+                names.setdefault(text.casefold(), key.removeprefix("name."))
+            elif key.startswith("choice.") and key.count(".") == 2:
+                value = key.rsplit(".", 1)[1]
+                values.setdefault(_choice_word(text, value).casefold(), value)
+    return names, values
+
+
 def parse_options(text: str | None) -> dict[str, Any]:
-    """The table's options as the reveal printed them (a JSON object), or none."""
-    if text is None or not text.strip():
+    """The table's options as a final table showed them (:func:`options_code`, or the JSON
+    object older tables printed), or none."""
+    if text is None or not text.strip() or text.strip() == "-":
         return {}
-    try:
-        options = json.loads(text.strip().strip("'"))
-    except json.JSONDecodeError:
-        options = None
-    if not isinstance(options, dict):
-        raise VerifyError("the options are a JSON object, as the final table showed", "bad_options")
-    return options
+    cleaned = text.strip().strip("'`")
+    if cleaned.startswith("{"):
+        try:
+            options = json.loads(cleaned)
+        except json.JSONDecodeError:
+            options = None
+        if not isinstance(options, dict):
+            raise VerifyError("the options are as the final table showed them", "bad_options")
+        return options
+    names, values = _code_words()
+    parsed: dict[str, Any] = {}
+    for part in cleaned.split(","):
+        name, has_value, value = (piece.strip() for piece in part.partition("="))
+        if not _CODE_WORD.fullmatch(name) or (has_value and not _CODE_WORD.fullmatch(value)):
+            raise VerifyError("the options are as the final table showed them", "bad_options")
+        key = names.get(name.casefold(), name)
+        if not has_value:
+            parsed[key] = True
+        elif value.isascii() and value.lstrip("-").isdigit():
+            parsed[key] = int(value)
+        else:
+            parsed[key] = values.get(value.casefold(), value)
+    return parsed
+
+
+def verify_command(
+    game: str, seed: int, salt: str, players: int, options: Mapping[str, Any], locale: str
+) -> str:
+    """The ``/game verify`` a member types to check a finished deal, in the reader's words
+    (``/게임 확인 게임:우노 시드:… 소금값:… 자리:3 옵션:쌓기``)."""
+    words = catalog(locale)
+
+    def named(word: str) -> str:
+        return words.get(f"name.{word}", word)
+
+    parts = [
+        f"/{named('game')} {named('verify')}",
+        f"{named('game')}:{t(f'game.{game}', locale)}",
+        f"{named('seed')}:{seed}",
+        f"{named('salt')}:{salt}",
+        f"{named('players')}:{players}",
+    ]
+    code = options_code(game, options, locale)
+    if code:
+        parts.append(f"{named('options')}:{code}")
+    return " ".join(parts)
 
 
 def parse_seed(text: str) -> int:

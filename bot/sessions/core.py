@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from bot.sessions.model import (
 from bot.settings import Settings
 from bot.store import StoreUnavailable, StoreUncertain
 from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
+from bot.verify import verify_command
 from bot.text.lobby import LOBBY_CONTROLS, lobby_text
 from bot.timers import ChannelTasks
 from rules.engine import Action, Event, IllegalAction
@@ -383,15 +383,14 @@ class Tables:
         if session.dealt:
             session.dealt = False
             notices = [*notices, *self.fairness(session, end=False)]
-        if over:
-            notices = [*notices, *self.fairness(session, end=True)]
+        closing = self.fairness(session, end=True) if over else []
         mention = None
         if state is not None and not over and self.turns.new_turn(session):
             self.turns.set_deadline(session)
             mention = self._member_to_move(session)
         carried = session.options
         async with self.writing(session.channel_id, session.version, opening=opening) as attempt:
-            post = attempt.post = self.render(session, events, notices, mention)
+            post = attempt.post = self.render(session, events, notices, mention, closing)
             if over:
                 # What the game carries into the next deal ("Deal again"), kept with the
                 # finished table's seats; worked out before anything is written. The result
@@ -641,9 +640,11 @@ class Tables:
         events: Sequence[Event],
         notices: Sequence[str],
         mention: int | None = None,
+        closing: Sequence[str] = (),
     ) -> Post:
         """The public message of the session as it is now: the lobby, or the table; with
-        ``mention``, the line telling that member their turn has started."""
+        ``mention``, the line telling that member their turn has started; ``closing`` below
+        the table (a finished deal's reveal, read last)."""
         if session.state is None:
             return Post(
                 session.channel_id,
@@ -661,7 +662,7 @@ class Tables:
         return Post(
             session.channel_id,
             session.version,
-            compose(table, notices, turn, session.locale),
+            compose(table, notices, turn, session.locale, closing),
             table.controls,
             session.locale,
             session.game,
@@ -713,10 +714,9 @@ class Tables:
         if not end:
             shown = commitment(session.game, secret.seed, secret.salt)
             return [t("fair.commit", locale, commitment=shown)]
-        command = f"deckhand verify {session.game} {secret.seed} {secret.salt}"
-        command += f" --players {len(session.seats)}"
-        if session.options:
-            command += f" --options '{json.dumps(session.options, separators=(',', ':'))}'"
+        command = verify_command(
+            session.game, secret.seed, secret.salt, len(session.seats), session.options, locale
+        )
         return [t("fair.reveal", locale, seed=secret.seed, salt=secret.salt, command=command)]
 
     def to_computer(self, session: Session, seat: int) -> list[Event]:

@@ -417,30 +417,38 @@ class NoPoster:
 
 
 def compose(
-    table: Table, notices: Sequence[str] = (), turn: str | None = None, locale: str = "en"
+    table: Table,
+    notices: Sequence[str] = (),
+    turn: str | None = None,
+    locale: str = "en",
+    closing: Sequence[str] = (),
 ) -> str:
-    """The message text: notices and the move log above the table's code block, and the
-    line saying whose turn it is (``turn``) just above the block.
+    """The message text: notices and the move log above the table's code block, the line
+    saying whose turn it is (``turn``) just above the block, and ``closing`` (a fair deal's
+    reveal) below it, read last.
 
-    It fits Discord's 2,000 characters by design (:mod:`bot.text.fit`): the block and the
-    turn line stand whole, then the notices (a fair deal's reveal among them), and the move
-    log gets the room left, its newest lines kept under a line (in ``locale``) saying how
-    many earlier lines were left out. Nothing is cut mid-line.
+    It fits Discord's 2,000 characters by design (:mod:`bot.text.fit`): the block, the turn
+    line and the closing lines stand whole, then the notices, and the move log gets the
+    room left, its newest lines kept under a line (in ``locale``) saying how many earlier
+    lines were left out. Nothing is cut mid-line.
     """
     earlier = functools.partial(_said, "log.left_out", locale)
     body = table.body.split("\n")
     fence = len(table.lang) + len("```\n\n```")
     above = 0 if turn is None else len(turn) + 1
+    below = sum(len(line) + 1 for line in closing)
     # Tables fit by design; one that did not would lose its last lines, said so, not its fence.
-    body = fit_list(body, MAX_MESSAGE - fence - above, functools.partial(_said, "fit.more", locale))
+    body = fit_list(
+        body, MAX_MESSAGE - fence - above - below, functools.partial(_said, "fit.more", locale)
+    )
     block = f"```{table.lang}\n{chr(10).join(body)}\n```"
     if turn is not None:
         block = f"{turn}\n{block}"
-    room = MAX_MESSAGE - len(block) - 1
+    room = MAX_MESSAGE - len(block) - below - 1
     shown = fit_tail(list(notices), room, earlier)
     room -= sum(len(line) + 1 for line in shown)
     shown += fit_tail(list(table.log), room, earlier)
-    return "\n".join([*shown, block])
+    return "\n".join([*shown, block, *closing])
 
 
 def _said(key: str, locale: str, count: int) -> str:

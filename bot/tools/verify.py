@@ -20,13 +20,16 @@ USAGE_ERROR = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``GAME SEED SALT [--players N] [--options JSON]``."""
+    """``GAME SEED SALT [--players N] [--options CODE]``."""
     parser.add_argument("game", help="blackjack, onecard, uno, gostop or rummikub")
     parser.add_argument("seed", help="the seed the final table revealed")
     parser.add_argument("salt", help="the salt the final table revealed")
     parser.add_argument("--players", type=int, default=None, metavar="N", help="seats dealt")
     parser.add_argument(
-        "--options", default=None, metavar="JSON", help="the table's options, as revealed"
+        "--options",
+        default=None,
+        metavar="CODE",
+        help="the table's options as the final table showed them (e.g. stacking,ruleset=seed)",
     )
     parser.add_argument(
         "--commitment",

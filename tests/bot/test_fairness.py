@@ -4,6 +4,8 @@ bot/verify.py, ``deckhand verify``)."""
 from __future__ import annotations
 
 import hashlib
+import re
+from typing import Any
 
 import pytest
 
@@ -11,7 +13,14 @@ import rules.onecard as oc
 from bot.cli import USAGE_ERROR, main
 from bot.fairness import SHOWN, Secret, commitment, new_secret
 from bot.games.known import ADAPTERS
-from bot.verify import VerifyError, parse_options, parse_seed, replay
+from bot.verify import (
+    VerifyError,
+    options_code,
+    parse_options,
+    parse_seed,
+    replay,
+    verify_command,
+)
 from rules.blackjack import state as blackjack
 
 
@@ -86,8 +95,9 @@ def test_verify_says_in_words_whether_the_commitment_shown_matches(
         (["verify", "onecard", str(2**63), "abc"], "seed"),
         (["verify", "poker", "1", "abc"], "unknown game"),
         (["verify", "onecard", "1", "abc", "--players", "9"], "2 to 4 seats"),
-        (["verify", "onecard", "1", "abc", "--options", "[1]"], "JSON object"),
-        (["verify", "onecard", "1", "abc", "--options", "{bad"], "JSON object"),
+        (["verify", "onecard", "1", "abc", "--options", "[1]"], "as the final table showed"),
+        (["verify", "onecard", "1", "abc", "--options", "{bad"], "as the final table showed"),
+        (["verify", "uno", "1", "abc", "--options", "a=b=c"], "as the final table showed"),
     ],
 )
 def test_verify_refuses_what_names_no_deal_in_one_line(
@@ -100,8 +110,44 @@ def test_verify_refuses_what_names_no_deal_in_one_line(
 
 def test_parsing_seeds_and_options() -> None:
     assert parse_seed(" 42 ") == 42
-    assert parse_options("'{\"stacking\":true}'") == {"stacking": True}
-    assert parse_options(None) == {}
+    assert parse_options("'{\"stacking\":true}'") == {"stacking": True}  # older reveals
+    assert parse_options(None) == {} and parse_options("") == {}
+    assert parse_options("stacking,ruleset=seed,bonus_cards=2") == {
+        "stacking": True,
+        "ruleset": "seed",
+        "bonus_cards": 2,
+    }
+    assert parse_options("쌓기, 규칙_종류=공식") == {"stacking": True, "ruleset": "official"}
+
+
+@pytest.mark.parametrize("locale", ["en", "ko"])
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("uno", 3, {"ruleset": "seed", "stacking": True, "jump_in": False, "uno_call": True}),
+        ("uno", 2, {"ruleset": "official", "stacking": False}),
+        ("gostop", 2, {"bonus_cards": 2}),
+        ("rummikub", 2, {"hints": True}),
+        ("onecard", 4, {}),
+    ],
+)
+def test_the_revealed_options_code_deals_the_same_table_again(
+    game: str, players: int, options: dict[str, Any], locale: str
+) -> None:
+    """The reveal shows the options as a short code in the reader's words; /game verify
+    (any language) reads it back to options that deal exactly the same."""
+    code = options_code(game, options, locale)
+    assert "{" not in code and len(code) <= 40
+    if locale == "ko":
+        assert not re.search(r"[A-Za-z]", code), code  # Korean words, not option keys
+    parsed = parse_options(code)
+    assert parsed == {key: value for key, value in options.items() if value is not False}
+    assert replay(game, 77, "salt", players, options=parsed) == replay(
+        game, 77, "salt", players, options=options
+    )
+    command = verify_command(game, 77, "salt", players, options, locale)
+    assert command.startswith("/game verify " if locale == "en" else "/게임 확인 ")
+    assert command.endswith(f":{code}" if code else f":{players}")
     with pytest.raises(VerifyError) as refused:
         parse_seed("4x")
     assert refused.value.key == "bad_seed"

@@ -28,6 +28,7 @@ from bot.games import known
 from bot.i18n import refusal, t
 from bot.sessions.model import Post, compose
 from bot.text.fit import MAX_MESSAGE, fit_list, fit_tail, pages
+from bot.verify import verify_command
 from cogs.common.buttons import build_view
 from rules.engine import IllegalAction
 from rules.levels import Level
@@ -38,7 +39,6 @@ NAMES = {
     "korean": ["가나다라마바사아자차카타파하" * 3][0][:32],
     "markdown": "# BIG x```y [free nitro](https://x.y)\n-# tiny \u202egnirts **b** <@&1>",
 }
-REVEAL_COMMAND = "deckhand verify {game} 18446744073709551615 {salt} --players {n} --options '{o}'"
 
 
 def names(kind: str, seats: int) -> list[str]:
@@ -77,8 +77,7 @@ def assert_dressed_by_no_name(text: str) -> None:
 
 
 def reveal(game: str, seats: int, options: dict[str, Any], locale: str) -> str:
-    shown = json.dumps(options, separators=(",", ":"))
-    command = REVEAL_COMMAND.format(game=game, salt="f" * 32, n=seats, o=shown)
+    command = verify_command(game, 2**64 - 1, "f" * 32, seats, options, locale)
     return t("fair.reveal", locale, seed=2**64 - 1, salt="f" * 32, command=command)
 
 
@@ -148,11 +147,11 @@ def test_every_message_of_random_and_extreme_states_is_one_discord_accepts(
         options = options_of(game, random.Random(seed))
         for state, events in decisions(game, seed, pick):
             table = adapter.table(state.view(None), events, seated, locale)
-            notices = [reveal(game, len(seated), options, locale)]
+            closing = [reveal(game, len(seated), options, locale)]
             turn = t("turn.yours", locale, member="<@123456789012345678>")
-            public = compose(table, notices, turn, locale)
+            public = compose(table, ["notice"], turn, locale, closing)
             post = Post(1, 1, public, table.controls, locale, game)
-            assert_fits(post, notices[0], turn, table.body.split("\n")[0])
+            assert_fits(post, closing[0], turn, table.body.split("\n")[0])
             for seat in range(len(seated)):
                 view = state.view(seat)
                 hand = adapter.hand(view, seated, locale)
@@ -189,15 +188,17 @@ def test_a_long_log_gives_way_to_the_reveal_and_says_how_much_it_left_out() -> N
 
     burst = tuple(f"Computer {n % 9 + 2} played Red {n % 10}, then drew a card" for n in range(90))
     table = Table(burst, "the table\nline 2", "ansi")
-    notice = reveal("uno", 10, {"ruleset": "official", "stacking": True}, "en")
-    text = compose(table, [notice], "Your turn, <@1>", "en")
+    closing = reveal("uno", 10, {"ruleset": "official", "stacking": True}, "en")
+    text = compose(table, ["A notice"], "Your turn, <@1>", "en", [closing])
     assert len(text) <= MAX_MESSAGE
     lines = text.split("\n")
-    assert lines[0] == notice  # the reveal stands, first
+    assert lines[0] == "A notice"
     assert lines[1].startswith("… ") and lines[1].endswith("earlier lines not shown")
     left_out = int(lines[1].split()[1])
-    assert lines[2:-5] == list(burst[left_out:])  # the newest moves, whole lines
-    assert lines[-5:] == ["Your turn, <@1>", "```ansi", "the table", "line 2", "```"]
+    assert lines[2:-6] == list(burst[left_out:])  # the newest moves, whole lines
+    # The reveal stands whole and is read last, after the final table.
+    assert lines[-6:] == ["Your turn, <@1>", "```ansi", "the table", "line 2", "```", closing]
+    assert "options:ruleset=official,stacking`" in closing
 
 
 def test_fit_list_and_fit_tail_keep_whole_lines_and_count_the_rest() -> None:

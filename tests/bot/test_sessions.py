@@ -32,6 +32,7 @@ from bot.store.base import ActiveGame, GuildSettings
 from bot.store.memory import MemoryStore
 from bot.text.names import TABLE_NAME_COLUMNS, block_name
 from bot.text.width import columns
+from bot.verify import verify_command
 from rules.engine import Action, Event, GameOver, IllegalAction, Outcome, Result
 from rules.levels import Level
 
@@ -682,8 +683,9 @@ async def test_a_moderator_ends_a_game_and_is_recorded(
     assert reply.notice is not None
     ended, revealed = reply.notice.splitlines()
     assert ended == "The game was ended by <@999>."
-    command = f"deckhand verify count {seed} {salt} --players 2"
+    command = verify_command("count", seed, salt, 2, {}, "en")
     assert revealed == t("fair.reveal", "en", seed=seed, salt=salt, command=command)
+    assert command == f"/game verify game:{t('game.count')} seed:{seed} salt:{salt} players:2"
     [finished] = table.store.finished
     assert finished.ended_by == 999 and finished.seats == ()
     assert table.registry.get(CHANNEL) is None

@@ -15,6 +15,7 @@ import pytest
 from bot.fairness import commitment
 from bot.fakediscord import FakeDiscord
 from bot.i18n import t
+from bot.verify import options_code
 from rules.onecard import PlayCard, State
 from rules.onecard.ai import choose_action
 from tests.e2e.deckhand_tables import settled, whose_turn
@@ -68,9 +69,9 @@ async def test_a_fair_deal_is_committed_revealed_at_the_end_and_verifies(
         else:
             raise AssertionError("the game did not end")
         final = fake.public_messages(fake.channel)[-1]
-        command = f"deckhand verify onecard {SECRET_SEED} {salt} --players 2"
+        command = f"/game verify game:One Card seed:{SECRET_SEED} salt:{salt} players:2"
         revealed = t("fair.reveal", "en", seed=SECRET_SEED, salt=salt, command=command)
-        assert revealed in final.text
+        assert final.text.endswith(f"```\n{revealed}")  # read last, under the final table
         # Nothing before the end showed the seed or the salt: no message, public or private,
         # no log line.
         for message in fake.messages.values():
@@ -119,22 +120,22 @@ async def test_a_seeded_table_says_practice_and_commits_to_nothing(
 async def test_an_uno_tables_revealed_options_fit_game_verify(
     deckhand: Deckhand, fake_discord: FakeDiscord
 ) -> None:
-    """The options a final table reveals are pasted back into /game verify as they are: an
-    Uno table's six (about 120 characters of JSON) fit the option Discord checks. While the
-    table still plays that deal, /game verify refuses it (it would show every hand); once
-    ended, it says in words whether the commitment the first table showed matches."""
-    import json
-
+    """The options a final table reveals are typed back into /game verify as a short code
+    in the reader's words. While the table still plays that deal, /game verify refuses it
+    (it would show every hand); once ended, it says in words whether the commitment the
+    first table showed matches."""
     fake = fake_discord
     alice = fake.add_member("alice")
     mod = fake.add_member("mod", moderator=True)
     async with deckhand.run() as bot:
-        opened = await fake.slash(alice, fake.channel, "uno start", players=2, bots=1)
+        opened = await fake.slash(
+            alice, fake.channel, "uno start", players=2, bots=1, stacking=True, jump_in=True
+        )
         assert not opened.ephemeral, opened.text
         session = bot.sessions.get(fake.channel.id)
         assert session is not None and session.secret is not None
-        revealed = json.dumps(session.options, separators=(",", ":"))
-        assert len(revealed) > 100
+        revealed = options_code("uno", session.options, "en")
+        assert revealed == "jump_in,ruleset=official,stacking"
         secret = session.secret
         shown = commitment("uno", secret.seed, secret.salt)
         asked = {
@@ -146,6 +147,7 @@ async def test_an_uno_tables_revealed_options_fit_game_verify(
         assert early.ephemeral and early.text == t("verify.refused", "en", reason=reason)
         ended = await fake.slash(mod, fake.channel, "game end")
         assert not ended.ephemeral, ended.text
+        assert ended.text.endswith(f" options:{revealed}`")
         checked = await fake.slash(
             alice, fake.channel, "game verify", **asked, commitment=f"`{shown}`"
         )
