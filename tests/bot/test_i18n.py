@@ -197,3 +197,32 @@ def test_what_a_member_typed_comes_back_as_written_not_as_markdown() -> None:
     error = IllegalAction("Unknown card.", code="unknown_card", text="[a](https://b.c)")
     assert "\\[a\\](https://b.c)" in refusal(error, "en", "gostop")
     assert echo("`x`", markdown=False) == "'x'"  # for inside inline code
+
+
+_MENTION = re.compile(r"(?:^|[\s`(])/(\w+)(?: (\w+))?")
+
+
+def command_mentions(lang: str) -> list[tuple[str, str, str]]:
+    """(key, command, subcommand or "") of each slash command a ``lang`` text names."""
+    found = []
+    for key, text in catalog(lang).items():
+        if key.startswith("name."):
+            continue
+        for command, sub in _MENTION.findall(text):
+            found.append((key, command, sub))
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_texts_name_commands_as_the_reader_sees_them(lang: str) -> None:
+    """A Korean client shows /game status as /게임 상태: a Korean text that says
+    `/game status` names a command the reader cannot find."""
+    names = {text for key, text in catalog(lang).items() if key.startswith("name.")}
+    mentions = command_mentions(lang)
+    assert len(mentions) >= 5, "the check finds the commands texts name"
+    wrong = [
+        (key, f"/{command} {sub}".strip())
+        for key, command, sub in mentions
+        if command not in names or (sub and sub.isascii() != command.isascii())
+    ]
+    assert wrong == []
