@@ -361,10 +361,15 @@ class TurnClock:
             self.tables.reposts.replace(channel_id, self._repost(post), f"repost-{channel_id}")
             return
         self.tables.reposts.cancel(channel_id)
-        previous = session.message_id
+        previous, was_lobby = session.message_id, session.lobby_shown
         session.message_id = message_id
+        session.lobby_shown = session.is_lobby
         if previous is not None and previous != message_id:
-            await self.tables.poster.strip(channel_id, previous)
+            note = None
+            if was_lobby:
+                key = "lobby.retired_changed" if session.is_lobby else "lobby.retired_started"
+                note = t(key, session.locale)
+            await self.tables.poster.strip(channel_id, previous, note)
 
     async def _repost(self, post: Post) -> None:
         """Post a table Discord refused again, with growing pauses, while it is current.

@@ -39,9 +39,9 @@ from bot.sessions.model import (
 from bot.settings import Settings
 from bot.store import StoreUnavailable, StoreUncertain
 from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
-from bot.verify import verify_command
 from bot.text.lobby import LOBBY_CONTROLS, lobby_text
 from bot.timers import ChannelTasks
+from bot.verify import verify_command
 from rules.engine import Action, Event, IllegalAction
 from rules.levels import Level
 
@@ -601,19 +601,23 @@ class Tables:
         async with self.writing(session.channel_id, None) as attempt:
             attempt.notice = notice
             await self.store.delete(session.channel_id, expected_version=session.version)
-        self.forget(session)
+        self.forget(session, note=notice)
         return Reply(None, notice)
 
-    def forget(self, session: Session, *, strip: bool = True) -> None:
-        """Stop the channel's timer and drop the session from memory (not from the store)."""
+    def forget(self, session: Session, *, strip: bool = True, note: str | None = None) -> None:
+        """Stop the channel's timer and drop the session from memory (not from the store).
+        ``note``: what its lobby message says from now on (why it closed)."""
         channel_id = session.channel_id
         self.tasks.cancel(channel_id)
         self._sessions.pop(channel_id, None)
         self._retired[channel_id] = max(session.version, self._retired.get(channel_id, 0))
         if strip and session.message_id is not None:
+            retired = note if session.lobby_shown else None
             # After the caller has answered Discord: the channel's slot is free now.
             self.tasks.replace(
-                channel_id, self.poster.strip(channel_id, session.message_id), f"strip-{channel_id}"
+                channel_id,
+                self.poster.strip(channel_id, session.message_id, retired),
+                f"strip-{channel_id}",
             )
 
     @staticmethod

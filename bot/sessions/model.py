@@ -146,6 +146,9 @@ class Session:
     # The engine's state once loaded (see :attr:`state`); ``None`` in a lobby.
     engine: GameState[Any, Any] | None = None
     message_id: int | None = None
+    # Whether ``message_id`` is a lobby: retired, it says what became of it ("Started — see
+    # below"), where a table's old message only loses its buttons.
+    lobby_shown: bool = False
     deadline: float | None = None
     pinged: bool = False
     finished_at: float | None = None  # a finished table kept for "Deal again"
@@ -311,6 +314,7 @@ class Session:
             level=Level(data.get("level", Level.NORMAL.value)),
         )
         session.remember(stored)
+        session.lobby_shown = data["state"] is None and data.get("finished_at") is None
         if data["state"] is not None:
             session.unloaded = adapter  # read the state when it is first needed
             session.stored_turn = data.get("turn")
@@ -385,8 +389,9 @@ class Poster(Protocol):
     async def post(self, post: Post) -> int | None:
         """Send a new public message; its id, or ``None`` if it could not be sent."""
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
-        """Remove the buttons from an older table message."""
+    async def strip(self, channel_id: int, message_id: int, note: str | None = None) -> None:
+        """Remove the buttons from an older table message; with ``note``, its text becomes
+        that (a retired lobby says what became of it)."""
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
         """Mention a member with a short text (the half-time reminder)."""
@@ -409,7 +414,7 @@ class NoPoster:
         log.warning("no poster installed; table for channel %d not sent", post.channel_id)
         return None
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
+    async def strip(self, channel_id: int, message_id: int, note: str | None = None) -> None:
         return None
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:

@@ -9,7 +9,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.sessions import Post
-from cogs.common.buttons import GameButton, MoveMenu, build_view, mentions
+from cogs.common.buttons import NO_PINGS, GameButton, MoveMenu, build_view, mentions
 from cogs.common.respond import Deckhand, refused
 
 __all__ = ["DiscordPoster", "install"]
@@ -57,14 +57,18 @@ class DiscordPoster:
         self._refusing.discard(post.channel_id)
         return message.id
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
-        """Remove an older table's buttons; a deleted message is no loss.
+    async def strip(self, channel_id: int, message_id: int, note: str | None = None) -> None:
+        """Remove an older table's buttons (and with ``note``, say that instead of the old
+        text: a retired lobby); a deleted message is no loss.
 
         Straight through discord.py's HTTP client: the edited message Discord sends back is
         of no use here, and building a ``Message`` from it cost a parse on every move.
         """
+        changes: dict[str, Any] = {"view": None}
+        if note is not None:
+            changes.update(content=note, allowed_mentions=NO_PINGS)
         try:
-            with handle_message_parameters(view=None) as params:
+            with handle_message_parameters(**changes) as params:
                 await self.client.http.edit_message(channel_id, message_id, params=params)
         except discord.NotFound:
             pass

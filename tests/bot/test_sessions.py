@@ -270,6 +270,7 @@ class FakePoster:
     def __init__(self) -> None:
         self.posts: list[Post] = []
         self.stripped: list[int] = []
+        self.retired: dict[int, str] = {}  # message id: what a retired lobby says now
         self.pings: list[tuple[int, str]] = []
         self.next_id = 5000
         self.refuse = 0  # how many posts to come Discord refuses
@@ -284,8 +285,10 @@ class FakePoster:
         self.next_id += 1
         return self.next_id
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
+    async def strip(self, channel_id: int, message_id: int, note: str | None = None) -> None:
         self.stripped.append(message_id)
+        if note is not None:
+            self.retired[message_id] = note
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
         self.pings.append((member_id, text))
@@ -509,6 +512,25 @@ async def test_leaving_the_lobby_and_host_cancel(table: Harness) -> None:
     assert registry.get(CHANNEL) is None
     assert await table.stored() is None
     assert table.store.finished == []
+    await asyncio.sleep(0)  # the channel's task that retires the last lobby message
+    assert table.poster.retired[table.message_id] == "The lobby is closed."
+
+
+async def test_a_retired_lobby_message_says_what_became_of_it(table: Harness) -> None:
+    """Its buttons gone, an old lobby would still say "Seat 2: (free)": it says instead that
+    the seats changed or that the game started, and where to look; an old table message
+    only loses its buttons."""
+    registry = table.registry
+    await table.answered(registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3))
+    opened = table.message_id
+    await table.answered(registry.join(CHANNEL, BOB))
+    joined = table.message_id
+    assert table.poster.retired == {opened: t("lobby.retired_changed", "en")}
+    await table.answered(registry.join(CHANNEL, CAROL))  # the last seat: dealt
+    assert table.poster.retired[joined] == t("lobby.retired_started", "en")
+    first_table = table.message_id
+    await table.answered(registry.act(CHANNEL, ALICE.id, Add(1)))
+    assert first_table in table.poster.stripped and first_table not in table.poster.retired
 
 
 # -- playing -----------------------------------------------------------------------------

@@ -628,3 +628,29 @@ async def test_display_names_dress_up_no_message_of_the_bot(
         assert bot.sessions.get(fake.channel.id) is not None
     for message in fake.public_messages(fake.channel):
         assert_dressed_by_no_name(message.text)
+
+
+async def test_old_lobby_messages_say_what_became_of_them(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """A join posts the lobby anew and the start posts the table: the lobby messages left
+    above lose their buttons and say so, instead of "Seat 2: (free)"; a closed lobby says
+    who closed it. Edited, not posted: nobody is pinged again."""
+    fake = fake_discord
+    alice, bob = fake.add_member("alice", locale="ko"), fake.add_member("bob")
+    carol = fake.add_member("carol")
+    async with deckhand.run() as bot:
+        await open_table(fake, bot, alice, [bob, carol])
+        first, second, *_ = fake.public_messages(fake.channel)
+        assert first.content == t("lobby.retired_changed", "en") and first.components == []
+        assert second.content == t("lobby.retired_started", "en") and second.components == []
+        ended = await fake.slash(alice, fake.channel, "game end")
+        assert ended.ephemeral  # the host of a running game is no moderator
+        other = fake.add_channel("other")
+        await fake.slash(alice, other, "uno start", players=2)
+        closed = await fake.slash(alice, other, "game end")
+        assert not closed.ephemeral
+        lobby = fake.public_messages(other)[0]
+        await fake.wait_for(lambda: lobby.components == [] or None)
+        assert lobby.content == closed.text
+        assert lobby.pinged == []
