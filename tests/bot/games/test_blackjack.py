@@ -30,7 +30,7 @@ class Poster:
         self.posts.append(post)
         return len(self.posts)
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
+    async def strip(self, channel_id: int, message_id: int, note: str | None = None) -> None:
         return None
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:

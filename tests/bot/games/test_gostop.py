@@ -455,7 +455,7 @@ class Poster:
     async def post(self, post: Post) -> int | None:
         return 1
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
+    async def strip(self, channel_id: int, message_id: int, note: str | None = None) -> None:
         return None
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
