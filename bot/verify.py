@@ -117,7 +117,7 @@ def parse_options(text: str | None) -> dict[str, Any]:
 
 
 def verify_command(
-    game: str, seed: int, salt: str, players: int, options: Mapping[str, Any], locale: str
+    game: str, seed: int, salt: str, players: int, *, options: Mapping[str, Any], locale: str
 ) -> str:
     """The ``/game verify`` a member types to check a finished deal, in the reader's words
     (``/게임 확인 게임:우노 시드:… 소금값:… 자리:3 옵션:쌓기``)."""

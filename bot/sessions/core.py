@@ -719,7 +719,12 @@ class Tables:
             shown = commitment(session.game, secret.seed, secret.salt)
             return [t("fair.commit", locale, commitment=shown)]
         command = verify_command(
-            session.game, secret.seed, secret.salt, len(session.seats), session.options, locale
+            session.game,
+            secret.seed,
+            secret.salt,
+            len(session.seats),
+            options=session.options,
+            locale=locale,
         )
         return [t("fair.reveal", locale, seed=secret.seed, salt=secret.salt, command=command)]
 

@@ -145,7 +145,7 @@ def test_the_revealed_options_code_deals_the_same_table_again(
     assert replay(game, 77, "salt", players, options=parsed) == replay(
         game, 77, "salt", players, options=options
     )
-    command = verify_command(game, 77, "salt", players, options, locale)
+    command = verify_command(game, 77, "salt", players, options=options, locale=locale)
     assert command.startswith("/game verify " if locale == "en" else "/게임 확인 ")
     assert command.endswith(f":{code}" if code else f":{players}")
     with pytest.raises(VerifyError) as refused:

@@ -77,7 +77,7 @@ def assert_dressed_by_no_name(text: str) -> None:
 
 
 def reveal(game: str, seats: int, options: dict[str, Any], locale: str) -> str:
-    command = verify_command(game, 2**64 - 1, "f" * 32, seats, options, locale)
+    command = verify_command(game, 2**64 - 1, "f" * 32, seats, options=options, locale=locale)
     return t("fair.reveal", locale, seed=2**64 - 1, salt="f" * 32, command=command)
 
 

@@ -705,7 +705,7 @@ async def test_a_moderator_ends_a_game_and_is_recorded(
     assert reply.notice is not None
     ended, revealed = reply.notice.splitlines()
     assert ended == "The game was ended by <@999>."
-    command = verify_command("count", seed, salt, 2, {}, "en")
+    command = verify_command("count", seed, salt, 2, options={}, locale="en")
     assert revealed == t("fair.reveal", "en", seed=seed, salt=salt, command=command)
     assert command == f"/game verify game:{t('game.count')} seed:{seed} salt:{salt} players:2"
     [finished] = table.store.finished
