@@ -1,13 +1,16 @@
 """Blackjack: the engine for rules/blackjack.md.
 
 ``new(players, seed=...)`` deals a game, ``restore(snapshot)`` continues one; the moves are
-:class:`Hit` and :class:`Stand`, the House and computer seats play themselves, and
+:class:`Hit` and :class:`Stand`, and at a casino table (``options={"ruleset": "casino"}``)
+:class:`Double` and :class:`Split`; the House and computer seats play themselves, and
 :mod:`rules.blackjack.ai` is the seed program's computer player.
 """
 
 from rules.blackjack.events import (
     CardDrawn,
     Dealt,
+    Double,
+    Doubled,
     GameOver,
     HandedToComputer,
     Hit,
@@ -16,16 +19,24 @@ from rules.blackjack.events import (
     HouseDrew,
     HouseStood,
     HouseTurn,
+    PairSplit,
+    PlayerBlackjack,
+    Split,
     Stand,
     Stood,
     TurnStarted,
 )
 from rules.blackjack.state import (
     BLACKJACK,
+    CASINO,
+    CASINO_SOFT17,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RULESETS,
+    SEED_RULES,
     SHOE_SIZE,
     BlackjackView,
+    PlayedHand,
     State,
     hand_total,
     judge,
@@ -33,16 +44,23 @@ from rules.blackjack.state import (
     replay,
     restore,
     seed_shoe,
+    settle,
 )
 
 __all__ = [
     "BLACKJACK",
+    "CASINO",
+    "CASINO_SOFT17",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "RULESETS",
+    "SEED_RULES",
     "SHOE_SIZE",
     "BlackjackView",
     "CardDrawn",
     "Dealt",
+    "Double",
+    "Doubled",
     "GameOver",
     "HandedToComputer",
     "Hit",
@@ -51,6 +69,10 @@ __all__ = [
     "HouseDrew",
     "HouseStood",
     "HouseTurn",
+    "PairSplit",
+    "PlayedHand",
+    "PlayerBlackjack",
+    "Split",
     "Stand",
     "State",
     "Stood",
@@ -61,4 +83,5 @@ __all__ = [
     "replay",
     "restore",
     "seed_shoe",
+    "settle",
 ]

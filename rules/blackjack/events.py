@@ -2,6 +2,10 @@
 
 Every hand is public at a Blackjack table (rule 15); the only secret is the House's first
 card, which no event names before :class:`HouseTurn` or :class:`HouseBlackjack` reveals it.
+
+:class:`Double` and :class:`Split` are moves of a casino table only (the ``ruleset`` option,
+see :mod:`rules.blackjack.state`). An event about a hand of a seat that split names the hand
+(``hand`` 0 or 1); ``hand`` is ``None`` for a seat's only hand, as at every seed table.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from rules.engine import Action, Event, GameOver
 __all__ = [
     "CardDrawn",
     "Dealt",
+    "Double",
+    "Doubled",
     "GameOver",
     "HandedToComputer",
     "Hit",
@@ -22,6 +28,9 @@ __all__ = [
     "HouseDrew",
     "HouseStood",
     "HouseTurn",
+    "PairSplit",
+    "PlayerBlackjack",
+    "Split",
     "Stand",
     "Stood",
     "TurnStarted",
@@ -36,6 +45,16 @@ class Hit(Action):
 @dataclass(frozen=True, slots=True)
 class Stand(Action):
     """Keep the hand as it is; the turn passes on (rule 6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Double(Action):
+    """Casino: double the bet on a hand's first two cards, take one card, and stop."""
+
+
+@dataclass(frozen=True, slots=True)
+class Split(Action):
+    """Casino: split two cards of one rank into two hands, each given a second card."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +89,7 @@ class CardDrawn(Event):
     seat: int
     card: Card
     total: int
+    hand: int | None = None
 
     @property
     def bust(self) -> bool:
@@ -83,6 +103,43 @@ class Stood(Event):
 
     seat: int
     total: int
+    hand: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Doubled(Event):
+    """Casino: ``seat`` doubled its bet and drew ``card``, making ``total``; the hand is done."""
+
+    seat: int
+    card: Card
+    total: int
+    hand: int | None = None
+
+    @property
+    def bust(self) -> bool:
+        """Whether the card took the hand over 21."""
+        return self.total > 21
+
+
+@dataclass(frozen=True, slots=True)
+class PairSplit(Event):
+    """Casino: ``seat`` split its pair into ``first`` and ``second``, each with a second card.
+
+    ``aces``: split Aces take that one card each and stand, so the seat's turn is over.
+    """
+
+    seat: int
+    first: tuple[Card, ...]
+    second: tuple[Card, ...]
+    totals: tuple[int, int]
+    aces: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerBlackjack(Event):
+    """Casino: ``seat``'s first two cards make 21, a Blackjack paid 3 to 2; it has no turn."""
+
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)

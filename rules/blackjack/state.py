@@ -18,18 +18,42 @@ Seats the engine is told a computer holds (``options={"computers": [...]}`` or
 :meth:`State.hand_to_computer`) are played automatically, as is the House, so the seat to
 act (:attr:`State.current_seat`) is always a human's, and ``apply`` returns what every
 automatic step did as events.
+
+Two rulesets (option ``ruleset``). ``seed``, the default, is rules/blackjack.md exactly: Hit
+or Stand, nothing staked, each seat wins, loses or draws. ``casino`` keeps that shoe, deal,
+card values and turn order (rules 1-3, 5, 6) and adds what the spec does not cover, as
+casinos commonly play it (the spec is silent, so these are our choices):
+
+* Every hand stakes one bet. A player's first two cards making 21 are a Blackjack, paid 3 to
+  2 (1.5 bets) and not played (the seat has no turn); it beats any other 21 of the House.
+* **Double**: on a hand's first two cards (after a split too), the bet doubles, the hand
+  takes exactly one more card and is done, whatever it makes.
+* **Split**: two first cards of the same rank (a King and a Queen are not a pair) become two
+  hands of one bet each, played in turn; each is given its second card at once (a fair shoe
+  makes the order of dealing them irrelevant). Split Aces take that one card each and
+  stand. A split hand making 21 with two cards counts 21, not a Blackjack. One split per
+  seat (no resplitting): rules/blackjack.md has no split at all, so nothing supports more,
+  and one split keeps every seat at two hands at most, which a phone's table can show.
+* The House checks for Blackjack as in rule 4 ("peeks"): with one the game ends at once,
+  a player's Blackjack draws and every other hand loses its one bet (nothing was doubled or
+  split yet). Otherwise the House stands on soft 17 (:data:`CASINO_SOFT17`), or hits it with
+  the option ``soft17="hit"``; a seed table always stands on 17 (rule 8).
+* A hand's result is paid in bets (:attr:`PlayedHand.payout`); a seat wins when its hands
+  together won bets, loses when they lost bets, and draws when they came out even.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from rules.blackjack.ai import HIT, STAND, decide, decide_at
+from rules.blackjack.ai import DOUBLE, HIT, SPLIT, STAND, casino_move, decide, decide_at
 from rules.blackjack.events import (
     CardDrawn,
     Dealt,
+    Double,
+    Doubled,
     HandedToComputer,
     Hit,
     HouseBlackjack,
@@ -37,6 +61,9 @@ from rules.blackjack.events import (
     HouseDrew,
     HouseStood,
     HouseTurn,
+    PairSplit,
+    PlayerBlackjack,
+    Split,
     Stand,
     Stood,
     TurnStarted,
@@ -49,15 +76,21 @@ from rules.rng import GameRandom, MsvcRand
 
 __all__ = [
     "BLACKJACK",
+    "CASINO",
+    "CASINO_SOFT17",
     "DECKS",
     "GAME",
     "HOUSE_STANDS_ON",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "RULESETS",
     "SCHEMA",
+    "SEED_RULES",
     "SEED_SWAPS",
     "SHOE_SIZE",
+    "SOFT17",
     "BlackjackView",
+    "PlayedHand",
     "State",
     "hand_total",
     "judge",
@@ -65,6 +98,7 @@ __all__ = [
     "replay",
     "restore",
     "seed_shoe",
+    "settle",
 ]
 
 GAME: Final = "blackjack"
@@ -76,6 +110,12 @@ SHOE_SIZE: Final = 52 * DECKS
 BLACKJACK: Final = 21
 HOUSE_STANDS_ON: Final = 17  # rule 8
 SEED_SWAPS: Final = 1000  # rule 11
+SEED_RULES: Final = "seed"  # rules/blackjack.md as written
+CASINO: Final = "casino"  # with double, split and Blackjack paid 3 to 2 (module docstring)
+RULESETS: Final = (SEED_RULES, CASINO)
+SOFT17: Final = ("stand", "hit")  # the ``soft17`` option: the House on a soft 17
+CASINO_SOFT17: Final = "stand"  # as configured unless a table says ``soft17="hit"``
+_BLACKJACK_HALVES: Final = 3  # a Blackjack pays 3 to 2: 3 half bets
 
 # Card value by index (rule 5): J, Q, K count 10 and an Ace 1 here; the hand total adds 10
 # for one Ace when that does not go over 21 (two Aces at 11 would be 22 anyway).
@@ -86,6 +126,16 @@ _RANK_ORDER: Final = {Outcome.WIN: 0, Outcome.DRAW: 1, Outcome.LOSE: 2}
 _STAND_CODE: Final = 0
 _HIT_CODE: Final = 1
 _COMPUTER_CODE: Final = 2  # a log entry: the seat was handed to a computer
+_DOUBLE_CODE: Final = 3  # casino only
+_SPLIT_CODE: Final = 4  # casino only
+_CODES: Final = {Stand: _STAND_CODE, Hit: _HIT_CODE, Double: _DOUBLE_CODE, Split: _SPLIT_CODE}
+_MOVES: Final[dict[int, Hit | Stand | Double | Split]] = {
+    _STAND_CODE: STAND,
+    _HIT_CODE: HIT,
+    _DOUBLE_CODE: DOUBLE,
+    _SPLIT_CODE: SPLIT,
+}
+_CASINO_KEYS: Final = ("ruleset", "soft17", "split", "doubled", "hand")  # in casino snapshots
 
 
 _SEED_SHOE: Final = tuple(
@@ -139,6 +189,83 @@ def judge(hands: Sequence[Sequence[int]], house: Sequence[int]) -> Result:
     return Result(tuple(outcomes), tuple(scores), tuple(ranking))
 
 
+def _natural(hands: Sequence[Sequence[int]]) -> bool:
+    """Whether a seat's hands are one Blackjack: two first cards making 21, never split."""
+    return len(hands) == 1 and len(hands[0]) == 2 and hand_total(hands[0]) == BLACKJACK
+
+
+def _soft(cards: Sequence[int], total: int) -> bool:
+    """Whether ``total`` counts an Ace as 11."""
+    return total != sum(_VALUE[i] for i in cards)
+
+
+def settle(
+    hands: Sequence[Sequence[Sequence[int]]],
+    house: Sequence[int],
+    doubled: Collection[tuple[int, int]] = (),
+) -> tuple[Result, tuple[tuple[int, ...], ...]]:
+    """Casino results: ``hands[seat]`` are a seat's hands (two after a split), ``doubled``
+    the ``(seat, hand)`` pairs that doubled. Returns the result and what each hand won, in
+    half bets (a bet is 2, a Blackjack's 3 to 2 is 3, a doubled loss -4).
+
+    A seat wins when its hands together won, loses when they lost, draws when even; its score
+    is its best total (the highest not over 21), and the ranking puts more bets won first.
+    """
+    house_total = hand_total(house)
+    house_blackjack = len(house) == 2 and house_total == BLACKJACK
+    payouts: list[tuple[int, ...]] = []
+    scores: list[int] = []
+    for seat, seat_hands in enumerate(hands):
+        natural = _natural(seat_hands)
+        paid: list[int] = []
+        for part, hand in enumerate(seat_hands):
+            stake = 4 if (seat, part) in doubled else 2
+            total = hand_total(hand)
+            if house_blackjack:
+                paid.append(0 if natural else -2)  # nothing was doubled before the peek
+            elif natural:
+                paid.append(_BLACKJACK_HALVES)
+            elif total > BLACKJACK:
+                paid.append(-stake)
+            elif house_total > BLACKJACK or total > house_total:
+                paid.append(stake)
+            else:
+                paid.append(0 if total == house_total else -stake)
+        payouts.append(tuple(paid))
+        totals = [hand_total(hand) for hand in seat_hands]
+        scores.append(max((t for t in totals if t <= BLACKJACK), default=totals[0]))
+    nets = [sum(paid) for paid in payouts]
+    outcomes = tuple(
+        Outcome.WIN if net > 0 else Outcome.LOSE if net < 0 else Outcome.DRAW for net in nets
+    )
+    ranking = sorted(
+        range(len(hands)),
+        key=lambda s: (-nets[s], -scores[s] if scores[s] <= BLACKJACK else 0),
+    )
+    return Result(outcomes, tuple(scores), tuple(ranking)), tuple(payouts)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """One hand of a seat as everyone sees it (a seat has two after a split).
+
+    ``payout`` is what the hand won in bets once the game is over (``-2.0`` a doubled loss,
+    ``1.5`` a Blackjack); ``None`` before, and at a seed table, where nothing is staked.
+    """
+
+    cards: tuple[Card, ...]
+    total: int
+    doubled: bool = False
+    blackjack: bool = False
+    done: bool = False
+    payout: float | None = None
+
+    @property
+    def busted(self) -> bool:
+        """Whether the hand went over 21."""
+        return self.total > BLACKJACK
+
+
 @dataclass(frozen=True, slots=True)
 class BlackjackView:
     """What a seat (or, with ``seat=None``, a spectator) sees: everything but the hole card.
@@ -147,6 +274,11 @@ class BlackjackView:
     up; while ``house_hidden`` its first card is face down and left out (rule 3), and
     ``house_total`` counts only the face-up cards. ``finished[i]`` is true once seat ``i``
     stood or went bust.
+
+    ``hands``/``totals`` hold each seat's first hand. ``seat_hands`` holds all of them, as
+    :class:`PlayedHand` (a casino seat that split has two); ``playing`` is which of the seat
+    to act's hands is in play, and ``may_double``/``may_split`` whether it may double or
+    split now. ``payouts`` is each seat's bets won, once a casino game is over.
     """
 
     seat: int | None
@@ -161,11 +293,23 @@ class BlackjackView:
     house_total: int
     shoe: int
     result: Result | None
+    ruleset: str = SEED_RULES
+    house_hits_soft17: bool = False
+    seat_hands: tuple[tuple[PlayedHand, ...], ...] = ()
+    playing: int = 0
+    may_double: bool = False
+    may_split: bool = False
+    payouts: tuple[float, ...] | None = None
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
         return self.result is not None
+
+    @property
+    def casino(self) -> bool:
+        """Whether the table plays the casino rules (double, split, 3 to 2)."""
+        return self.ruleset == CASINO
 
     def busted(self, seat: int) -> bool:
         """Whether ``seat`` went over 21."""
@@ -185,16 +329,22 @@ class State:
         "_computers",
         "_current",
         "_dealt_computers",
+        "_doubled",
         "_draw",
         "_hands",
+        "_hits_soft17",
         "_house",
         "_level",
         "_log",
         "_msvc",
         "_opening",
+        "_part",
+        "_payouts",
         "_result",
         "_revealed",
         "_rng",
+        "_ruleset",
+        "_second",
         "_shoe",
         "players",
         "seed",
@@ -208,7 +358,7 @@ class State:
         self._msvc = msvc
         self._rng = rng
         self._shoe: list[int] = []
-        self._hands: list[list[int]] = [[] for _ in range(players)]
+        self._hands: list[list[int]] = [[] for _ in range(players)]  # each seat's first hand
         self._house: list[int] = []
         self._current = 0  # == players once every player is done
         self._computers = [False] * players
@@ -218,6 +368,14 @@ class State:
         self._result: Result | None = None
         self._log: list[tuple[int, int]] = []  # (seat, code): the inputs, never the automatic steps
         self._opening: tuple[Event, ...] = ()
+        # Casino only (option ``ruleset``): a split seat's second hand, the (seat, hand) pairs
+        # that doubled, which hand of the seat to act is in play, and each hand's half bets.
+        self._ruleset = SEED_RULES
+        self._hits_soft17 = False
+        self._second: dict[int, list[int]] = {}
+        self._doubled: set[tuple[int, int]] = set()
+        self._part = 0
+        self._payouts: tuple[tuple[int, ...], ...] = ()
         self._draw: Callable[[], int]
         self._coin: Callable[[], int]
         if msvc is not None:
@@ -262,6 +420,11 @@ class State:
         return self._msvc is not None
 
     @property
+    def ruleset(self) -> str:
+        """``seed`` (rules/blackjack.md) or ``casino`` (double, split, 3 to 2)."""
+        return self._ruleset
+
+    @property
     def opening_events(self) -> tuple[Event, ...]:
         """What :func:`new` did before the first decision: the deal, then any automatic play.
 
@@ -285,18 +448,23 @@ class State:
 
     # ----------------------------------------------------------------- moves
 
-    def legal_actions(self, seat: int) -> tuple[Hit, Stand] | tuple[()]:
-        """Hit or Stand for the seat to act; nothing for anyone else."""
+    def legal_actions(self, seat: int) -> tuple[Hit | Stand | Double | Split, ...]:
+        """Hit or Stand for the seat to act, and at a casino table Double and Split when the
+        hand in play allows them; nothing for anyone else."""
         if self._result is not None or seat != self._current:
             return ()
-        return (HIT, STAND)
+        if self._ruleset != CASINO:
+            return (HIT, STAND)
+        extra = (DOUBLE,) if self._may_double() else ()
+        return (HIT, STAND, *extra, *((SPLIT,) if self._may_split() else ()))
 
-    def apply(self, seat: int, action: Hit | Stand) -> list[Event]:
+    def apply(self, seat: int, action: Hit | Stand | Double | Split) -> list[Event]:
         """Verify and apply ``seat``'s move, then every automatic step after it."""
         self._verify(seat, action)
-        self._log.append((seat, _HIT_CODE if type(action) is Hit else _STAND_CODE))
+        code = _CODES[type(action)]
+        self._log.append((seat, code))
         events: list[Event] = []
-        self._act(seat, type(action) is Hit, events)
+        self._act(seat, code, events)
         self._play_on(events)
         return events
 
@@ -316,15 +484,25 @@ class State:
         return events
 
     def deal_again(self) -> State:
-        """The next game at this table (rule 14): same seats and computers, a fresh fair shoe."""
+        """The next game at this table (rule 14): same seats, computers and rules, a fresh
+        fair shoe."""
         computers = [s for s in range(self.players) if self._computers[s]]
-        return _start(self.players, None, faithful=False, computers=computers, level=self._level)
+        return _start(
+            self.players,
+            None,
+            faithful=False,
+            computers=computers,
+            level=self._level,
+            ruleset=self._ruleset,
+            hits_soft17=self._hits_soft17,
+        )
 
     def view(self, seat: int | None = None) -> BlackjackView:
         """What ``seat`` sees (``None``: a spectator); only the hole card is kept back."""
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalAction(f"There is no seat {seat + 1}.", code="no_such_seat", seat=seat)
         shown = self._house if self._revealed else self._house[1:]
+        playing = self._result is None and self._current < self.players
         return BlackjackView(
             seat=seat,
             players=self.players,
@@ -338,14 +516,59 @@ class State:
             house_total=hand_total(shown),
             shoe=len(self._shoe),
             result=self._result,
+            ruleset=self._ruleset,
+            house_hits_soft17=self._hits_soft17,
+            seat_hands=tuple(self._played(s) for s in range(self.players)),
+            playing=self._part,
+            may_double=playing and self._may_double(),
+            may_split=playing and self._may_split(),
+            payouts=tuple(sum(p) / 2 for p in self._payouts) if self._payouts else None,
         )
 
     # ----------------------------------------------------------------- internals
 
+    def _seat_hands(self, seat: int) -> list[list[int]]:
+        """A seat's hands: its first, and its second after a split."""
+        second = self._second.get(seat)
+        return [self._hands[seat]] if second is None else [self._hands[seat], second]
+
+    def _played(self, seat: int) -> tuple[PlayedHand, ...]:
+        hands = self._seat_hands(seat)
+        casino = self._ruleset == CASINO
+        natural = casino and _natural(hands)
+        payouts = self._payouts[seat] if self._payouts else None
+        return tuple(
+            PlayedHand(
+                cards=tuple(STANDARD_DECK[i] for i in hand),
+                total=hand_total(hand),
+                doubled=(seat, part) in self._doubled,
+                blackjack=natural,
+                done=seat < self._current or (seat == self._current and part < self._part),
+                payout=None if payouts is None else payouts[part] / 2,
+            )
+            for part, hand in enumerate(hands)
+        )
+
+    def _in_play(self) -> list[int]:
+        """The hand in play of the seat to act."""
+        return self._second[self._current] if self._part else self._hands[self._current]
+
+    def _may_double(self) -> bool:
+        """Casino: the hand in play has its first two cards (split Aces never get here)."""
+        return self._ruleset == CASINO and len(self._in_play()) == 2
+
+    def _may_split(self) -> bool:
+        """Casino: the seat to act has not split and holds two cards of one rank."""
+        if self._ruleset != CASINO or self._current in self._second:
+            return False
+        hand = self._hands[self._current]
+        return len(hand) == 2 and hand[0] % 13 == hand[1] % 13
+
     def _verify(self, seat: int, action: object) -> None:
         if self._result is not None:
             raise IllegalAction("The game is over.", code="game_over")
-        if type(action) is not Hit and type(action) is not Stand:
+        kind = type(action)
+        if kind not in _CODES:
             raise IllegalAction("In Blackjack you can only Hit or Stand.", code="unknown_action")
         if seat != self._current:
             raise IllegalAction(
@@ -353,19 +576,77 @@ class State:
                 code="not_your_turn",
                 current=self._current,
             )
+        if kind is Double or kind is Split:
+            if self._ruleset != CASINO:
+                raise IllegalAction(
+                    "Double and Split are casino rules: this table plays the seed's rules, "
+                    "Hit or Stand.",
+                    code="casino_only",
+                )
+            if kind is Double and not self._may_double():
+                raise IllegalAction(
+                    "You can double only on a hand's first two cards.", code="double_two_cards"
+                )
+            if kind is Split and seat in self._second:
+                raise IllegalAction("You have split once already.", code="split_once")
+            if kind is Split and not self._may_split():
+                raise IllegalAction(
+                    "You can split only your first two cards, and only two of one rank.",
+                    code="split_pair",
+                )
 
-    def _act(self, seat: int, hit: bool, events: list[Event]) -> None:
-        hand = self._hands[seat]
-        if hit:
+    def _act(self, seat: int, code: int, events: list[Event]) -> None:
+        """Play ``code`` on the hand in play of ``seat`` (the seat to act); pass the turn on
+        once the seat's last hand is done."""
+        split = seat in self._second
+        part = self._part
+        hand = self._second[seat] if part else self._hands[seat]
+        label = part if split else None
+        if code == _HIT_CODE:
             card = self._draw()
             hand.append(card)
             total = hand_total(hand)
-            events.append(CardDrawn(seat, STANDARD_DECK[card], total))
+            events.append(CardDrawn(seat, STANDARD_DECK[card], total, label))
             if total <= BLACKJACK:
-                return  # still this seat's turn
+                return  # still this hand's turn
+        elif code == _STAND_CODE:
+            events.append(Stood(seat, hand_total(hand), label))
+        elif code == _DOUBLE_CODE:
+            self._doubled.add((seat, part))
+            card = self._draw()
+            hand.append(card)
+            events.append(Doubled(seat, STANDARD_DECK[card], hand_total(hand), label))
         else:
-            events.append(Stood(seat, hand_total(hand)))
-        self._current = seat + 1
+            second = [hand.pop()]
+            self._second[seat] = second
+            hand.append(self._draw())
+            second.append(self._draw())
+            aces = _VALUE[hand[0]] == 1
+            events.append(
+                PairSplit(
+                    seat,
+                    tuple(STANDARD_DECK[i] for i in hand),
+                    tuple(STANDARD_DECK[i] for i in second),
+                    (hand_total(hand), hand_total(second)),
+                    aces,
+                )
+            )
+            if not aces:
+                return  # the first hand is played now
+            split, part = False, 1  # split Aces stand: both hands are done
+        if split and part == 0:
+            self._part = 1  # on to the second hand
+            return
+        self._part = 0
+        self._turn_to(seat + 1, events)
+
+    def _turn_to(self, seat: int, events: list[Event]) -> None:
+        """Make ``seat`` the seat to act; at a casino table a Blackjack has no turn."""
+        self._current = seat
+        if self._ruleset == CASINO:
+            while self._current < self.players and _natural([self._hands[self._current]]):
+                events.append(PlayerBlackjack(self._current))
+                self._current += 1
         if self._current < self.players:
             events.append(TurnStarted(self._current))
 
@@ -374,23 +655,49 @@ class State:
         players = self.players
         while self._current < players and self._computers[self._current]:
             seat = self._current
-            hand = self._hands[seat]
-            total = hand_total(hand)
-            if self._level is Level.NORMAL:  # the seed's rule, draw for draw
-                action = decide(total, self._coin)
+            if self._ruleset == CASINO:
+                code = self._casino_move()
             else:
-                soft = total != sum(_VALUE[i] for i in hand)
-                action = decide_at(self._level, total, soft, _VALUE[self._house[1]], self._coin)
-            self._act(seat, action is HIT, events)
+                hand = self._hands[seat]
+                total = hand_total(hand)
+                if self._level is Level.NORMAL:  # the seed's rule, draw for draw
+                    action = decide(total, self._coin)
+                else:
+                    up = _VALUE[self._house[1]]
+                    action = decide_at(self._level, total, _soft(hand, total), up, self._coin)
+                code = _HIT_CODE if action is HIT else _STAND_CODE
+            self._act(seat, code, events)
         if self._current == players and self._result is None:
             self._house_turn(events)
+
+    def _casino_move(self) -> int:
+        """The computer's move for the hand in play (:func:`rules.blackjack.ai.casino_move`)."""
+        hand = self._in_play()
+        total = hand_total(hand)
+        action = casino_move(
+            self._level,
+            total,
+            _soft(hand, total),
+            _VALUE[self._house[1]],
+            self._coin,
+            pair=_VALUE[hand[0]] if self._may_split() else None,
+            may_double=self._may_double(),
+            hits_soft17=self._hits_soft17,
+        )
+        return _CODES[type(action)]
+
+    def _house_stands(self, total: int) -> bool:
+        """Rule 8, and at a casino table hitting soft 17 with ``soft17="hit"``."""
+        if total != HOUSE_STANDS_ON or not self._hits_soft17:
+            return total >= HOUSE_STANDS_ON
+        return not _soft(self._house, total)
 
     def _house_turn(self, events: list[Event]) -> None:
         house = self._house
         self._revealed = True
         total = hand_total(house)
         events.append(HouseTurn(STANDARD_DECK[house[0]], total))
-        while total < HOUSE_STANDS_ON:
+        while not self._house_stands(total):
             card = self._draw()
             house.append(card)
             total = hand_total(house)
@@ -398,8 +705,16 @@ class State:
         events.append(HouseBusted(total) if total > BLACKJACK else HouseStood(total))
         self._finish(events)
 
+    def _judge(self) -> None:
+        if self._ruleset != CASINO:
+            self._result = judge(self._hands, self._house)
+            return
+        hands = [self._seat_hands(s) for s in range(self.players)]
+        self._result, self._payouts = settle(hands, self._house, self._doubled)
+
     def _finish(self, events: list[Event]) -> None:
-        self._result = judge(self._hands, self._house)
+        self._judge()
+        assert self._result is not None
         events.append(GameOver(self._result))
 
     def _deal(self) -> list[Event]:
@@ -420,7 +735,7 @@ class State:
             events.append(HouseBlackjack(STANDARD_DECK[self._house[0]]))
             self._finish(events)
         else:
-            events.append(TurnStarted(0))
+            self._turn_to(0, events)
             self._play_on(events)
         return events
 
@@ -430,10 +745,13 @@ class State:
         """A JSON-safe copy: random state, shoe, hands, whose turn, computers and the log.
 
         ``log`` lists the inputs as ``[seat, code]`` (0 Stand, 1 Hit, 2 handed to a
-        computer); the computer seats' and the House's moves follow from the seed, so
-        ``seed`` + ``dealt_computers`` + ``log`` replay the game (:func:`replay`).
+        computer, 3 Double, 4 Split); the computer seats' and the House's moves follow from
+        the seed, so ``seed`` + ``dealt_computers`` + ``log`` replay the game
+        (:func:`replay`). A casino game adds ``ruleset``, ``soft17``, ``split`` (``[seat,
+        second hand]``), ``doubled`` (``[seat, hand]``) and ``hand`` (the hand in play); a
+        seed game's snapshot is as it always was.
         """
-        return {
+        data: dict[str, Any] = {
             "game": GAME,
             "schema": SCHEMA,
             "players": self.players,
@@ -450,18 +768,51 @@ class State:
             "computer_level": self._level.value,
             "log": [list(entry) for entry in self._log],
         }
+        if self._ruleset == CASINO:
+            data["ruleset"] = CASINO
+            data["soft17"] = SOFT17[self._hits_soft17]
+            data["split"] = [[seat, list(hand)] for seat, hand in sorted(self._second.items())]
+            data["doubled"] = [list(pair) for pair in sorted(self._doubled)]
+            data["hand"] = self._part
+        return data
 
     def _rng_state(self) -> dict[str, Any]:
         assert self._rng is not None
         return self._rng.getstate()
 
 
-def _options(options: Mapping[str, Any] | None, players: int) -> tuple[list[int], Level]:
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """What the options set: the computer seats, how they play, and the rules."""
+
+    computers: list[int]
+    level: Level = Level.NORMAL
+    ruleset: str = SEED_RULES
+    hits_soft17: bool = False
+
+
+def _options(options: Mapping[str, Any] | None, players: int) -> _Table:
     computers: list[int] = []
     level = Level.NORMAL
+    ruleset = SEED_RULES
+    soft17 = None
     for key, value in (options or {}).items():
         if key == "computer_level":
             level = _level(value)
+            continue
+        if key == "ruleset":
+            if value not in RULESETS:
+                raise IllegalAction(
+                    "The rules must be seed or casino.", code="unknown_ruleset", ruleset=str(value)
+                )
+            ruleset = value
+            continue
+        if key == "soft17":
+            if value not in SOFT17:
+                raise IllegalAction(
+                    "On a soft 17 the House must stand or hit.", code="unknown_soft17"
+                )
+            soft17 = value
             continue
         if key != "computers":
             raise IllegalAction(f"Unknown Blackjack option {key!r}.", code="unknown_option")
@@ -471,7 +822,13 @@ def _options(options: Mapping[str, Any] | None, players: int) -> tuple[list[int]
                     f"A computer seat must be from 1 to {players}.", code="no_such_seat"
                 )
             computers.append(seat)
-    return computers, level
+    if soft17 == "hit" and ruleset != CASINO:
+        raise IllegalAction(
+            "At a seed table the House stands on every 17 (rule 8): hitting a soft 17 is a "
+            "casino option.",
+            code="soft17_seed",
+        )
+    return _Table(computers, level, ruleset, (soft17 or CASINO_SOFT17) == "hit")
 
 
 def _level(value: object) -> Level:
@@ -500,7 +857,9 @@ def new(
     seed, which must deal a fair shuffle, not the seed program's).
     ``options={"computers": [seat, ...]}`` names the seats a computer plays from the start;
     ``"computer_level"`` (``easy``, ``normal`` – the seed's rule, the default – or ``hard``)
-    is how they play (see :mod:`rules.blackjack.ai`).
+    is how they play (see :mod:`rules.blackjack.ai`). ``"ruleset"``: ``seed`` (the default)
+    or ``casino`` (see the module's docstring); ``"soft17"``: ``stand`` (the default,
+    :data:`CASINO_SOFT17`) or, at a casino table, ``hit``.
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(
@@ -509,8 +868,16 @@ def new(
             players=players,
         )
     faithful = seed is not None if fair is None else not fair
-    computers, level = _options(options, players)
-    return _start(players, seed, faithful=faithful, computers=computers, level=level)
+    table = _options(options, players)
+    return _start(
+        players,
+        seed,
+        faithful=faithful,
+        computers=table.computers,
+        level=table.level,
+        ruleset=table.ruleset,
+        hits_soft17=table.hits_soft17,
+    )
 
 
 def _start(
@@ -520,6 +887,8 @@ def _start(
     faithful: bool,
     computers: Sequence[int],
     level: Level = Level.NORMAL,
+    ruleset: str = SEED_RULES,
+    hits_soft17: bool = False,
 ) -> State:
     if not faithful:
         rng = GameRandom(seed)
@@ -545,11 +914,29 @@ def _start(
             shoe[i], shoe[j] = shoe[j], shoe[i]
         msvc.state = x
     state._level = level
+    state._ruleset = ruleset
+    state._hits_soft17 = hits_soft17
     for seat in computers:
         state._computers[seat] = True
     state._dealt_computers = tuple(sorted(set(computers)))
     state._opening = tuple(state._deal())
     return state
+
+
+def _rules_of(snapshot: Mapping[str, Any]) -> tuple[str, bool]:
+    """A snapshot's ruleset and whether its House hits soft 17; one saved before casino
+    tables existed (no ``ruleset``) plays the seed's rules."""
+    ruleset = snapshot.get("ruleset", SEED_RULES)
+    if ruleset not in RULESETS:
+        raise ValueError(f"unknown ruleset {ruleset!r}")
+    if ruleset == SEED_RULES:
+        if any(key in snapshot for key in _CASINO_KEYS[1:]):
+            raise ValueError("a seed game with casino hands")
+        return ruleset, False
+    soft17 = snapshot["soft17"]
+    if soft17 not in SOFT17:
+        raise ValueError(f"unknown soft17 {soft17!r}")
+    return ruleset, soft17 == "hit"
 
 
 def restore(snapshot: Mapping[str, Any]) -> State:
@@ -568,6 +955,7 @@ def restore(snapshot: Mapping[str, Any]) -> State:
             state = State(players, seed, None, GameRandom.from_state(dict(snapshot["rng"])))
         else:
             raise ValueError(f"unknown shuffle {snapshot['shuffle']!r}")
+        state._ruleset, state._hits_soft17 = _rules_of(snapshot)
         state._shoe.extend(_indices(snapshot["shoe"]))
         hands = snapshot["hands"]
         if len(hands) != players:
@@ -579,14 +967,27 @@ def restore(snapshot: Mapping[str, Any]) -> State:
         state._revealed = bool(snapshot["revealed"])
         for seat in _seats(snapshot["computers"], players):
             state._computers[seat] = True
-        state._log = [(seat, int(code)) for seat, code in _log(snapshot["log"], players)]
+        casino = state._ruleset == CASINO
+        state._log = [(seat, int(code)) for seat, code in _log(snapshot["log"], players, casino)]
         state._dealt_computers = tuple(_seats(snapshot["dealt_computers"], players))
         state._level = Level(snapshot.get("computer_level", Level.NORMAL.value))
+        if casino:
+            for seat_value, cards in snapshot["split"]:
+                [seat] = _seats([seat_value], players)
+                if seat in state._second:
+                    raise ValueError(f"Player{seat + 1} split twice")
+                state._second[seat] = _indices(cards)
+            for seat_value, part in snapshot["doubled"]:
+                [seat] = _seats([seat_value], players)
+                if part not in (0, 1):
+                    raise ValueError(f"there is no hand {part}")
+                state._doubled.add((seat, int(part)))
+            state._part = int(snapshot["hand"])
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise SnapshotError(f"damaged blackjack snapshot: {exc}") from exc
     _check_consistent(state)
     if state._current == players:
-        state._result = judge(state._hands, state._house)
+        state._judge()
     return state
 
 
@@ -604,18 +1005,21 @@ def replay(snapshot: Mapping[str, Any]) -> State:
         if snapshot["shuffle"] not in ("seed", "fair"):
             raise ValueError(f"unknown shuffle {snapshot['shuffle']!r}")
         computers = _seats(snapshot["dealt_computers"], players)
+        ruleset, hits_soft17 = _rules_of(snapshot)
         state = _start(
             players,
             int(snapshot["seed"]),
             faithful=snapshot["shuffle"] == "seed",
             computers=computers,
             level=Level(snapshot.get("computer_level", Level.NORMAL.value)),
+            ruleset=ruleset,
+            hits_soft17=hits_soft17,
         )
-        for seat, code in _log(snapshot["log"], players):
+        for seat, code in _log(snapshot["log"], players, ruleset == CASINO):
             if code == _COMPUTER_CODE:
                 state.hand_to_computer(seat)
             else:
-                state.apply(seat, HIT if code == _HIT_CODE else STAND)
+                state.apply(seat, _MOVES[code])
     except (KeyError, TypeError, ValueError, IllegalAction) as exc:
         raise SnapshotError(f"blackjack snapshot does not replay: {exc}") from exc
     return state
@@ -636,12 +1040,13 @@ def _seats(values: Iterable[Any], players: int) -> list[int]:
     return seats
 
 
-def _log(entries: Iterable[Any], players: int) -> list[tuple[int, int]]:
-    """The log's ``[seat, code]`` entries, each a real seat and a known code."""
+def _log(entries: Iterable[Any], players: int, casino: bool = False) -> list[tuple[int, int]]:
+    """The log's ``[seat, code]`` entries, each a real seat and a code the rules know."""
     log = [(int(seat), int(code)) for seat, code in entries]
     _seats((seat for seat, _ in log), players)
+    known = (*_MOVES, _COMPUTER_CODE) if casino else (_STAND_CODE, _HIT_CODE, _COMPUTER_CODE)
     for _, code in log:
-        if code not in (_STAND_CODE, _HIT_CODE, _COMPUTER_CODE):
+        if code not in known:
             raise ValueError(f"unknown log entry {code}")
     return log
 
@@ -652,28 +1057,55 @@ def _check_consistent(state: State) -> None:
     def damaged(reason: str) -> SnapshotError:
         return SnapshotError(f"damaged blackjack snapshot: {reason}")
 
+    players = state.players
+    hands = [state._seat_hands(seat) for seat in range(players)]
     counts = [0] * 52
-    for i in (*state._shoe, *state._house, *(i for hand in state._hands for i in hand)):
+    for i in (*state._shoe, *state._house, *(i for seat in hands for h in seat for i in h)):
         counts[i] += 1
     if any(c != DECKS for c in counts):
         raise damaged("the shoe and hands are not 4 decks")
-    current, players = state._current, state.players
+    current = state._current
     if not 0 <= current <= players or len(state._house) < 2:
         raise damaged("impossible turn")
-    if any(len(hand) < 2 for hand in state._hands):
+    if any(len(hand) < 2 for seat in hands for hand in seat):
         raise damaged("a player has fewer than two cards")
+    _check_casino(state, hands, damaged)
     if current == players:  # the game is over: the House showed its card and played
         if not state._revealed:
             raise damaged("the game is over but the House's first card is still face down")
-        if hand_total(state._house) < HOUSE_STANDS_ON:
+        house = state._house
+        blackjack = len(house) == 2 and hand_total(house) == BLACKJACK
+        if not blackjack and not state._house_stands(hand_total(house)):
             raise damaged("the House stopped below 17")
         return
     if state._revealed or state._computers[current]:
         raise damaged("impossible turn")
     if len(state._house) != 2:
         raise damaged("the House drew before the players were done")
-    if hand_total(state._hands[current]) > BLACKJACK:
+    if hand_total(state._in_play()) > BLACKJACK:
         raise damaged(f"Player{current + 1} is bust but still to play")
     for seat in range(current + 1, players):
-        if len(state._hands[seat]) != 2:
+        if len(state._hands[seat]) != 2 or len(hands[seat]) != 1:
             raise damaged(f"Player{seat + 1} drew before their turn")
+
+
+def _check_casino(state: State, hands: list[list[list[int]]], damaged: Any) -> None:
+    """The casino hands: splits of a pair, doubles of two cards, a hand in play that is."""
+    current, part = state._current, state._part
+    if state._ruleset != CASINO:
+        return
+    if part not in (0, 1) or (part == 1 and current not in state._second):
+        raise damaged("impossible hand in play")
+    for seat, second in state._second.items():
+        first = state._hands[seat]
+        if seat > current or first[0] % 13 != second[0] % 13:
+            raise damaged(f"Player{seat + 1} split what is no pair")
+    for seat, hand_part in state._doubled:
+        played = hands[seat]
+        if hand_part >= len(played) or len(played[hand_part]) != 3:
+            raise damaged(f"Player{seat + 1} doubled what is no hand of two cards")
+        if seat > current or (seat == current and hand_part >= part):
+            raise damaged(f"Player{seat + 1} doubled a hand still in play")
+    playing = current < state.players
+    if playing and current not in state._second and _natural([state._hands[current]]):
+        raise damaged(f"Player{current + 1} has Blackjack but still to play")

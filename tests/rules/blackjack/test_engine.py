@@ -19,7 +19,7 @@ def playing(seed: int = 3, players: int = 3) -> bj.State:
         seed += 1
 
 
-class Split(Action):
+class Surrender(Action):
     """Not a Blackjack move."""
 
 
@@ -28,7 +28,7 @@ class Split(Action):
     [
         (1, bj.Hit(), "not_your_turn"),
         (2, bj.Stand(), "not_your_turn"),
-        (0, Split(), "unknown_action"),
+        (0, Surrender(), "unknown_action"),
         (0, "Hit", "unknown_action"),
     ],
 )
@@ -59,7 +59,7 @@ def test_nothing_is_legal_after_the_game() -> None:
 def test_refusals_never_name_the_hole_card() -> None:
     state = playing(seed=40, players=2)
     hole = state.house_cards()[0]
-    for seat, action in ((1, bj.Hit()), (0, Split())):
+    for seat, action in ((1, bj.Hit()), (0, Surrender())):
         with pytest.raises(IllegalAction) as refused:
             state.apply(seat, action)
         assert hole.code not in refused.value.reason
