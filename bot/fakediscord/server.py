@@ -53,6 +53,12 @@ APPLICATION_COMMAND = 2
 COMPONENT = 3
 AUTOCOMPLETE = 4
 MODAL_SUBMIT = 5
+# The guild fields only GUILD_CREATE sends (resources/guild.mdx, "Guild Create Extra Fields").
+GUILD_CREATE_ONLY = frozenset(
+    ("joined_at", "large", "unavailable", "member_count", "voice_states", "members",
+     "channels", "threads", "presences", "stage_instances", "guild_scheduled_events",
+     "soundboard_sounds")
+)  # fmt: skip
 
 
 class UsageError(ValueError):
@@ -339,6 +345,15 @@ class FakeDiscord:
         data = {**member.payload(), "guild_id": str(guild.id)}
         # Only a bot with the privileged members intent hears of it; interactions always do.
         await self.gateway.dispatch_guild(guild.id, "GUILD_MEMBER_UPDATE", data)
+
+    async def set_guild_locale(self, locale: str) -> None:
+        """The server's language (its primary language in Server Settings): interactions
+        from now on carry it as ``guild_locale``, and a connected bot hears of it as Discord
+        tells it (GUILD_UPDATE, the guild without the fields only GUILD_CREATE has)."""
+        self.guild.locale = locale
+        data = {k: v for k, v in self.guild.payload().items() if k not in GUILD_CREATE_ONLY}
+        await self.gateway.dispatch_guild(self.guild.id, "GUILD_UPDATE", data)
+        self.notify()
 
     def add_channel(self, name: str) -> FakeChannel:
         """A text channel (add it before the bot connects: it arrives with GUILD_CREATE)."""

@@ -20,21 +20,26 @@ from pydantic import SecretStr
 from bot import app
 from bot.app import SetupError, configure_logging
 from bot.fakediscord import FakeDiscord
+from bot.fakediscord.model import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS
 from bot.sandbox.server import Sandbox
 from bot.settings import Settings
 
-__all__ = ["MEMBERS", "add_arguments", "populate", "run"]
+__all__ = ["MANAGER", "MEMBERS", "MODERATOR", "add_arguments", "populate", "run"]
 
 DEFAULT_PORT: Final = 8765
 DEFAULT_DATABASE: Final = "sqlite:///data/sandbox.db"
 CHANNELS: Final = ("games", "more-games", "lounge")
-# (name, language, moderator): four players, one of them Korean, and a moderator.
+MODERATOR: Final = "moderator"  # the imitation's Moderator role: Manage Messages
+MANAGER: Final = "manager"  # Manage Server, with Manage Messages as a server's admins have
+# (name, language, role): four players, one of them Korean, a moderator who may end games
+# and kick, and dana, who may also change the server's settings (/game settings).
 MEMBERS: Final = (
-    ("alice", "en-US", False),
-    ("bob", "en-US", False),
-    ("지민", "ko", False),
-    ("dave", "en-US", False),
-    ("mod", "en-US", True),
+    ("alice", "en-US", ""),
+    ("bob", "en-US", ""),
+    ("지민", "ko", ""),
+    ("dave", "en-US", ""),
+    ("mod", "en-US", MODERATOR),
+    ("dana", "en-US", MANAGER),
 )
 
 
@@ -68,11 +73,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def populate(fake: FakeDiscord) -> None:
-    """The sandbox server: its channels and members (the imitation made ``games``)."""
+    """The sandbox server: its channels, roles and members (the imitation made ``games``)."""
     for name in CHANNELS[1:]:
         fake.add_channel(name)
-    for name, locale, moderator in MEMBERS:
-        fake.add_member(name, locale=locale, moderator=moderator)
+    managers = fake.guild.add_role(
+        fake.ids.next(), "Server manager", MEMBER_PERMISSIONS | MANAGE_GUILD | MANAGE_MESSAGES
+    )
+    for name, locale, role in MEMBERS:
+        member = fake.add_member(name, locale=locale, moderator=role == MODERATOR)
+        if role == MANAGER:
+            member.role_ids.append(managers.id)
 
 
 async def serve(port: int, database_url: str) -> int:

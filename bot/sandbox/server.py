@@ -11,11 +11,13 @@ them.
 Routes (JSON unless said otherwise):
 
 * ``GET /`` the page; ``GET /static/<file>`` its script and style.
-* ``GET /api/server``: the server, its channels, the members (with their language and
-  whether they moderate), the synced commands, and what the imitation refused so far.
+* ``GET /api/server``: the server (with its language), its channels, the members (with
+  their own language, whether they moderate and whether they manage the server), the synced
+  commands, and what the imitation refused so far.
 * ``GET /api/messages?channel=&member=``: what that member sees in that channel.
 * ``POST /api/command``, ``/api/autocomplete``, ``/api/click``, ``/api/select``,
   ``/api/modal``, ``/api/language``: act as a member.
+* ``POST /api/server-language``: change the server's language, Discord's ``guild_locale``.
 * ``GET /api/events``: server-sent events, one ``change`` whenever anything changed.
 """
 
@@ -40,6 +42,7 @@ from bot.fakediscord import (
     InteractionResult,
     UsageError,
 )
+from bot.fakediscord.model import MANAGE_GUILD, MANAGE_MESSAGES
 
 __all__ = ["Sandbox", "option_value"]
 
@@ -82,6 +85,7 @@ class Sandbox:
             ("select", self.select),
             ("modal", self.modal),
             ("language", self.language),
+            ("server-language", self.server_language),
         ):
             app.router.add_post(f"/api/{name}", self._json(handler))
         return app
@@ -94,6 +98,7 @@ class Sandbox:
         guild = fake.guild
         return {
             "name": guild.name,
+            "language": guild.locale[:2],
             "bot": fake.bot_user.id,
             "channels": [
                 {"id": str(c.id), "name": c.name} for c in guild.channels.values() if c.type == 0
@@ -103,7 +108,8 @@ class Sandbox:
                     "id": str(m.id),
                     "name": m.name,
                     "language": m.locale[:2],
-                    "moderator": fake.moderator_role.id in m.role_ids,
+                    "moderator": bool(guild.permissions_of(m) & MANAGE_MESSAGES),
+                    "manager": bool(guild.permissions_of(m) & MANAGE_GUILD),
                 }
                 for m in self.members()
             ],
@@ -189,13 +195,20 @@ class Sandbox:
         return self.outcome(submitted)
 
     async def language(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Change the language a member's Discord client uses (``en`` or ``ko``)."""
+        """Change the language a member's Discord client uses (``en`` or ``ko``): the
+        ``locale`` of their interactions, which their private answers follow."""
         member = self.member(body.get("member"))
-        wanted = str(body.get("language", ""))
-        if wanted not in LANGUAGES:
-            raise BadRequest(f"Unknown language {wanted!r}: en or ko.")
+        wanted = _language(body)
         member.locale = LANGUAGES[wanted]
         self.fake.notify()
+        return {"language": wanted}
+
+    async def server_language(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Change the server's language (``en`` or ``ko``): the ``guild_locale`` of every
+        interaction from now on, which public tables follow unless ``/game settings`` chose
+        a language for the server."""
+        wanted = _language(body)
+        await self.fake.set_guild_locale(LANGUAGES[wanted])
         return {"language": wanted}
 
     def outcome(self, result: InteractionResult) -> dict[str, Any]:
@@ -341,6 +354,13 @@ def _options_of(fake: FakeDiscord, path: str) -> list[dict[str, Any]]:
                     options = (sub or {}).get("options") or []
                 return options
     raise BadRequest(f"/{path} is not a command of this bot.")
+
+
+def _language(body: dict[str, Any]) -> str:
+    wanted = str(body.get("language", ""))
+    if wanted not in LANGUAGES:
+        raise BadRequest(f"Unknown language {wanted!r}: en or ko.")
+    return wanted
 
 
 def _command_path(data: dict[str, Any]) -> str:

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  ansiToHtml, contentHtml, inlineHtml, optionSuggestions, readCommand,
+  ansiToHtml, contentHtml, inlineHtml, localPath, optionSuggestions, readCommand,
 } from "../../bot/sandbox/static/render.js";
 
 const COMMANDS = [
@@ -84,4 +84,11 @@ test("a word that starts an option's name is offered as that option, not taken a
   assert.deepEqual(read.options, {});
   assert.equal(read.focus.kind, "option");
   assert.equal(read.focus.typed, "se");
+});
+
+test("the command a member used is named in the reader's language", () => {
+  assert.equal(localPath("onecard start", COMMANDS, "ko"), "원카드 시작");
+  assert.equal(localPath("onecard start", COMMANDS, "en"), "onecard start");
+  assert.equal(localPath("onecard play", COMMANDS, "ko"), "원카드 play");  // no Korean name
+  assert.equal(localPath("poker start", COMMANDS, "ko"), "poker start");  // not synced
 });

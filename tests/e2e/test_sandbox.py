@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.fakediscord import FakeDiscord
-from bot.sandbox.run import MEMBERS, populate
+from bot.i18n import t
+from bot.sandbox.run import MANAGER, MEMBERS, MODERATOR, populate
 from bot.sandbox.server import Sandbox
 from tests.e2e.conftest import Deckhand
 
@@ -76,7 +78,9 @@ async def test_members_play_through_the_page_and_see_only_what_discord_shows_the
         server = await get(client, "/api/server")
         channel, members = ids(server)
         assert [m["name"] for m in server["members"]] == [name for name, _, _ in MEMBERS]
-        assert [m["moderator"] for m in server["members"]] == [mod for _, _, mod in MEMBERS]
+        assert [m["moderator"] for m in server["members"]] == [bool(r) for _, _, r in MEMBERS]
+        assert [m["manager"] for m in server["members"]] == [r == MANAGER for _, _, r in MEMBERS]
+        assert server["language"] == "en"
         assert {"blackjack", "onecard", "gostop", "game"} <= {c["name"] for c in server["commands"]}
 
         started = await post(
@@ -225,6 +229,96 @@ async def test_a_member_in_korean_gets_korean_answers_and_autocomplete_of_their_
             options={},
         )
         assert all(set(c) == {"name", "value"} for c in offered["choices"])
+
+
+async def seen_by(client: TestClient[Any, Any], channel: str, member: str) -> list[Any]:
+    return list((await get(client, f"/api/messages?channel={channel}&member={member}"))["messages"])
+
+
+async def slash(
+    client: TestClient[Any, Any], member: str, channel: str, path: str, **options: str
+) -> Any:
+    """``/path option:value ...`` typed by ``member`` in ``channel``."""
+    return await post(
+        client, "/api/command", member=member, channel=channel, command=path, options=options
+    )
+
+
+async def test_the_server_language_switch_makes_the_next_public_table_korean(
+    fake_discord: FakeDiscord, deckhand: Deckhand
+) -> None:
+    # Public text follows the server's language; each member's own answers follow theirs.
+    fake = fake_discord
+    populate(fake)
+    async with deckhand.run() as bot, page(fake) as client:
+        server = await get(client, "/api/server")
+        channel, members = ids(server)
+        other = next(c["id"] for c in server["channels"] if c["name"] == "more-games")
+        alice, jimin = members["alice"], members["지민"]
+        await slash(client, jimin, channel, "onecard start", players="2", seed="3")
+        lobby = (await seen_by(client, channel, alice))[-1]
+        assert "Seat 1" in lobby["content"] and not lobby["ephemeral"]  # an English server
+
+        refused = await post(client, "/api/server-language", 400, language="fr")
+        assert "en or ko" in refused["error"]
+        assert fake.guild.locale == "en-US"
+        changes = fake.changes
+        switched = await post(client, "/api/server-language", language="ko")
+        assert switched == {"language": "ko"}
+        assert fake.changes > changes  # the page redraws
+        server = await get(client, "/api/server")
+        assert server["language"] == "ko" and fake.guild.locale == "ko"
+        # alice stays English herself: the switch is the server's, not hers.
+        assert next(m for m in server["members"] if m["id"] == alice)["language"] == "en"
+
+        # The next table (a table keeps the language it was opened in) is Korean for all.
+        await slash(client, alice, other, "onecard start", players="2", bots="1", seed="3")
+        table = (await seen_by(client, other, alice))[-1]
+        # The bot heard of it as from Discord (GUILD_UPDATE, before this interaction).
+        guild = bot.get_guild(fake.guild.id)
+        assert guild is not None and guild.preferred_locale == discord.Locale.korean
+        assert not table["ephemeral"] and "```" in table["content"]
+        assert "덱" in table["content"] and "Deck" not in table["content"], table["content"]
+        buttons = {b.get("label"): b for row in table["components"] for b in row["components"]}
+        assert t("button.hand", "ko") in buttons and t("button.hand", "en") not in buttons
+        assert not [label for label in buttons if re.search("[A-Za-z]", label)], list(buttons)
+        await post(
+            client, "/api/click", member=alice, channel=other, message=table["id"],
+            custom_id=buttons[t("button.hand", "ko")]["custom_id"],
+        )  # fmt: skip
+        mine = [m for m in await seen_by(client, other, alice) if m["ephemeral"]]
+        assert "Total " in mine[-1]["content"]  # her hand, in her own language
+        assert (await seen_by(client, other, jimin))[-1]["id"] == table["id"]  # not to 지민
+
+
+async def test_only_the_member_with_manage_server_changes_the_settings_and_moderators_end(
+    fake_discord: FakeDiscord, deckhand: Deckhand
+) -> None:
+    fake = fake_discord
+    populate(fake)
+    async with deckhand.run(), page(fake) as client:
+        channel, members = ids(await get(client, "/api/server"))
+        roles = {name: role for name, _, role in MEMBERS}
+        assert roles["dana"] == MANAGER and roles["mod"] == MODERATOR
+
+        async def answer_to(name: str) -> str:
+            return str((await seen_by(client, channel, members[name]))[-1]["content"])
+
+        for name in ("alice", "mod"):  # Manage Messages is not enough
+            await slash(client, members[name], channel, "game settings", turn_seconds="90")
+            assert "Only a member with Manage Server" in await answer_to(name)
+        await slash(client, members["dana"], channel, "game settings", turn_seconds="90")
+        saved = (await seen_by(client, channel, members["dana"]))[-1]
+        assert saved["ephemeral"] and "Settings saved. Turn time: 90" in saved["content"]
+
+        await slash(client, members["alice"], channel, "onecard start", players="2", bots="1")
+        await slash(client, members["bob"], channel, "game end")
+        assert "Only a member with Manage Messages" in await answer_to("bob")
+        await slash(client, members["dana"], channel, "game end")
+        ended = [m for m in await seen_by(client, channel, members["bob"]) if m["bot"]]
+        assert ended[-1]["used"] == {"member": "dana", "command": "game end"}  # in public
+        await slash(client, members["bob"], channel, "game status")
+        assert "No game" in await answer_to("bob")
 
 
 async def test_a_button_that_opens_a_form_is_answered_through_the_modal_route(

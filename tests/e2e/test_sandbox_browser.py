@@ -66,9 +66,9 @@ async def command(page: Any, text: str) -> None:
     await page.press("#command", "Enter")
 
 
-async def newest_table(page: Any) -> Any:
-    """The last public message holding a code block and a Hand button."""
-    tables = page.locator("#messages li").filter(has=page.get_by_role("button", name="Hand"))
+async def newest_table(page: Any, hand: str = "Hand") -> Any:
+    """The last public message holding a code block and a Hand button (labelled ``hand``)."""
+    tables = page.locator("#messages li").filter(has=page.get_by_role("button", name=hand))
     await tables.last.wait_for(timeout=WAIT_MS)
     return tables.last
 
@@ -145,5 +145,50 @@ async def test_two_members_play_one_card_in_the_browser(tmp_path: Path) -> None:
         if shot:
             await as_member(page, first)
             await page.screenshot(path=shot)
+        assert errors == []
+        await browser.close()
+
+
+async def test_the_server_language_switch_and_the_member_who_manages_the_server(
+    tmp_path: Path,
+) -> None:
+    async with sandbox(tmp_path) as url, playwright_api.async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        page = await browser.new_page(viewport=PHONE)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(url)
+        await as_member(page, "alice")
+        # Which language is whose, in words; the member who may change the settings, named.
+        assert await page.text_content("#server-language-label") == "Server language"
+        assert await page.text_content("#language-label") == "Your language"
+        labels = await page.locator("#member option").all_inner_texts()
+        assert "dana (Manage Server)" in labels and "alice" in labels
+
+        await page.select_option("#server-language", "ko")
+        await page.locator('body[data-server-language="ko"]').wait_for(
+            state="attached", timeout=WAIT_MS
+        )
+        assert await page.input_value("#language") == "en"  # alice's own stays English
+        await command(page, "/onecard start 2 bots:1 seed:3")
+        korean = await newest_table(page, "내 패")
+        assert "덱" in (await korean.locator("pre").text_content() or "")
+
+        # 지민, Korean herself: the page's words and the command used are hers too.
+        await as_member(page, "지민")
+        assert await page.text_content("#server-language-label") == "서버 언어"
+        assert await page.text_content("#language-label") == "내 언어"
+        assert "dana (서버 관리)" in await page.locator("#member option").all_inner_texts()
+        await page.get_by_text("alice님이 /원카드 시작 사용").wait_for(timeout=WAIT_MS)
+
+        # Back to English: the next table is English again.
+        await page.select_option("#server-language", "en")
+        await page.locator('body[data-server-language="en"]').wait_for(
+            state="attached", timeout=WAIT_MS
+        )
+        await page.click("#menu")  # the channel list, folded away at phone width
+        await page.locator("#channels button", has_text="more-games").click()
+        await command(page, "/원카드 시작 2 컴퓨터:1 시드:3")
+        await newest_table(page, "Hand")
         assert errors == []
         await browser.close()

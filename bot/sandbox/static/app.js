@@ -2,21 +2,35 @@
 // Everything the member does goes to the imitation as Discord's client would send it;
 // everything shown comes back from it (server-sent events say when to redraw).
 import {
-  contentHtml, escapeHtml, localDescription, localName, optionSuggestions, readCommand,
+  contentHtml, escapeHtml, localDescription, localName, localPath, optionSuggestions, readCommand,
 } from "./render.js";
 
+// The page's own words, in the chosen member's language; {start} and {settings} are commands
+// named in that language, as Discord's client names them.
 const WORDS = {
   en: {
-    only: "Only you can see this", used: "used", failed: "This interaction failed",
-    placeholder: "Type / for commands, e.g. /onecard start 4", you: "You are",
-    language: "Language", refused: "Discord would have refused", required: "required",
-    cancel: "Cancel", submit: "Submit", empty: "No messages yet. Try /onecard start 4",
+    only: "Only you can see this", used: (who, command) => `${who} used ${command}`,
+    failed: "This interaction failed",
+    placeholder: "Type / for commands, e.g. {start}", you: "You are",
+    language: "Your language", serverLanguage: "Server language",
+    languageHelp: "Your own Discord app's language: what only you see (your hand, refusals) uses it.",
+    serverLanguageHelp: "The server's language (Discord's guild locale): lobbies, tables and "
+      + "their buttons use it for everyone, unless {settings} chose one for the server.",
+    manager: "Manage Server", moderator: "Manage Messages",
+    refused: "Discord would have refused", required: "required",
+    cancel: "Cancel", submit: "Submit", empty: "No messages yet. Try {start}",
   },
   ko: {
-    only: "나만 볼 수 있어요", used: "님이 사용함", failed: "상호작용 실패",
-    placeholder: "/ 를 입력하세요. 예: /onecard start 4", you: "나는",
-    language: "언어", refused: "Discord가 거절했을 것", required: "필수",
-    cancel: "취소", submit: "제출", empty: "아직 메시지가 없어요. /onecard start 4 를 입력해 보세요",
+    only: "나만 볼 수 있어요", used: (who, command) => `${who}님이 ${command} 사용`,
+    failed: "상호작용 실패",
+    placeholder: "/ 를 입력해 명령어를 찾아요. 예: {start}", you: "나는",
+    language: "내 언어", serverLanguage: "서버 언어",
+    languageHelp: "내 디스코드 앱의 언어: 나만 보는 답(내 패, 거절 이유)이 이 언어로 나와요.",
+    serverLanguageHelp: "서버의 언어(디스코드 서버 기본 언어): 대기실, 테이블과 그 버튼이 "
+      + "모두에게 이 언어로 나와요. {settings}로 서버 언어를 정했다면 그 언어가 우선이에요.",
+    manager: "서버 관리", moderator: "메시지 관리",
+    refused: "디스코드라면 거절했을 요청", required: "필수",
+    cancel: "취소", submit: "제출", empty: "아직 메시지가 없어요. {start} 를 입력해 보세요",
   },
 };
 
@@ -29,6 +43,11 @@ const $ = (id) => document.getElementById(id);
 function me() { return state.server.members.find((m) => m.id === state.member); }
 function language() { return me()?.language || "en"; }
 function words() { return WORDS[language()] || WORDS.en; }
+// A command as the member's client names it, with a slash: command("onecard start").
+function command(path) { return "/" + localPath(path, state.server?.commands || [], language()); }
+function filled(text) {
+  return text.replace("{start}", `${command("onecard start")} 4`).replace("{settings}", command("game settings"));
+}
 
 async function call(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
@@ -58,15 +77,21 @@ function drawChrome() {
   const w = words();
   document.documentElement.lang = language();
   $("server").textContent = state.server.name;
-  $("command").placeholder = w.placeholder;
+  $("command").placeholder = filled(w.placeholder);
   $("you").textContent = w.you;
   $("language-label").textContent = w.language;
+  $("language-box").title = w.languageHelp;
+  $("server-language-label").textContent = w.serverLanguage;
+  $("server-language-box").title = filled(w.serverLanguageHelp);
   $("member").replaceChildren(...state.server.members.map((m) => {
-    const option = new Option(m.moderator ? `${m.name} (mod)` : m.name, m.id);
+    const role = m.manager ? w.manager : m.moderator ? w.moderator : "";
+    const option = new Option(role ? `${m.name} (${role})` : m.name, m.id);
     option.selected = m.id === state.member;
     return option;
   }));
   $("language").value = language();
+  $("server-language").value = state.server.language;
+  document.body.dataset.serverLanguage = state.server.language;  // the browser test waits on it
   $("channels").replaceChildren(...state.server.channels.map((c) => {
     const button = document.createElement("button");
     button.textContent = c.name;
@@ -108,7 +133,7 @@ function messageItem(message, lookup) {
   const li = document.createElement("li");
   if (message.pinged) li.className = "pinged";
   let html = "";
-  if (message.used) html += `<div class="used">${escapeHtml(message.used.member)} ${w.used} /${escapeHtml(message.used.command)}</div>`;
+  if (message.used) html += `<div class="used">${escapeHtml(w.used(message.used.member, command(message.used.command)))}</div>`;
   html += `<div class="meta"><b>${escapeHtml(message.bot ? "Deckhand" : message.author)}</b>${message.bot ? '<span class="app">APP</span>' : ""}</div>`;
   html += `<div class="body">${contentHtml(message.content, lookup)}</div>`;
   for (const embed of message.embeds || []) {
@@ -146,7 +171,7 @@ async function redraw() {
     if (data.messages.length === 0) {
       const li = document.createElement("li");
       li.className = "meta";
-      li.textContent = words().empty;
+      li.textContent = filled(words().empty);
       list.replaceChildren(li);
     } else {
       list.replaceChildren(...data.messages.map((m) => messageItem(m, lookup)));
@@ -313,6 +338,7 @@ $("command").onkeydown = keydown;
 $("command").onblur = () => setTimeout(() => showSuggestions([]), 150);
 $("member").onchange = () => { state.member = $("member").value; localStorage.setItem("member", state.member); redraw(); };
 $("language").onchange = () => act("/api/language", { language: $("language").value });
+$("server-language").onchange = () => act("/api/server-language", { language: $("server-language").value });
 $("menu").onclick = () => $("channels").classList.toggle("open");
 new EventSource("/api/events").addEventListener("change", () => redraw());
 redraw();

@@ -164,3 +164,14 @@ export function optionSuggestions(node, typed, given, language) {
     .filter((o) => !wanted || o.name.startsWith(wanted) || localName(o, language).toLowerCase().startsWith(wanted))
     .sort((a, b) => Number(Boolean(b.required)) - Number(Boolean(a.required)));
 }
+
+// A command's path ("onecard start") as the reader's client shows it ("원카드 시작"):
+// Discord draws the "used /command" line in the reader's language, not the caller's.
+export function localPath(path, commands, language) {
+  let items = commands;
+  return String(path).split(" ").map((word) => {
+    const found = (items || []).find((i) => i.name === word);
+    items = found?.options || [];
+    return found ? localName(found, language) : word;
+  }).join(" ");
+}
