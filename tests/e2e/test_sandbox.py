@@ -257,7 +257,8 @@ async def test_the_server_language_switch_makes_the_next_public_table_korean(
         alice, jimin = members["alice"], members["지민"]
         await slash(client, jimin, channel, "onecard start", players="2", seed="3")
         lobby = (await seen_by(client, channel, alice))[-1]
-        assert "Seat 1" in lobby["content"] and not lobby["ephemeral"]  # an English server
+        english = t("lobby.seat_free", "en", n=2)
+        assert english in lobby["content"] and not lobby["ephemeral"]  # an English server
 
         refused = await post(client, "/api/server-language", 400, language="fr")
         assert "en or ko" in refused["error"]
@@ -306,19 +307,19 @@ async def test_only_the_member_with_manage_server_changes_the_settings_and_moder
 
         for name in ("alice", "mod"):  # Manage Messages is not enough
             await slash(client, members[name], channel, "game settings", turn_seconds="90")
-            assert "Only a member with Manage Server" in await answer_to(name)
+            assert t("error.manage_server_only", "en") in await answer_to(name)
         await slash(client, members["dana"], channel, "game settings", turn_seconds="90")
         saved = (await seen_by(client, channel, members["dana"]))[-1]
-        assert saved["ephemeral"] and "Settings saved. Turn time: 90" in saved["content"]
+        assert saved["ephemeral"] and t("settings.seconds", "en", seconds=90) in saved["content"]
 
         await slash(client, members["alice"], channel, "onecard start", players="2", bots="1")
         await slash(client, members["bob"], channel, "game end")
-        assert "Only a member with Manage Messages" in await answer_to("bob")
+        assert t("error.moderator_only", "en") in await answer_to("bob")
         await slash(client, members["dana"], channel, "game end")
         ended = [m for m in await seen_by(client, channel, members["bob"]) if m["bot"]]
         assert ended[-1]["used"] == {"member": "dana", "command": "game end"}  # in public
         await slash(client, members["bob"], channel, "game status")
-        assert "No game" in await answer_to("bob")
+        assert t("status.none", "en") in await answer_to("bob")
 
 
 async def test_a_button_that_opens_a_form_is_answered_through_the_modal_route(
