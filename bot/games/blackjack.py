@@ -11,13 +11,20 @@ from bot.settings import Settings
 from bot.text import blackjack as render
 from rules.blackjack import ai
 from rules.blackjack import state as engine
-from rules.blackjack.events import Hit, Stand
+from rules.blackjack.events import Double, Hit, Split, Stand
 from rules.engine import Action, Event, IllegalAction
 from rules.levels import Level
 
-__all__ = ["ADAPTER", "BlackjackAdapter", "engine_options"]
+__all__ = ["ADAPTER", "RULES_OPTION", "BlackjackAdapter", "engine_options", "table_options"]
 
-_VERBS: dict[str, Action] = {"hit": Hit(), "stand": Stand()}
+_VERBS: dict[str, Action] = {"hit": Hit(), "stand": Stand(), "double": Double(), "split": Split()}
+RULES_OPTION = "ruleset"  # the engine's option, read by ``/rules`` for a casino table's rules
+
+
+def table_options(rules: str) -> dict[str, Any]:
+    """The options of ``/blackjack start rules:...``: a casino table names its ruleset; a
+    seed (classic) table has none, so it deals exactly as it always did."""
+    return {} if rules == engine.SEED_RULES else {RULES_OPTION: rules}
 
 
 def engine_options(computers: Sequence[int], level: Level) -> dict[str, Any]:
@@ -68,7 +75,8 @@ class BlackjackAdapter(PublicTurns):
         return engine.restore(snapshot)
 
     def next_options(self, state: engine.State, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The next deal keeps this one's options: nothing carries over."""
+        """The next deal keeps this one's options (a casino table stays one); nothing of the
+        game carries over."""
         return dict(options)
 
     def hand_to_computer(self, state: Any, seat: int) -> Sequence[Event]:
@@ -80,6 +88,9 @@ class BlackjackAdapter(PublicTurns):
     def forfeit(self, state: engine.State, seat: int) -> Sequence[Event]:
         """Never asked (:attr:`forfeits` is false): the seat goes to a computer instead."""
         return self.hand_to_computer(state, seat)
+
+    # A seat that split keeps the turn after standing its first hand: a timeout stands both.
+    timeout_moves = 2
 
     def timeout_action(self, state: Any, seat: int) -> Action:
         """Stand (DESIGN.md section 3)."""
@@ -97,7 +108,8 @@ class BlackjackAdapter(PublicTurns):
         return ai.choose(state.view(None), lambda: 0)
 
     def parse(self, verb: str, arg: str | None) -> Action:
-        """``hit`` or ``stand``."""
+        """``hit``, ``stand``, and at a casino table ``double`` or ``split`` (the engine
+        refuses those at a seed table, with its reason)."""
         action = _VERBS.get(verb)
         if action is None:
             raise IllegalAction("In Blackjack you can only Hit or Stand.", code="unknown_action")
@@ -108,7 +120,8 @@ class BlackjackAdapter(PublicTurns):
         return render.table(view, events, names, locale)
 
     def hand(self, view: Any, names: Sequence[str], locale: str) -> Table:
-        """One seat's hand (:func:`bot.text.blackjack.hand`): Hit and Stand are buttons."""
+        """One seat's hand (:func:`bot.text.blackjack.hand`): Hit and Stand are buttons, and
+        Double and Split when the hand may make them."""
         return render.hand(view, names, locale)
 
     def picked(

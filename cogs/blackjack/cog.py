@@ -1,4 +1,5 @@
-"""``/blackjack start|join|leave|hand|hit|stand``: parse, hand to the session, answer."""
+"""``/blackjack start|join|leave|hand|hit|stand|double|split``: parse, hand to the session,
+answer. ``/blackjack start rules:casino`` opens a casino table (double, split, 3 to 2)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,25 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.games.blackjack import table_options
 from cogs.common import table
-from rules.blackjack.events import Hit, Stand
+from rules.blackjack.events import Double, Hit, Split, Stand
+from rules.blackjack.state import CASINO, SEED_RULES
 from rules.levels import Level
 
-__all__ = ["GAME", "BlackjackCog"]
+__all__ = ["GAME", "RULES_CHOICES", "BlackjackCog"]
 
 GAME = "blackjack"
 MAX_SEATS = 7  # rule 14
 SEED_MAX = 2**31 - 1  # the seed program's srand() takes an unsigned int; Discord's ints are 53-bit
+RULES_CHOICES = [
+    app_commands.Choice(
+        name=_("classic: hit or stand", key="choice.blackjack.seed"), value=SEED_RULES
+    ),
+    app_commands.Choice(
+        name=_("casino: double, split, 3 to 2", key="choice.blackjack.casino"), value=CASINO
+    ),
+]
 
 
 class BlackjackCog(commands.Cog):
@@ -41,18 +52,32 @@ class BlackjackCog(commands.Cog):
         bots=_("How many of the seats computer players take", key="param.bots"),
         seed=_("Deal a reproducible game from this number", key="param.seed"),
         level=table.LEVEL_DESCRIPTION,
+        rules=_(
+            "classic (the default) or casino: double, split, Blackjack pays 3 to 2",
+            key="param.blackjack_rules",
+        ),
     )
-    @app_commands.choices(level=table.LEVEL_CHOICES)
-    async def start(
+    @app_commands.choices(level=table.LEVEL_CHOICES, rules=RULES_CHOICES)
+    async def start(  # noqa: PLR0917 - Discord passes each slash option as a parameter
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Range[int, 1, MAX_SEATS] = 1,
         bots: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
         seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
         level: str = Level.NORMAL.value,
+        rules: str = SEED_RULES,
     ) -> None:
-        """Open a table; with nobody else to wait for it deals at once."""
-        await table.start(interaction, GAME, players=players, bots=bots, seed=seed, level=level)
+        """Open a table (classic or casino rules); with nobody else to wait for it deals at
+        once."""
+        await table.start(
+            interaction,
+            GAME,
+            players=players,
+            bots=bots,
+            seed=seed,
+            options=table_options(rules),
+            level=level,
+        )
 
     @blackjack.command(
         name="join", description=_("Take a seat at the Blackjack table", key="cmd.blackjack.join")
@@ -87,3 +112,21 @@ class BlackjackCog(commands.Cog):
     async def stand(self, interaction: discord.Interaction[Any]) -> None:
         """Stand."""
         await table.act(interaction, GAME, Stand())
+
+    @blackjack.command(
+        name="double",
+        description=_(
+            "Casino table: double your bet, take one card and stop", key="cmd.blackjack.double"
+        ),
+    )
+    async def double(self, interaction: discord.Interaction[Any]) -> None:
+        """Double down (a casino table's move)."""
+        await table.act(interaction, GAME, Double())
+
+    @blackjack.command(
+        name="split",
+        description=_("Casino table: split a pair into two hands", key="cmd.blackjack.split"),
+    )
+    async def split(self, interaction: discord.Interaction[Any]) -> None:
+        """Split a pair (a casino table's move)."""
+        await table.act(interaction, GAME, Split())

@@ -265,3 +265,68 @@ async def test_the_hand_speaks_the_members_language_not_the_servers(
         assert hand.message.button_labels == [t("button.hit", lang), t("button.stand", lang)]
         assert any(line.startswith(t("bj.your_hand", lang, hand="")) for line in lines)
         assert not foreign_lines(lines, lang), lines
+
+
+def casino_seed_with_a_pair() -> int:
+    """The first seed whose casino deal for one seat lets it split."""
+    from rules.blackjack import Split, new
+
+    return next(
+        seed
+        for seed in range(2000)
+        if not (state := new(1, seed=seed, options={"ruleset": "casino"})).is_over
+        and Split() in state.legal_actions(0)
+    )
+
+
+async def test_a_member_splits_and_doubles_at_a_casino_table(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice, bob, _ = members
+    seed = casino_seed_with_a_pair()
+    opened = await fake_discord.slash(
+        alice, fake_discord.channel, "blackjack start", seed=seed, rules="casino"
+    )
+    assert not opened.ephemeral, opened.text
+    table = await settled(fake_discord, bot, fake_discord.channel)
+    assert t("bj.rules_casino", "en") in table.text.splitlines()
+    assert table.button_labels == ["Hand", "Hit", "Stand", "Double", "Split"]
+    mine = await fake_discord.click(alice, table, "Hand")
+    assert mine.message is not None
+    assert mine.message.button_labels == ["Hit", "Stand", "Double", "Split"]
+    split = await fake_discord.click(alice, table, "Split")
+    assert not split.ephemeral, split.text
+    table = await settled(fake_discord, bot, fake_discord.channel)
+    assert "alice splits: " in table.text
+    assert "> alice: Split" in table.text and "  > Hand 1: " in table.text
+    assert table.button_labels == ["Hand", "Hit", "Stand", "Double"]  # no second split
+    resplit = await fake_discord.slash(alice, fake_discord.channel, "blackjack split")
+    assert resplit.ephemeral and resplit.text == t("illegal.blackjack.split_once", "en")
+    doubled = await fake_discord.slash(alice, fake_discord.channel, "blackjack double")
+    assert not doubled.ephemeral, doubled.text
+    table = await settled(fake_discord, bot, fake_discord.channel)
+    assert "alice doubles hand 1: " in table.text and "  > Hand 2: " in table.text
+    final = await fake_discord.click(alice, table, "Stand")
+    assert not final.ephemeral, final.text
+    final_table = await settled(fake_discord, bot, fake_discord.channel)
+    assert final_table.button_labels == ["Deal again"]
+    assert "] Hand 1: " in final_table.text and "] Hand 2: " in final_table.text
+    outsider = await fake_discord.click(bob, final_table, "Deal again")
+    assert outsider.ephemeral  # bob was not seated
+    again = await fake_discord.click(alice, final_table, "Deal again")
+    assert not again.ephemeral and again.message is not None, again.text
+    assert t("bj.rules_casino", "en") in again.message.text  # the next deal is casino too
+
+
+async def test_a_seed_table_refuses_double_in_the_members_language(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    alice, bob, _ = members
+    table = await open_table(fake_discord, bot, alice, [bob])
+    assert "Double" not in table.button_labels and "Split" not in table.button_labels
+    assert t("bj.rules_casino", "en") not in table.text
+    current = alice if whose_turn(bot, fake_discord.channel) == alice.id else bob
+    locale = "ko" if current is bob else "en"
+    refused = await fake_discord.slash(current, fake_discord.channel, "blackjack double")
+    assert refused.ephemeral
+    assert refused.text == t("illegal.blackjack.casino_only", locale)

@@ -1,0 +1,111 @@
+"""A casino Blackjack table through the real sessions: the option, Double and Split as moves,
+the table that says so, refusals at a seed table, and Deal again keeping the rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.blackjack import ADAPTER, table_options
+from bot.i18n import refusal, t
+from bot.store.memory import MemoryStore
+from rules.blackjack import state as engine
+from rules.blackjack.events import Double, Split, Stand
+from rules.engine import IllegalAction
+from tests.bot.games.test_blackjack import ALICE, CHANNEL, Poster, registry
+from tests.deals import fair_blackjack_deals
+
+CASINO = {"ruleset": "casino"}
+
+
+def seed_with_a_pair(players: int, computers: list[int]) -> int:
+    """The first seed whose casino deal lets seat 1 split."""
+    for seed in range(2000):
+        state = engine.new(players, seed=seed, options={**CASINO, "computers": computers})
+        if not state.is_over and Split() in state.legal_actions(0):
+            return seed
+    raise AssertionError("no seed")
+
+
+def test_the_start_option_names_the_rules() -> None:
+    assert table_options("seed") == {}  # a seed table deals with the options it always had
+    assert table_options("casino") == CASINO
+    assert ADAPTER.parse("double", None) == Double()
+    assert ADAPTER.parse("split", None) == Split()
+    assert ADAPTER.timeout_moves == 2  # a seat that split stands both hands when time runs out
+
+
+async def test_a_member_splits_and_doubles_at_a_casino_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fair_blackjack_deals(monkeypatch, players=2)  # Deal again deals fairly: keep it playable
+    store, poster, sleeps = MemoryStore(), Poster(), []
+    sessions = registry(store, poster, sleeps)
+    seed = seed_with_a_pair(2, [1])
+    reply = await sessions.open_lobby(
+        CHANNEL, 1, "blackjack", ALICE, players=2, bots=1, seed=seed, options=CASINO
+    )
+    assert reply.post is not None
+    assert t("bj.rules_casino", "en") in reply.post.content.splitlines()
+    actions = [c.action for c in reply.post.controls]
+    assert actions == ["hand", "hit", "stand", "double", "split"]
+
+    reply = await sessions.act(CHANNEL, ALICE.id, ("split", None))
+    assert reply.post is not None
+    content = reply.post.content
+    assert "Alice splits: " in content
+    assert "> Alice: Split" in content and "  > Hand 1: " in content and "    Hand 2: " in content
+    assert [c.action for c in reply.post.controls] == ["hand", "hit", "stand", "double"]
+    session = sessions.get(CHANNEL)
+    assert session is not None and session.state is not None
+    assert session.state.view(0).playing == 0
+
+    reply = await sessions.act(CHANNEL, ALICE.id, ("double", None))
+    assert reply.post is not None and "Alice doubles hand 1: " in reply.post.content
+    assert "    Hand 1: " in reply.post.content and "  > Hand 2: " in reply.post.content
+    reply = await sessions.act(CHANNEL, ALICE.id, Stand())
+    assert reply.post is not None
+    assert sessions.get(CHANNEL) is None  # the computer and the House played at once
+    final = reply.post.content
+    assert "    [" in final and "] Hand 2: " in final  # each split hand's own result
+    [finished] = store.finished
+    assert finished.seats[0].outcome in ("win", "lose", "draw")
+    assert [c.action for c in reply.post.controls] == ["again"]
+
+    again = await sessions.deal_again(CHANNEL, ALICE.id, version=reply.post.version)
+    assert again.post is not None
+    dealt = sessions.get(CHANNEL)
+    assert dealt is not None and dealt.options == CASINO  # Deal again keeps the rules
+    assert dealt.state is not None and dealt.state.view(None).casino
+    assert t("bj.rules_casino", "en") in again.post.content
+    await sessions.close()
+
+
+async def test_a_seed_table_refuses_double_and_split_and_says_why() -> None:
+    store, poster, sleeps = MemoryStore(), Poster(), []
+    sessions = registry(store, poster, sleeps)
+    seed = next(s for s in range(100) if not engine.new(2, seed=s).is_over)
+    reply = await sessions.open_lobby(CHANNEL, 1, "blackjack", ALICE, players=2, bots=1, seed=seed)
+    assert reply.post is not None
+    assert t("bj.rules_casino", "en") not in reply.post.content
+    assert [c.action for c in reply.post.controls] == ["hand", "hit", "stand"]
+    session = sessions.get(CHANNEL)
+    assert session is not None
+    version = session.version
+    for verb in ("double", "split"):
+        with pytest.raises(IllegalAction) as refused:
+            await sessions.act(CHANNEL, ALICE.id, (verb, None))
+        assert refused.value.code == "casino_only"
+        assert refusal(refused.value, "ko", "blackjack") == t("illegal.blackjack.casino_only", "ko")
+    assert session.version == version  # nothing changed
+    await sessions.close()
+
+
+async def test_the_lobby_says_the_table_plays_casino_rules() -> None:
+    store, poster, sleeps = MemoryStore(), Poster(), []
+    sessions = registry(store, poster, sleeps)
+    reply = await sessions.open_lobby(
+        CHANNEL, 1, "blackjack", ALICE, players=2, seed=5, options=CASINO, locale="ko"
+    )
+    assert reply.post is not None
+    assert t("blackjack.option.ruleset.casino", "ko") in reply.post.content.splitlines()
+    await sessions.close()
