@@ -2,7 +2,8 @@
 
 Moves reach the engine as ``(verb, arg)`` pairs from buttons, select menus and commands:
 ``play <card>[/<colour>][@<seat>]`` (a card by its code, the colour after a wild, the seat a
-7 swaps with under ``seven_zero``), ``draw``, ``pass`` (keep the card just drawn), ``uno``,
+7 swaps with under ``seven_zero``; ``/uno play`` also takes the number the member's hand shows,
+see :meth:`UnoAdapter.shown_card`), ``draw``, ``pass`` (keep the card just drawn), ``uno``,
 ``catch <seat>``, ``challenge`` and ``colour <colour>`` (a wild turned first, rule 4).
 Tables and hands are drawn by :mod:`bot.text.uno`; the public table holds counts only.
 """
@@ -90,8 +91,11 @@ class UnoAdapter(PublicTurns):
         secret: bool = False,
         level: Level = Level.NORMAL,
     ) -> tuple[uno.UnoState, tuple[Event, ...]]:
-        """Deal 7 cards each (rule 2); every seed deals a fair shuffle, the secret one too."""
-        return uno.new(seats, seed=seed, options=options or None), ()
+        """Deal 7 cards each (rule 2); every seed deals a fair shuffle, the secret one too.
+        What the first card did (official rule 4: a skip, two cards, a reversal, a colour to
+        name) comes back for the first table to say."""
+        state, events = uno.deal(seats, seed=seed, options=options or None)
+        return state, tuple(events)
 
     def restore(self, snapshot: dict[str, Any]) -> uno.UnoState:
         """Continue a saved game."""
@@ -151,6 +155,16 @@ class UnoAdapter(PublicTurns):
         if verb == "colour" and arg:
             return uno.ChooseColour(_colour(arg))
         raise IllegalAction("That is not an Uno move.", code="not_an_uno_move")
+
+    def shown_card(self, view: uno.UnoView, text: str) -> str | None:
+        """The card a member named by its number in their hand as :meth:`hand` shows it
+        (``3``), as its code; ``None``: ``text`` is no such number (a card as typed, or a
+        number the hand does not show, which :meth:`parse` refuses)."""
+        number = whole_number(text)
+        cards = render.numbered(view)
+        if number is None or not 1 <= number <= len(cards):
+            return None
+        return cards[number - 1]
 
     def table(
         self, view: uno.UnoView, events: Sequence[Event], names: Sequence[str], locale: str
@@ -222,7 +236,7 @@ class UnoAdapter(PublicTurns):
                 draw = t("uno.take_n", locale, n=view.pending) if view.pending else None
                 last.append(Option(draw or t("uno.draw", locale), "draw"))
         kept, left_out = fit_options(options, keep_last=last)
-        note = t("uno.more_cards", locale, n=left_out) if left_out else None
+        note = render.counted("uno.more_cards", left_out, locale) if left_out else None
         return Menu(t("uno.pick", locale), kept, note=note)
 
     def private(
@@ -282,7 +296,7 @@ class UnoAdapter(PublicTurns):
             seats = [
                 Option(
                     t(
-                        "uno.seat",
+                        "uno.seat.one" if view.hand_counts[seat] == 1 else "uno.seat",
                         locale,
                         n=seat + 1,
                         name=names[seat] if seat < len(names) else "",
@@ -301,12 +315,16 @@ class UnoAdapter(PublicTurns):
         return ("play", value)
 
     def suggest(self, view: uno.UnoView, option: str, typed: str, locale: str) -> list[Option]:
-        """``/uno play card``: only this seat's legal plays matching what was typed."""
+        """``/uno play card``: only this seat's legal plays matching what was typed (a number
+        of the hand: that card, when it may be played)."""
         wanted = typed.strip().lower()
+        shown = self.shown_card(view, typed)
         found = []
         for code, plays in sorted(_plays(view).items(), key=lambda item: render.sort_key(item[0])):
             name = render.card_name(code, locale)
-            if wanted and wanted not in f"{name} {code}".lower():
+            if shown is not None and code != shown:
+                continue
+            if shown is None and wanted and wanted not in f"{name} {code}".lower():
                 continue
             hint = _hint(_needs(plays), locale)
             found.append(Option(f"{name} - {hint}" if hint else name, code))
@@ -335,6 +353,11 @@ def _parse_play(arg: str) -> uno.PlayCard:
     try:
         code, named = uno.parse_play(card_text)
     except uno.CardParseError:
+        number = whole_number(card_text)
+        if number is not None:  # a number the hand does not show (UnoAdapter.shown_card)
+            raise IllegalAction(
+                f"Your hand has no card number {number}.", code="no_number", n=number
+            ) from None
         raise IllegalAction(
             "Unknown card: type one like red 5, r5, blue +2, wild or +4.",
             code="unknown_card",

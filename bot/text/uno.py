@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import DEFAULT, catalog, say_params_with, t
+from bot.i18n import DEFAULT, catalog, language, say_params_with, t
 from bot.text.names import block_names as shared_block_names
 from bot.text.names import escape_log
 from bot.text.width import PHONE_COLUMNS, clip, columns, wrap, wrap_words
@@ -23,6 +23,7 @@ from rules.uno import (
     ChallengeResolved,
     ColourChosen,
     DirectionChanged,
+    FirstCard,
     Forfeited,
     HandsRotated,
     HandsSwapped,
@@ -41,9 +42,11 @@ __all__ = [
     "NAME_COLUMNS",
     "block_names",
     "card_name",
+    "counted",
     "escape_log",
     "event_lines",
     "hand_lines",
+    "numbered",
     "paint",
     "revealed_lines",
     "sort_key",
@@ -57,6 +60,18 @@ NUMBERED_MOST: Final = 40  # a longer hand is listed by colour, to fit one messa
 _ANSI: Final = {"red": "31", "yellow": "33", "green": "32", "blue": "34", "none": "35"}
 _RESET: Final = "\x1b[0m"
 _COLOUR_ORDER: Final = {name: i for i, name in enumerate((*COLOURS, "none"))}
+# The seat list's marks, ASCII: a suit, arrow or star is one column in most fonts and two in
+# a CJK monospace one, and would shift the columns after it on some clients.
+CURRENT_MARK: Final = ">"
+ACTION_RANKS: Final = ("S", "R", "+2", "W", "W+4")
+WINNER_MARK: Final = "*"
+
+
+def counted(key: str, n: int, locale: str = DEFAULT, **params: object) -> str:
+    """``key`` with ``n``, in its ``<key>.one`` form for one (``1 card``, not ``1 cards``)."""
+    if n == 1 and f"{key}.one" in catalog(language(locale)):
+        key = f"{key}.one"
+    return t(key, locale, n=n, **params)
 
 
 def _split(code: str) -> tuple[str, str]:
@@ -120,13 +135,15 @@ def event_lines(events: Iterable[Event], names: Sequence[str], locale: str = DEF
 
 
 def _event_line(event: Event, names: Sequence[str], locale: str) -> str | None:
+    if isinstance(event, FirstCard):
+        return _first_card(event, names, locale)
     if isinstance(event, CardPlayed):
         colour, rank = _split(event.card)
         shown = f"{event.colour}_{rank}" if colour == "none" else event.card
         key = "uno.log.jumped_in" if event.jump_in else "uno.log.played"
         return t(key, locale, name=_name(names, event.seat), card=card_name(shown, locale))
     if isinstance(event, CardsDrawn):
-        return t("uno.log.drew", locale, name=_name(names, event.seat), n=event.count)
+        return counted("uno.log.drew", event.count, locale, name=_name(names, event.seat))
     if isinstance(event, Skipped):
         return t("uno.log.skipped", locale, name=_name(names, event.seat))
     if isinstance(event, DirectionChanged):
@@ -160,9 +177,9 @@ def _event_line(event: Event, names: Sequence[str], locale: str) -> str | None:
     if isinstance(event, HandsRotated):
         return t("uno.log.rotated", locale)
     if isinstance(event, Forfeited):
-        return t("uno.log.forfeited", locale, name=_name(names, event.seat), n=event.count)
+        return counted("uno.log.forfeited", event.count, locale, name=_name(names, event.seat))
     if isinstance(event, Reshuffled):
-        return t("uno.log.reshuffled", locale, n=event.count)
+        return counted("uno.log.reshuffled", event.count, locale)
     if isinstance(event, GameOver):
         winners = [s for s, o in enumerate(event.result.outcomes) if o is Outcome.WIN]
         if not winners:
@@ -171,6 +188,22 @@ def _event_line(event: Event, names: Sequence[str], locale: str) -> str | None:
         points = event.result.scores[seat]
         return t("uno.log.wins", locale, name=_name(names, seat), points=points)
     return None
+
+
+def _first_card(event: FirstCard, names: Sequence[str], locale: str) -> str | None:
+    """An action card or wild the deal turned first: what it does to the first player
+    follows as its own lines (official rule 4), but for a wild's colour, which that player
+    names before playing; under the seed's rules it does nothing, which is said too. A
+    number card needs no word: the table shows it."""
+    card = card_name(event.card, locale)
+    rank = _split(event.card)[1]
+    if rank not in ACTION_RANKS:
+        return None
+    if not event.effect:
+        return t("uno.log.first_no_effect", locale, card=card)
+    if rank == "W":
+        return t("uno.log.first_wild", locale, card=card, name=_name(names, event.seat))
+    return t("uno.log.first", locale, card=card)
 
 
 # -- the public table -----------------------------------------------------------------------
@@ -213,11 +246,11 @@ def table_body(view: UnoView, names: Sequence[str], locale: str = DEFAULT) -> st
     over = view.result is not None
     for seat in _play_order(view):
         count = view.hand_counts[seat]
-        mark = "▶" if seat == view.current_seat else " "
+        mark = CURRENT_MARK if seat == view.current_seat else " "
         note = ""
         if over and view.result is not None:
             if view.result.outcomes[seat] is Outcome.WIN:
-                mark = "★"
+                mark = WINNER_MARK
                 note = t("uno.table.score", locale, n=view.result.scores[seat])
             elif seat in view.out:
                 note = t("uno.table.left", locale)
@@ -239,6 +272,13 @@ def table_body(view: UnoView, names: Sequence[str], locale: str = DEFAULT) -> st
 # -- private text ---------------------------------------------------------------------------
 
 
+def numbered(view: UnoView) -> list[str]:
+    """The seat's own cards in the order :func:`hand_lines` numbers them from 1 (none when
+    the hand is too long to number): what a number typed for a card means."""
+    hand = sorted(view.hand or (), key=sort_key)
+    return hand if len(hand) <= NUMBERED_MOST else []
+
+
 def hand_lines(view: UnoView, locale: str = DEFAULT) -> list[str]:
     """The seat's own hand, sorted by colour then rank, numbered, two cards a line, under
     the top card: for that seat's member only."""
@@ -246,7 +286,7 @@ def hand_lines(view: UnoView, locale: str = DEFAULT) -> list[str]:
     lines = [_top_line(view, locale)]
     if view.pending:
         lines.append(t("uno.table.pending", locale, n=view.pending))
-    lines.append(t("uno.hand.count", locale, n=len(hand)))
+    lines.append(counted("uno.hand.count", len(hand), locale))
     return lines + _listing(hand, locale)
 
 

@@ -20,6 +20,7 @@ from bot.text.uno import COLOURS
 from cogs.common import install
 from cogs.common import table as verbs
 from cogs.common.respond import Deckhand
+from rules import uno
 from rules.levels import Level
 
 __all__ = ["UnoCog"]
@@ -32,7 +33,9 @@ COLOUR_CHOICES: Final = [
 ]
 RULESET_CHOICES: Final = [
     app_commands.Choice(name=_("official", key="choice.uno.official"), value="official"),
-    app_commands.Choice(name=_("seed (course judge)", key="choice.uno.seed"), value="seed"),
+    app_commands.Choice(
+        name=_("classroom (a wrong card costs a penalty card)", key="choice.uno.seed"), value="seed"
+    ),
 ]
 
 
@@ -52,7 +55,7 @@ class UnoCog(commands.Cog):
         bots=_("How many of the seats computer players take", key="param.bots"),
         seed=_("Deal a reproducible game from this number", key="param.seed"),
         level=verbs.LEVEL_DESCRIPTION,
-        ruleset=_("official, or the seed's (course judge)", key="param.uno_ruleset"),
+        ruleset=_("official, or the classroom variant", key="param.uno_ruleset"),
         stacking=_("+2 on +2 and +4 on +4 pass the sum on", key="param.uno_stacking"),
         draw_until_playable=_("Draw until a card can be played", key="param.uno_draw_until"),
         jump_in=_("Play a card identical to the top card out of turn", key="param.uno_jump_in"),
@@ -123,9 +126,22 @@ class UnoCog(commands.Cog):
         colour: str | None = None,
         target: app_commands.Range[int, 1, 10] | None = None,
     ) -> None:
-        """Play ``card``; the engine refuses (or, seed rules, penalises) what is not legal."""
+        """Play ``card`` (or the card its number names in the member's hand); the engine
+        refuses (or, seed rules, penalises) what is not legal."""
         seat = None if target is None else target - 1
-        await verbs.move(interaction, GAME, "play", play_arg(card, colour, seat))
+        view = self._own_view(interaction)
+        shown = None if view is None else ADAPTER.shown_card(view, card)
+        await verbs.move(interaction, GAME, "play", play_arg(shown or card, colour, seat))
+
+    def _own_view(self, interaction: discord.Interaction[Any]) -> uno.UnoView | None:
+        """The member's own view of this channel's Uno game, to read a hand number against
+        the hand they were shown; ``None`` when they hold no seat here (the session says why)."""
+        session = install(self.bot).sessions.get(interaction.channel_id or 0)
+        if session is None or session.game != GAME:
+            return None
+        state = session.state_if_restorable()
+        seat = session.seat_of(interaction.user.id)
+        return None if state is None or seat is None else state.view(seat)
 
     @play.autocomplete("card")
     async def play_card(
@@ -141,9 +157,12 @@ class UnoCog(commands.Cog):
         """Draw (rule 6), or take the +2/+4 cards waiting for you."""
         await verbs.move(interaction, GAME, "draw", None)
 
-    @group.command(name="pass", description=_("Keep the card you drew", key="cmd.uno.pass"))
+    @group.command(
+        name="pass",
+        description=_("Pass: keep the card you drew and end your turn", key="cmd.uno.pass"),
+    )
     async def pass_(self, interaction: discord.Interaction[Any]) -> None:
-        """After a draw: keep the drawn card and end the turn."""
+        """After a draw: pass, keeping the drawn card (the Pass button does the same)."""
         await verbs.move(interaction, GAME, "pass", None)
 
     @group.command(name="uno", description=_("Call UNO!", key="cmd.uno.uno"))

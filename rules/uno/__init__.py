@@ -1,6 +1,7 @@
 """Uno: the official and the seed (course judge) rulesets of ``rules/uno.md``, house rules.
 
-``new(players, seed=..., options={"ruleset": "seed", "stacking": True})`` deals a game;
+``new(players, seed=..., options={"ruleset": "seed", "stacking": True})`` deals a game
+(``deal`` also says what the first card did);
 ``restore(snapshot)`` brings one back. Cards are ints; :mod:`rules.uno.cards` names them.
 """
 
@@ -15,6 +16,7 @@ from rules.uno.actions import (
     ColourChosen,
     DirectionChanged,
     Draw,
+    FirstCard,
     Forfeited,
     HandsRotated,
     HandsSwapped,
@@ -36,6 +38,7 @@ from rules.uno.state import (
     RULESETS,
     UnoState,
     UnoView,
+    deal,
     new,
     restore,
 )
@@ -57,6 +60,7 @@ __all__ = [
     "ColourChosen",
     "DirectionChanged",
     "Draw",
+    "FirstCard",
     "Forfeited",
     "HandsRotated",
     "HandsSwapped",
@@ -71,6 +75,7 @@ __all__ = [
     "UnoCaught",
     "UnoState",
     "UnoView",
+    "deal",
     "new",
     "parse_card",
     "parse_colour",

@@ -17,6 +17,7 @@ __all__ = [
     "ColourChosen",
     "DirectionChanged",
     "Draw",
+    "FirstCard",
     "Forfeited",
     "HandsRotated",
     "HandsSwapped",
@@ -94,6 +95,17 @@ class CatchUno(Action):
 
 
 # -- events ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FirstCard(Event):
+    """The deal turned ``card`` (its code) to start the discard pile, ``seat`` to play first
+    (rule 2); what the card does then (official rule 4: a skip, two cards drawn, a reversal)
+    follows as its own events. ``effect``: whether it does anything (seed rule 14: never)."""
+
+    card: str
+    seat: int
+    effect: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ from rules.uno.actions import (
     ColourChosen,
     DirectionChanged,
     Draw,
+    FirstCard,
     Forfeited,
     HandsRotated,
     HandsSwapped,
@@ -1028,11 +1029,19 @@ def _decode(entry: Sequence[Any]) -> tuple[int, Action]:
 def new(
     players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
 ) -> UnoState:
-    """Deal a game (rule 2) for 2-10 players.
+    """Deal a game (rule 2) for 2-10 players (:func:`deal` without what the first card did).
 
     ``options``: ``ruleset`` (``"official"`` or ``"seed"``) and the house rules
     ``stacking``, ``draw_until_playable``, ``jump_in``, ``seven_zero``, ``uno_call``.
     """
+    return deal(players, seed=seed, options=options)[0]
+
+
+def deal(
+    players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+) -> tuple[UnoState, list[Event]]:
+    """Deal a game as :func:`new` does, and say what happened at once: the first card
+    turned (:class:`FirstCard`) and what it did to the first player (official rule 4)."""
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Uno is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     state = UnoState(players, GameRandom(seed), _options(options))
@@ -1042,11 +1051,10 @@ def new(
     for hand in state.hands:
         state._deal(hand, HAND_SIZE, None, [])
     state.turn = state.rng.randbelow(players)
-    _turn_first_card(state)
-    return state
+    return state, _turn_first_card(state)
 
 
-def _turn_first_card(state: UnoState) -> None:
+def _turn_first_card(state: UnoState) -> list[Event]:
     pile = state.pile
     discard = state.discard
     state._deal(discard, 1, None, [])
@@ -1057,19 +1065,25 @@ def _turn_first_card(state: UnoState) -> None:
             state._deal(discard, 1, None, [])
     card = discard[-1]
     state.colour = CARD_COLOUR[card]
-    if state.seed_rules:
-        return  # rule 14: taken as it comes
+    first = state.turn
     rank = CARD_RANK[card]
-    events: list[Event] = []
+    acts = not state.seed_rules and rank in (SKIP, REVERSE, DRAW_TWO, WILD)
+    events: list[Event] = [FirstCard(CARD_CODES[card], first, acts)]
+    if state.seed_rules:
+        return events  # rule 14: taken as it comes
     if rank == SKIP or (rank == REVERSE and state.n == 2):
-        state.turn = (state.turn + 1) % state.n
+        events.append(Skipped(first))
+        state.turn = (first + 1) % state.n
     elif rank == REVERSE:
         state.direction = -1
+        events.append(DirectionChanged(-1))
     elif rank == DRAW_TWO:
-        state._draw(state.turn, 2, events)
-        state.turn = (state.turn + 1) % state.n
+        state._draw(first, 2, events)
+        events.append(Skipped(first))
+        state.turn = (first + 1) % state.n
     elif rank == WILD:
-        state.phase = CHOOSE_COLOUR
+        state.phase = CHOOSE_COLOUR  # the first player names the colour, then plays
+    return events
 
 
 def restore(snapshot: Mapping[str, Any]) -> UnoState:

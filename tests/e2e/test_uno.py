@@ -34,7 +34,7 @@ from rules.uno import (
 )
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
-from tests.e2e.deckhand_tables import settled, whose_turn
+from tests.e2e.deckhand_tables import leave_game, settled, whose_turn
 from tests.language import foreign_lines, message_lines
 from tests.phone import assert_fits_phone
 
@@ -110,10 +110,13 @@ def state_of(bot: DeckhandBot, channel_id: int) -> UnoState:
 
 def public_cards(text: str) -> list[str]:
     """Card names in a public message outside the lines allowed to name one (a card
-    played, the top card): a card anywhere else would be a hand's."""
+    played, the top card, the first card turned): a card anywhere else would be a hand's."""
     found = []
+    allowed = (
+        r"played |jumped in with |냈어요|끼어들었어요|^Top: |^맨 위: |^First card: |^첫 카드: "
+    )
     for line in ANSI.sub("", text).splitlines():
-        if re.search(r"played |jumped in with |냈어요|끼어들었어요|^Top: |^맨 위: ", line):
+        if re.search(allowed, line):
             continue
         rest = line
         for name in CARD_NAMES:
@@ -231,7 +234,7 @@ async def test_three_members_and_a_computer_play_a_round_with_every_house_rule(
     assert moves > 5
     final = await final_table(fake)
     assert final.button_labels == ["Deal again"]
-    assert "★" in final.text
+    assert "wins +" in final.text and "\n*" in ANSI.sub("", final.text)  # the winner's seat
     finished = bot.sessions.finished.get(fake.channel.id)
     assert finished is not None and isinstance(finished.state, UnoState)
     assert finished.state.result is not None
@@ -304,7 +307,7 @@ async def test_a_bluffed_wild_draw_four_is_caught_and_its_hand_shown_to_the_chal
     await make_move(fake, bot, alice, Play(1, colour=2), 0)  # Hand select, then Blue
     table = await settled(fake, bot, fake.channel)
     assert "Challenge" in table.button_labels
-    assert "Pending: +4" in ANSI.sub("", table.text)
+    assert "Penalty waiting: draw 4" in ANSI.sub("", table.text)
     answer = await fake.click(minjun, table, "Challenge")
     assert not answer.ephemeral, answer.text
     (revealed,) = await answer.wait_followup()
@@ -501,7 +504,7 @@ async def test_a_stacked_draw_two_chain_passes_the_sum_on(
     await make_move(fake, bot, alice, Play(0), 0)
     await make_move(fake, bot, minjun, Play(0), 0)  # the Hand select offers the +2
     table = await settled(fake, bot, fake.channel)
-    assert "Pending: +4" in ANSI.sub("", table.text)
+    assert "Penalty waiting: draw 4" in ANSI.sub("", table.text)
     await fake.click(carol, table, "Take 4")
     assert "carol draws 4" in log_text(fake)
     assert len(state.hands[2]) == 6 and state.turn == 0
@@ -578,7 +581,7 @@ async def test_the_seed_ruleset_penalises_a_refused_card_and_an_action_card_does
     assert "alice broke the rule: a penalty card" in log_text(fake)
     assert len(state.hands[0]) == 3 and state.turn == 1
     table = await settled(fake, bot, fake.channel)
-    assert "UNO · seed rules (course judge)" in ANSI.sub("", table.text)
+    assert "UNO · classroom rules" in ANSI.sub("", table.text)
     state.discard.append(next(c for c in state.pile if CARD_CODES[c] == "green_5"))
     state.pile.remove(state.discard[-1])
     state._unshuffled = len(state.pile)
@@ -586,7 +589,7 @@ async def test_the_seed_ruleset_penalises_a_refused_card_and_an_action_card_does
     await fake.slash(minjun, fake.channel, "uno play", card="green +2")
     assert len(state.hands[1]) == 1 and not state.is_over  # rule 13: an action card never wins
     rules_text = await fake.slash(minjun, fake.channel, "rules", game="uno")
-    assert "시드 규칙" in rules_text.text
+    assert "수업용 규칙" in rules_text.text
 
 
 async def test_the_lobby_shows_the_ruleset_and_the_house_rules(
@@ -612,13 +615,13 @@ async def test_leaving_forfeits_the_cards_go_under_the_pile_and_the_last_member_
     state = await open_rigged(
         fake, bot, members, [["red_3", "blue_4"], ["green_1", "green_2"], ["blue_9"]], "red_7"
     )
-    left = await fake.slash(alice, fake.channel, "uno leave")
+    left = await leave_game(fake, alice, fake.channel, "uno")
     assert not left.ephemeral, left.text
     assert "alice left the game: 2 cards go under the draw pile" in log_text(fake)
     table = await settled(fake, bot, fake.channel)
     assert " 1 alice            0 left" in ANSI.sub("", table.text)
     assert state.turn == 1
-    await fake.slash(minjun, fake.channel, "uno leave")
+    await leave_game(fake, minjun, fake.channel, "uno")
     final = await final_table(fake)
     assert "carol wins the round" in final.text
     stats = await bot.store.member_stats(fake.guild.id, carol.id)
@@ -660,7 +663,7 @@ async def test_out_of_time_the_seat_draws_then_keeps_the_card_in_one_timeout(
         assert session is not None and session.seats[0].timeouts == 1
 
 
-async def test_after_a_draw_the_drawn_card_comes_privately_with_play_it_and_keep(
+async def test_after_a_draw_the_drawn_card_comes_privately_with_play_it_and_pass(
     fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
 ) -> None:
     fake = fake_discord
@@ -675,8 +678,30 @@ async def test_after_a_draw_the_drawn_card_comes_privately_with_play_it_and_keep
     assert "Red 9" not in ANSI.sub("", drew.text)
     (private,) = await drew.wait_followup()
     assert private.visible_to == alice.id and "You drew Red 9." in private.text
-    assert private.button_labels == ["Play it", "Keep"]
+    assert private.button_labels == ["Play it", "Pass"]
     played = await fake.click(alice, private, "Play it")
     assert not played.ephemeral, played.text
     assert "alice played Red 9" in log_text(fake)
     assert [len(hand) for hand in state.hands] == [1, 1, 1] and state.turn == 1
+
+
+async def test_a_card_is_played_by_the_number_its_hand_shows_and_pass_says_pass(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice = members[0]
+    state = await open_rigged(
+        fake, bot, members, [["blue_1", "red_4", "green_2"], ["green_1"], ["blue_9"]], "red_7"
+    )
+    hand = await fake.slash(alice, fake.channel, "uno hand")
+    assert hand.ephemeral and " 1 Red 4" in ANSI.sub("", hand.text)  # sorted: red first
+    passed = await fake.slash(alice, fake.channel, "uno pass")
+    assert passed.ephemeral and "You can pass only right after drawing" in passed.text
+    missing = await fake.slash(alice, fake.channel, "uno play", card="4")
+    assert missing.ephemeral and "Your hand has no card number 4." in missing.text
+    offered = await fake.autocomplete(alice, fake.channel, "uno play", "card", "1")
+    assert [c["value"] for c in offered] == ["red_4"]
+    played = await fake.slash(alice, fake.channel, "uno play", card="1")
+    assert not played.ephemeral, played.text
+    assert "alice played Red 4" in log_text(fake)
+    assert [CARD_CODES[c] for c in state.hands[0]] == ["blue_1", "green_2"]

@@ -7,7 +7,8 @@ import pytest
 
 from bot.games import Menu
 from bot.games.uno import ADAPTER, play_arg
-from bot.i18n import refusal
+from bot.i18n import refusal, t
+from bot.text import uno as render
 from rules import uno
 from rules.engine import IllegalAction
 from rules.uno.cards import cards_of_code
@@ -63,9 +64,10 @@ def test_the_menu_offers_each_legal_card_once_then_a_colour_or_a_seat() -> None:
     seven = ADAPTER.picked(view, None, "red_7", "en", ["alice", "bob", "carol"])
     assert isinstance(seven, Menu) and [o.value for o in seven.options] == ["1", "2"]
     counts = view.hand_counts
+    assert counts[1:] == (2, 1)
     assert [o.label for o in seven.options] == [
-        f"2 bob ({counts[1]} cards)",
-        f"3 carol ({counts[2]} cards)",
+        "2 bob (2 cards)",
+        "3 carol (1 card)",
     ]  # the seats by the names the table shows
     assert ADAPTER.picked(view, seven.step, "2", "en") == ("play", "red_7@2")
     assert ADAPTER.picked(view, None, "red_3", "en") == ("play", "red_3")
@@ -129,3 +131,87 @@ def test_a_turn_with_nothing_to_play_offers_draw_in_the_menu() -> None:
 def test_a_refusal_names_the_card_as_the_tables_do(locale: str, said: str) -> None:
     refused = IllegalAction("You do not hold that card.", code="not_in_hand", card="red_5")
     assert refusal(refused, locale, "uno") == said
+
+
+def _first_deal(rank: str, **options: object) -> tuple[uno.UnoState, tuple[uno.FirstCard, ...]]:
+    """The first deal (3 seats) whose first card has ``rank``, and what dealing did."""
+    for seed in range(500):
+        state, events = ADAPTER.new(3, seed, options, [])
+        first = events[0]
+        assert isinstance(first, uno.FirstCard)
+        if first.card.endswith(f"_{rank}"):
+            return state, events  # type: ignore[return-value]
+    raise AssertionError(rank)
+
+
+NAMES = ["alice", "민준", "carol"]
+
+
+@pytest.mark.parametrize(
+    ("rank", "english", "korean"),
+    [
+        ("+2", ["First card: {card}", "{name} draws 2 cards", "{name} is skipped"],
+         ["첫 카드: {card}", "{name}: 2장 뽑아요", "{name}: 차례를 건너뛰어요"]),
+        ("S", ["First card: {card}", "{name} is skipped"],
+         ["첫 카드: {card}", "{name}: 차례를 건너뛰어요"]),
+        ("R", ["First card: {card}", "The direction is reversed"],
+         ["첫 카드: {card}", "방향이 바뀌었어요"]),
+        ("W", ["First card: {card}. {name} names the colour, then plays"],
+         ["첫 카드: {card}. {name}님이 색을 고른 뒤 내요"]),
+    ],
+)  # fmt: skip
+def test_the_first_table_says_what_an_opening_action_card_did(
+    rank: str, english: list[str], korean: list[str]
+) -> None:
+    state, events = _first_deal(rank)
+    first = events[0]
+    for locale, lines in (("en", english), ("ko", korean)):
+        table = ADAPTER.table(state.view(None), events, NAMES, locale)
+        card = render.card_name(first.card, locale)
+        assert list(table.log) == [line.format(card=card, name=NAMES[first.seat]) for line in lines]
+    if rank == "+2":
+        assert state.view(None).hand_counts[first.seat] == 9
+        assert state.current_seat == (first.seat + 1) % 3
+
+
+def test_an_opening_action_card_under_the_classroom_rules_is_said_to_do_nothing() -> None:
+    state, events = _first_deal("+2", ruleset="seed")
+    table = ADAPTER.table(state.view(None), events, NAMES, "en")
+    card = render.card_name(events[0].card, "en")
+    assert table.log == (f"First card: {card} (no effect under the classroom rules)",)
+    assert len(events) == 1 and state.current_seat == events[0].seat
+
+
+def test_an_opening_number_card_needs_no_word() -> None:
+    state, events = _first_deal("5")
+    assert ADAPTER.table(state.view(None), events, NAMES, "en").log == ()
+
+
+def test_a_number_shown_in_the_hand_names_that_card() -> None:
+    state = rig([["blue_2", "none_W", "red_9", "red_1"], ["red_5"]], "red_7")
+    view = state.view(0)
+    shown = render.numbered(view)
+    assert shown == ["red_1", "red_9", "blue_2", "none_W"]  # as the hand lists them
+    assert [ADAPTER.shown_card(view, str(n)) for n in (1, 2, 3, 4)] == shown
+    assert ADAPTER.shown_card(view, " 2 ") == "red_9"
+    for text in ("0", "5", "r5", "²", ""):
+        assert ADAPTER.shown_card(view, text) is None
+    with pytest.raises(IllegalAction) as refused:
+        ADAPTER.parse("play", "5")  # a number the hand does not show
+    assert refused.value.code == "no_number"
+    assert refusal(refused.value, "en", "uno") == "Your hand has no card number 5."
+    assert refusal(refused.value, "ko", "uno") == "내 패에 5번 카드는 없어요."
+    # Autocomplete reads the number too: the card it names, when it may be played.
+    assert [o.value for o in ADAPTER.suggest(view, "card", "2", "en")] == ["red_9"]
+    assert [o.value for o in ADAPTER.suggest(view, "card", "3", "en")] == []  # blue 2
+
+
+def test_pass_out_of_place_is_answered_about_passing() -> None:
+    state = rig([["red_3", "blue_4"], ["green_1"]], "red_7")
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(0, ADAPTER.parse("pass", None))
+    english = refusal(refused.value, "en", "uno")
+    assert "pass" in english and "keep" not in english.lower()
+    assert "넘기기" in refusal(refused.value, "ko", "uno")
+    assert t("name.pass", "ko") == "넘기기" and t("uno.keep", "ko") == "넘기기"
+    assert t("uno.keep", "en") == "Pass"  # the button after a draw says what /uno pass does

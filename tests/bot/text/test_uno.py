@@ -13,7 +13,7 @@ from rules import uno
 from rules.uno import Play
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
 from tests.language import foreign_lines
-from tests.phone import assert_fits_phone
+from tests.phone import assert_fits_phone, misaligned
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 NAMES = ["alice", "민준", "a very long display name", "dave"]
@@ -66,11 +66,11 @@ UNO · official rules
 House: stacking, draw to play, jump-in,
     7-0, UNO call
 Top: Red 3
-→ clockwise · pile 98
+→ clockwise · draw pile 98
 
  1 alice            1 UNO? (not called)
-▶2 민준             3
- 3 a very long d…   3
+>2 민준             3
+ 3 a very long d~   3
  4 dave             1 UNO!"""
 
 TABLE_KO = """\
@@ -78,11 +78,11 @@ TABLE_KO = """\
 하우스: 쌓기, 낼때까지 뽑기, 끼어들기,
     7-0, 우노 외치기
 맨 위: 빨강 3
-→ 시계 방향 · 더미 98
+→ 시계 방향 · 뽑을 더미 98장
 
  1 alice            1 우노? (안 외침)
-▶2 민준             3
- 3 a very long d…   3
+>2 민준             3
+ 3 a very long d~   3
  4 dave             1 우노!"""
 
 
@@ -103,7 +103,7 @@ def test_the_hand_is_sorted_by_colour_then_rank_numbered_and_coloured() -> None:
     lines = render.hand_lines(state.view(0), "en")
     assert [ANSI.sub("", line) for line in lines] == [
         "Top: Red 7",
-        "6 card(s):",
+        "6 cards:",
         " 1 Red 1             2 Red 9",
         " 3 Yellow +2         4 Green Reverse",
         " 5 Blue 2            6 Wild",
@@ -118,24 +118,67 @@ def test_the_hand_is_sorted_by_colour_then_rank_numbered_and_coloured() -> None:
     ]
 
 
+FINAL_EN = """\
+UNO · classroom rules
+Top: Red 3
+→ clockwise · draw pile 103
+
+*1 alice            0 wins +71 pts
+ 2 민준             2 hand: 51 pts
+ 3 a very long d~   1 hand: 20 pts
+
+Round over: Deal again keeps the seats."""
+
+FINAL_KO = """\
+우노 · 수업용 규칙
+맨 위: 빨강 3
+→ 시계 방향 · 뽑을 더미 103장
+
+*1 alice            0 승리 +71점
+ 2 민준             2 패 51점
+ 3 a very long d~   1 패 20점
+
+판 끝: 다시 돌리기는 자리를 그대로 둬요."""
+
+
 def test_the_final_table_names_the_winner_and_every_hands_points() -> None:
     state = rig([["red_3"], ["green_1", "none_W+4"], ["blue_S"]], "red_7", ruleset="seed")
     events = state.apply(0, Play(0))
     view = state.view(None)
-    body = ANSI.sub("", render.table_body(view, NAMES, "en"))
-    assert body.splitlines()[0] == "UNO · seed rules (course judge)"
-    assert body.splitlines()[-5:] == [
-        "★1 alice            0 +71 pts",
-        " 2 민준             2 51 in hand",
-        " 3 a very long d…   1 20 in hand",
-        "",
-        "Round over: Deal again keeps the seats.",
-    ]
+    for locale, golden in (("en", FINAL_EN), ("ko", FINAL_KO)):
+        body = render.table_body(view, NAMES, locale)
+        assert ANSI.sub("", body) == golden
+        assert_fits_phone(body)
+        assert foreign_lines(body.splitlines(), locale) == []
     assert render.event_lines(events, NAMES, "en") == [
         "alice played Red 3",
         "alice wins the round: 71 points!",
     ]
-    assert_fits_phone(render.table_body(view, NAMES, "ko"))
+
+
+def test_the_seat_marks_are_ascii_so_the_counts_line_up_in_every_font() -> None:
+    # A star or triangle is two columns in a CJK monospace font: the counts after it would
+    # shift by one on such a client (tests/phone.py measures both ways).
+    view = middle().view(None)
+    for locale in ("en", "ko"):
+        seats = render.table_body(view, NAMES, locale).splitlines()[-4:]
+        assert misaligned(seats) == []
+        assert all(line[0] in " >" for line in seats)
+    bad = [line.replace(">", "▶") for line in render.table_body(view, NAMES, "en").splitlines()]
+    assert misaligned(bad[-4:])  # the check does see the old mark
+
+
+def test_counts_of_one_are_singular() -> None:
+    state = rig([["blue_2"], ["red_5", "red_6"]], "red_7")
+    assert ANSI.sub("", render.hand_lines(state.view(0), "en")[1]) == "1 card:"
+    assert render.hand_lines(state.view(0), "ko")[1] == "1장:"
+    assert render.event_lines([uno.CardsDrawn(1, 1), uno.CardsDrawn(1, 4)], NAMES, "en") == [
+        "민준 draws 1 card",
+        "민준 draws 4 cards",
+    ]
+    assert render.event_lines([uno.Forfeited(0, 1)], NAMES, "en") == [
+        "alice left the game: 1 card goes under the draw pile"
+    ]
 
 
 def test_a_wild_is_named_with_its_colour_once_played() -> None:
@@ -155,6 +198,6 @@ def test_a_hand_of_half_the_deck_is_listed_by_colour_and_fits_one_message() -> N
         assert len(body) < 1800
         assert_fits_phone(body)
     lines = [ANSI.sub("", line) for line in render.hand_lines(state.view(0), "en")]
-    assert lines[1] == "92 card(s):"
+    assert lines[1] == "92 cards:"
     assert lines[2] == "Red: 0 1 1 2 2 3 3 4 4 5 5 6 6 8 8 9 9"
     assert lines[-1] == "Wild Wild+4"

@@ -12,12 +12,15 @@ from rules.engine import Action, GameOver, IllegalAction, Outcome
 from rules.uno import (
     CallUno,
     CardPlayed,
+    CardsDrawn,
     CatchUno,
     Challenge,
     ChallengeResolved,
     ChooseColour,
     Colour,
+    DirectionChanged,
     Draw,
+    FirstCard,
     HandsRotated,
     HandsSwapped,
     Pass,
@@ -28,6 +31,7 @@ from rules.uno import (
     UnoAnnounced,
     UnoCaught,
     UnoState,
+    deal,
     new,
 )
 from rules.uno.cards import CARD_CODES, CARD_COLOUR, CARD_RANK, DECK_SIZE, top_code
@@ -149,6 +153,31 @@ def test_rule_4_first_card_wild_draw_four_goes_back(rig: Rig) -> None:
     state = rig([["blue_1"], ["red_2"]], first="none_W+4", turn=0)
     assert CARD_RANK[state.top] != 14
     assert all_cards(state) == list(range(108))
+
+
+@pytest.mark.parametrize("ruleset", ["official", "seed"])
+def test_rule_4_the_deal_says_what_the_first_card_did(ruleset: str) -> None:
+    seen = set()
+    for seed in range(400):
+        state, events = deal(3, seed=seed, options={"ruleset": ruleset})
+        assert state.snapshot() == new(3, seed=seed, options={"ruleset": ruleset}).snapshot()
+        first = events[0]
+        assert isinstance(first, FirstCard) and first.card == CARD_CODES[state.discard[0]]
+        rank = first.card.partition("_")[2]
+        acts = ruleset == "official" and rank in ("S", "R", "+2", "W")
+        assert first.effect is acts
+        expected: list[object] = []
+        if acts and rank == "S":
+            expected = [Skipped(first.seat)]
+        elif acts and rank == "+2":
+            expected = [CardsDrawn(first.seat, 2), Skipped(first.seat)]
+            assert len(state.hands[first.seat]) == 9
+        elif acts and rank == "R":
+            expected = [DirectionChanged(-1)]
+        assert events[1:] == expected
+        assert state.turn == (first.seat + (1 if expected[-1:] == [Skipped(first.seat)] else 0)) % 3
+        seen.add(rank if acts else "none")
+    assert seen == ({"S", "R", "+2", "W", "none"} if ruleset == "official" else {"none"})
 
 
 def test_rule_5_match_colour_or_symbol_or_wild(rig: Rig) -> None:
