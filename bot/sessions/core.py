@@ -338,6 +338,7 @@ class Tables:
             self.first_version(session.channel_id),
             0 if last is None else last.version + 1,
         )
+        session.opened = session.version
         channel_id = session.channel_id
         # Dealt before anything is stored, so a refused deal leaves no half-opened table.
         events = self.deal(session, adapter) if self.lobby_full(session) else None
@@ -360,8 +361,11 @@ class Tables:
         notices: Sequence[str],
         *,
         opening: bool = False,
+        names: Sequence[str] | None = None,
     ) -> Reply:
         """Save the changed session at the next version (or record its end), then re-arm.
+        ``names``: the seats' names to draw this table with, if not as they are now (the
+        member who just left is named as they were when they left).
 
         On any failure the session is rolled back to what the store holds and the error
         propagates: nothing the caller shows can be lost. The table is drawn before the
@@ -390,7 +394,7 @@ class Tables:
             mention = self._member_to_move(session)
         carried = session.options
         async with self.writing(session.channel_id, session.version, opening=opening) as attempt:
-            post = attempt.post = self.render(session, events, notices, mention, closing)
+            post = attempt.post = self.render(session, events, notices, mention, closing, names)
             if over:
                 # What the game carries into the next deal ("Deal again"), kept with the
                 # finished table's seats; worked out before anything is written. The result
@@ -645,6 +649,7 @@ class Tables:
         notices: Sequence[str],
         mention: int | None = None,
         closing: Sequence[str] = (),
+        names: Sequence[str] | None = None,
     ) -> Post:
         """The public message of the session as it is now: the lobby, or the table; with
         ``mention``, the line telling that member their turn has started; ``closing`` below
@@ -659,7 +664,8 @@ class Tables:
                 session.game,
             )
         adapter = self.adapter(session)
-        table = adapter.table(session.state.view(None), events, session.names, session.locale)
+        shown = session.names if names is None else list(names)
+        table = adapter.table(session.state.view(None), events, shown, session.locale)
         turn = None
         if mention is not None:
             turn = t("turn.yours", session.locale, member=f"<@{mention}>")

@@ -24,7 +24,7 @@ from bot.settings import Settings
 from bot.store._common import decode, encode, text_of
 from bot.store.base import ActiveGame, GameStore
 from bot.text.fit import MAX_MESSAGE, fit_list, fit_tail
-from bot.text.names import leveled_name
+from bot.text.names import left_name, leveled_name
 from bot.timers import AlreadyReported
 from rules.engine import GameState
 from rules.levels import Level
@@ -143,6 +143,9 @@ class Session:
     turn_seconds: float
     seats: list[Seat]
     version: int = 1
+    # The version it was opened at. Versions only grow in a channel, so a question asked at
+    # version v (leave this game?) still concerns this session while ``opened <= v``.
+    opened: int = 0
     # The engine's state once loaded (see :attr:`state`); ``None`` in a lobby.
     engine: GameState[Any, Any] | None = None
     message_id: int | None = None
@@ -241,10 +244,15 @@ class Session:
         """Seat names in seat order, for rendering (:meth:`shown_name`)."""
         return [self.shown_name(seat, self.locale) for seat in self.seats]
 
-    def shown_name(self, seat: Seat, locale: str) -> str:
-        """A seat's name as every game's table and ``/game list`` show it: a computer's with
-        its level in ``locale`` (:func:`~bot.text.names.leveled_name`)."""
-        return leveled_name(seat.name, self.level, locale) if seat.computer else seat.name
+    def shown_name(self, seat: Seat, locale: str, *, short: bool = True) -> str:
+        """A seat's name as every game's table (``short``) and ``/game list`` show it: a
+        computer's with its level (:func:`~bot.text.names.leveled_name`), a member's that a
+        computer plays on since they left as such (``bob (left)``, never like a level)."""
+        if not seat.computer:
+            return seat.name
+        if seat.member_id is not None:
+            return left_name(seat.name, locale, short=short)
+        return leveled_name(seat.name, self.level, locale)
 
     @property
     def computer_seats(self) -> list[int]:
@@ -266,6 +274,7 @@ class Session:
             "message_id": self.message_id,
             "deadline": self.deadline,
             "touched": self.touched,
+            "opened": self.opened,
             "secret": None if self.secret is None else self.secret.to_data(),
             "state": None if self.state is None else self.state.snapshot(),
             "turn": self.turn,
@@ -309,6 +318,7 @@ class Session:
             deadline=data["deadline"],
             finished_at=data.get("finished_at"),
             touched=data.get("touched"),
+            opened=data.get("opened", 0),  # stored before it was: any question stands
             secret=None if data.get("secret") is None else Secret.from_data(data["secret"]),
             # Saved before levels existed: today's (normal) players.
             level=Level(data.get("level", Level.NORMAL.value)),

@@ -76,13 +76,23 @@ class PlayVerbs(Tables):
             )
             return dataclasses.replace(reply, private=private)
 
-    async def leave(self, channel_id: int, member_id: int, *, version: int | None = None) -> Reply:
+    async def leave(
+        self,
+        channel_id: int,
+        member_id: int,
+        *,
+        version: int | None = None,
+        asked_at: int | None = None,
+    ) -> Reply:
         """Give up a seat: in a lobby it is freed; in a game it is forfeited by the game's
         rule where it has one (:attr:`~bot.games.GameAdapter.forfeits`), else a computer
-        plays it on."""
+        plays it on. ``asked_at``: the version the member confirmed leaving at; it holds
+        while the same game goes on (moves since do not matter), not for a later one."""
         async with self.lock(channel_id):
             self.check_version(channel_id, version)
             session = self.require(channel_id)
+            if asked_at is not None and session.opened > asked_at:
+                raise SessionError("error.stale_button")
             seat = session.seat_of(member_id)
             if seat is None:
                 raise SessionError("error.not_seated")
@@ -94,11 +104,12 @@ class PlayVerbs(Tables):
                 return await self.commit(
                     session, [], [t("lobby.left", session.locale, name=markdown_name(name))]
                 )
+            names = session.names  # "bob left the game", not "bob (left) left the game"
             events = await self.give_up(session, seat)
             if self.adapter(session).forfeits:
-                return await self.commit(session, events, [])
+                return await self.commit(session, events, [], names=names)
             notice = t("game.left", session.locale, name=markdown_name(name))
-            return await self.commit(session, events, [notice])
+            return await self.commit(session, events, [notice], names=names)
 
     async def give_up(self, session: Session, seat: int) -> list[Event]:
         """A member gives up their seat in a running game: forfeited by the game's rule where

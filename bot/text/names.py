@@ -22,6 +22,7 @@ __all__ = [
     "block_names",
     "clean_name",
     "escape_log",
+    "left_name",
     "leveled_name",
     "markdown_name",
 ]
@@ -70,6 +71,16 @@ def leveled_name(name: str, level: Level, locale: str) -> str:
     if level is Level.NORMAL:
         return name
     tag = t(f"level.tag.{level.value}", locale)
+    return f"{block_name(name, TABLE_NAME_COLUMNS - 1 - columns(tag))} {tag}"
+
+
+def left_name(name: str, locale: str, *, short: bool = True) -> str:
+    """A member's seat a computer plays on since they left (or were handed over):
+    ``bob (left)`` in a table, within :data:`TABLE_NAME_COLUMNS` (``short``), and
+    ``bob (left · computer)`` where there is room (``/game list``)."""
+    tag = t("seat.left_short" if short else "seat.left", locale)
+    if not short:
+        return f"{name} {tag}"
     return f"{block_name(name, TABLE_NAME_COLUMNS - 1 - columns(tag))} {tag}"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.i18n import t
@@ -31,7 +32,12 @@ def table_line(number: int, session: Session, now: float, locale: str) -> str:
     """``1. #games Uno: alice, bob, AI 3 (hard) — bob's turn — idle 2 min``."""
     game = t(f"game.{session.game}", locale)
     seats = ", ".join(
-        markdown_name(clip(session.shown_name(seat, locale), NAME_COLUMNS))
+        # The name clipped, not what follows it: "(left · computer)" stays whole.
+        markdown_name(
+            session.shown_name(
+                replace(seat, name=clip(seat.name, NAME_COLUMNS)), locale, short=False
+            )
+        )
         for seat in session.seats
     )
     # ``turn``, not the state: listing a server's tables must not load every restored game.

@@ -45,6 +45,8 @@ __all__ = [
 
 # Tables name players but never ping them; only the member whose turn starts is mentioned.
 NO_PINGS = discord.AllowedMentions.none()
+# The button of "leave this game?" (``/<game> leave`` in a running game).
+LEAVE_CONFIRMED = "leave_confirmed"
 log = logging.getLogger(__name__)
 _STYLES = {style.name: style for style in discord.ButtonStyle}
 _ROW = 5  # buttons in an action row
@@ -120,6 +122,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
             reply = await registry.join(channel, member, version=version)
         elif self.action == "leave":
             reply = await registry.leave(channel, member.id, version=version)
+        elif self.action == LEAVE_CONFIRMED:  # /<game> leave, confirmed: moves since count not
+            reply = await registry.leave(channel, member.id, asked_at=version)
         elif self.action == "start":
             reply = await registry.start(channel, member.id, version=version)
         elif self.action == "cancel":
@@ -360,13 +364,33 @@ async def answer(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Answer an accepted command: the public table (or notice), then what the game tells
     the member alone, as an ephemeral follow-up."""
     if reply.post is None and reply.notice is None and reply.private is not None:
-        # A private step of a turn (Rummikub's staging): the member alone is answered.
+        # A private step of a turn (Rummikub's staging): the member alone is answered, by
+        # editing the private message whose button (or edit box) made the step, so a staged
+        # turn stays one message; a slash command has none and gets a new one.
+        if _from_private_message(interaction):
+            await interaction.response.edit_message(
+                content=reply.private.content, view=build_view(reply.private)
+            )
+            return
         await ephemeral(interaction, reply.private.content, view=build_view(reply.private))
         return
     await answer_post(interaction, reply.post, reply.notice)
     if reply.private is not None:
         private = reply.private
         await quietly(ephemeral(interaction, private.content, view=build_view(private)))
+
+
+def _from_private_message(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction came from a component of an ephemeral message not answered
+    yet, which an UPDATE_MESSAGE response (type 7) edits in place."""
+    message = interaction.message
+    return (
+        interaction.type
+        in (discord.InteractionType.component, discord.InteractionType.modal_submit)
+        and message is not None
+        and message.flags.ephemeral
+        and not interaction.response.is_done()
+    )
 
 
 async def answer_post(

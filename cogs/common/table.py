@@ -15,10 +15,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.games import MAX_OPTIONS
+from bot.i18n import t
 from bot.sessions import Reply, SessionError, SessionRegistry
-from cogs.common.buttons import answer, send_hand
+from cogs.common.buttons import LEAVE_CONFIRMED, GameButton, answer, send_hand
 from cogs.common.respond import (
     deckhand,
+    ephemeral,
     guarded,
     is_moderator,
     locale_of,
@@ -133,9 +135,33 @@ async def join(interaction: discord.Interaction[Any], game: str) -> None:
 
 
 async def leave(interaction: discord.Interaction[Any], game: str) -> None:
-    """``/<game> leave``: give up a seat (in a running game: forfeit it by the game's rule,
-    or a computer plays it on)."""
-    await _run(interaction, game, "leave", lambda r, c: r.leave(c, interaction.user.id))
+    """``/<game> leave``: give up a seat. A lobby seat is freed at once; a running game's
+    seat is given up (forfeited by the game's rule, or a computer plays it on) only once the
+    member confirms with the button this answers with, which says what leaving costs."""
+
+    async def work() -> None:
+        registry, channel_id = _registry(interaction, game)
+        session = registry.get(channel_id)
+        member_id = interaction.user.id
+        if session is None or session.is_lobby or session.seat_of(member_id) is None:
+            await answer(interaction, await registry.leave(channel_id, member_id))
+            return
+        locale = locale_of(interaction)
+        adapter = registry.adapter(session)
+        key = "leave.confirm_forfeit" if adapter.forfeits else "leave.confirm_computer"
+        button = GameButton(
+            channel_id,
+            session.version,
+            LEAVE_CONFIRMED,
+            label=t("button.leave_confirmed", locale),
+            style=discord.ButtonStyle.danger,
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(button)
+        game_name = t(f"game.{game}", locale)
+        await ephemeral(interaction, t(key, locale, game=game_name), view=view)
+
+    await guarded(interaction, work, what=f"/{game} leave")
 
 
 async def act(interaction: discord.Interaction[Any], game: str, action: Action) -> None:

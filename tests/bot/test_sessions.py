@@ -2180,3 +2180,24 @@ async def test_an_unrestorable_game_is_set_aside_once_though_the_store_was_down_
     await again.answered(again.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=2))
     assert again.registry.get(CHANNEL) is not None
     await again.registry.close()
+
+
+async def test_a_confirmed_leave_holds_while_the_same_game_goes_on(table: Harness) -> None:
+    """The member confirmed leaving at version v: moves since do not spoil it, but a game
+    opened after it (a new lobby, a Deal again) is not the game they meant to leave."""
+    await start_two(table)
+    registry = table.registry
+    session = registry.get(CHANNEL)
+    assert session is not None
+    asked_at = session.version
+    await table.answered(registry.act(CHANNEL, ALICE.id, Add(1)))
+    assert session.version > asked_at
+    await table.answered(registry.leave(CHANNEL, BOB.id, asked_at=asked_at))
+    assert session.seats[1].computer
+    await registry.end(CHANNEL, 999, moderator=True)
+    await start_two(table)
+    with pytest.raises(SessionError) as refused:
+        await registry.leave(CHANNEL, BOB.id, asked_at=asked_at)
+    assert refused.value.key == "error.stale_button"
+    later = registry.get(CHANNEL)
+    assert later is not None and later.opened > asked_at and not later.seats[1].computer

@@ -11,6 +11,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+from bot.fakediscord.server import InteractionResult
+from bot.i18n import language, t
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
@@ -135,3 +137,16 @@ def hole_card(players: int, seed: int) -> str:
     from rules.cards import STANDARD_DECK
 
     return str(STANDARD_DECK[new(players, seed=seed).snapshot()["house"][0]].code)
+
+
+async def leave_game(
+    fake: FakeDiscord, member: FakeMember, channel: FakeChannel, game: str
+) -> InteractionResult:
+    """``/<game> leave`` as a member does it: in a running game the bot asks first (an
+    ephemeral question with one button), and the member confirms; in a lobby it is at once.
+    The answer that left."""
+    asked = await fake.slash(member, channel, f"{game} leave")
+    if not asked.ephemeral or asked.message is None or not asked.message.components:
+        return asked
+    label = t("button.leave_confirmed", language(member.locale))
+    return await fake.click(member, asked.message, label)

@@ -19,6 +19,7 @@ from tests.deals import fair_blackjack_deals
 from tests.e2e.deckhand_tables import (
     blackjack_seed,
     latest_table,
+    leave_game,
     open_table,
     play_to_the_end,
     settled,
@@ -490,7 +491,7 @@ async def test_deal_again_never_records_a_game_for_a_member_who_left(
     alice, bob = fake.add_member("alice"), fake.add_member("bob")
     async with deckhand.run() as bot:
         await open_table(fake, bot, alice, [bob])
-        left = await fake.slash(bob, fake.channel, "blackjack leave")
+        left = await leave_game(fake, bob, fake.channel, "blackjack")
         assert not left.ephemeral, left.text
         final = await play_to_the_end(fake, bot, [alice])
         for _ in range(3):
@@ -616,7 +617,7 @@ async def test_display_names_dress_up_no_message_of_the_bot(
         for member in (bob, carol):
             joined = await fake.slash(member, fake.channel, "onecard join")
             assert not joined.ephemeral, joined.text
-        await fake.slash(carol, fake.channel, "onecard leave")  # "-# tiny" left
+        await leave_game(fake, carol, fake.channel, "onecard")  # "-# tiny" left
         await fake.slash(dave, fake.channel, "onecard join")
         started = await fake.click(alice, latest_table(fake, fake.channel), "Start")
         assert opened.message is not None and not started.ephemeral, started.text
@@ -654,3 +655,33 @@ async def test_old_lobby_messages_say_what_became_of_them(
         await fake.wait_for(lambda: lobby.components == [] or None)
         assert lobby.content == closed.text
         assert lobby.pinged == []
+
+
+async def test_leaving_a_running_game_asks_first_and_the_seat_says_the_member_left(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """/uno leave in a running game changes nothing until the member presses the button
+    that names what leaving costs (Uno: a forfeit). The seat then reads "bob (left)" in the
+    table and "(left · computer)" in /game list, never like a computer's level."""
+    fake = fake_discord
+    alice, bob = fake.add_member("alice"), fake.add_member("bob", locale="ko")
+    mod = fake.add_member("mod", moderator=True)
+    async with deckhand.run() as bot:
+        await fake.slash(alice, fake.channel, "uno start", players=3, bots=1, level="hard")
+        await fake.slash(bob, fake.channel, "uno join")
+        session = bot.sessions.get(fake.channel.id)
+        assert session is not None and not session.is_lobby
+        asked = await fake.slash(bob, fake.channel, "uno leave")
+        assert asked.ephemeral and asked.message is not None
+        assert asked.text == t("leave.confirm_forfeit", "ko", game=t("game.uno", "ko"))
+        assert not session.seats[1].computer  # nothing changed yet
+        left = await fake.click(bob, asked.message, t("button.leave_confirmed", "ko"))
+        assert not left.ephemeral, left.text
+        assert session.seats[1].computer
+        assert "bob left the game" in left.text  # named as they were when they left
+        later = bot.sessions.render(session, [], []).content  # the next table
+        assert "bob (left)" in later and "bob (hard)" not in later
+        listed = await fake.slash(mod, fake.channel, "game list")
+        assert "bob (left · computer)" in listed.text
+        again = await fake.click(bob, asked.message, t("button.leave_confirmed", "ko"))
+        assert again.ephemeral and again.text == t("error.not_seated", "ko")
