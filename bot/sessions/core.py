@@ -394,7 +394,9 @@ class Tables:
             mention = self._member_to_move(session)
         carried = session.options
         async with self.writing(session.channel_id, session.version, opening=opening) as attempt:
-            post = attempt.post = self.render(session, events, notices, mention, closing, names)
+            post = attempt.post = self.render(
+                session, events, notices, mention=mention, closing=closing, names=names
+            )
             if over:
                 # What the game carries into the next deal ("Deal again"), kept with the
                 # finished table's seats; worked out before anything is written. The result
@@ -647,6 +649,7 @@ class Tables:
         session: Session,
         events: Sequence[Event],
         notices: Sequence[str],
+        *,
         mention: int | None = None,
         closing: Sequence[str] = (),
         names: Sequence[str] | None = None,
