@@ -55,6 +55,14 @@ class Event:
     """Base class of everything that happened, as reported by ``apply``."""
 
 
+class TurnAgain(Event):
+    """The seat that moved moves again, as a turn of its own (One Card's K): a fresh turn
+    time, and the member is told, as when the turn comes round. A turn of several steps
+    (a Rummikub arrangement, a Blackjack hit) is one turn and reports no such thing."""
+
+    __slots__ = ()
+
+
 @unique
 class Outcome(Enum):
     """How one seat finished, for stats and leaderboards."""

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import t
@@ -29,7 +29,7 @@ from bot.sessions.model import (
     SessionError,
 )
 from bot.text.names import markdown_name
-from rules.engine import Action, Event, GameState, IllegalAction
+from rules.engine import Action, Event, GameState, IllegalAction, TurnAgain
 
 if TYPE_CHECKING:
     from bot.sessions.core import Tables
@@ -57,14 +57,17 @@ class TurnClock:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
 
-    def new_turn(self, session: Session) -> bool:
-        """Whether a change gave the turn anew (a whole turn time) rather than leaving it
-        where it was (a kick of another seat keeps the current player's deadline)."""
+    def new_turn(self, session: Session, events: Sequence[Event] = ()) -> bool:
+        """Whether a change (that reported ``events``) gave the turn anew (a whole turn
+        time) rather than leaving it where it was (a kick of another seat keeps the current
+        player's deadline); a seat that plays again (:class:`~rules.engine.TurnAgain`) has
+        a new turn."""
         state = session.state
         seat = None if state is None else state.current_seat
         return (
             seat is None
             or seat != session.deadline_seat
+            or any(isinstance(event, TurnAgain) for event in events)
             or session.seats[seat].computer
             or session.deadline is None
             or session.deadline <= self.tables.clock()  # timed out, yet the turn stays

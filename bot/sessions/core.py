@@ -389,7 +389,7 @@ class Tables:
             notices = [*notices, *self.fairness(session, end=False)]
         closing = self.fairness(session, end=True) if over else []
         mention = None
-        if state is not None and not over and self.turns.new_turn(session):
+        if state is not None and not over and self.turns.new_turn(session, events):
             self.turns.set_deadline(session)
             mention = self._member_to_move(session)
         carried = session.options

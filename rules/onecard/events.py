@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.cards import Card, Suit
-from rules.engine import Action, Event, GameOver
+from rules.engine import Action, Event, GameOver, TurnAgain
 
 __all__ = [
     "Attack",
@@ -127,7 +127,7 @@ class DirectionChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class PlayAgain(Event):
+class PlayAgain(TurnAgain):
     """A K: ``seat`` plays again (rule 20)."""
 
     seat: int

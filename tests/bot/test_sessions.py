@@ -2201,3 +2201,18 @@ async def test_a_confirmed_leave_holds_while_the_same_game_goes_on(table: Harnes
     assert refused.value.key == "error.stale_button"
     later = registry.get(CHANNEL)
     assert later is not None and later.opened > asked_at and not later.seats[1].computer
+
+
+async def test_a_seat_that_plays_again_has_a_new_turn_and_is_told(table: Harness) -> None:
+    """One Card's K: the same seat moves again. Its deadline is whole again and the member
+    is pinged, where a step within one turn (same seat, nothing said) keeps both."""
+    from rules.onecard.events import PlayAgain
+
+    await start_two(table)
+    registry = table.registry
+    session = registry.get(CHANNEL)
+    assert session is not None and session.state is not None
+    seat = session.state.current_seat
+    assert session.deadline_seat == seat and session.deadline is not None
+    assert not registry.turns.new_turn(session, [Added(0, 1, 1)])
+    assert registry.turns.new_turn(session, [PlayAgain(seat)])
