@@ -51,10 +51,7 @@ SEED_MAX = 2**53 - 1
 LEVEL_DESCRIPTION = _("How well the computer seats play (default: normal)", key="param.level")
 LEVEL_CHOICES = [
     app_commands.Choice(name=_("easy", key="choice.level.easy"), value=Level.EASY.value),
-    app_commands.Choice(
-        name=_("normal (today's computer player)", key="choice.level.normal"),
-        value=Level.NORMAL.value,
-    ),
+    app_commands.Choice(name=_("normal", key="choice.level.normal"), value=Level.NORMAL.value),
     app_commands.Choice(name=_("hard", key="choice.level.hard"), value=Level.HARD.value),
 ]
 
