@@ -134,6 +134,13 @@ def _gostop(rng: random.Random) -> dict[str, Any]:
     return chosen
 
 
+def _blackjack(rng: random.Random) -> dict[str, Any]:
+    chosen = _players(1, 3)(rng)
+    if rng.random() < 0.5:  # casino tables (issue 32): double and split get played too
+        chosen["rules"] = "casino"
+    return chosen
+
+
 def _uno(rng: random.Random) -> dict[str, Any]:
     chosen = _players(2, 4)(rng)
     for rule in ("stacking", "jump_in", "seven_zero", "uno_call"):
@@ -142,7 +149,11 @@ def _uno(rng: random.Random) -> dict[str, Any]:
 
 
 STRATEGIES: tuple[Strategy, ...] = (
-    Strategy("blackjack", _players(1, 3), (("hit", {}), ("stand", {}))),
+    Strategy(
+        "blackjack",
+        _blackjack,
+        (("hit", {}), ("stand", {}), ("double", {}), ("split", {})),
+    ),
     Strategy(
         "onecard",
         _players(2, 3),

@@ -77,6 +77,8 @@ def deal_blackjack(pick: random.Random, seed: int) -> bj.State:
     players = pick.randint(bj.MIN_PLAYERS, bj.MAX_PLAYERS)
     computers = [s for s in range(players) if pick.random() < 0.3]
     options = {"computers": computers, "computer_level": pick.choice(["easy", "normal", "hard"])}
+    if pick.random() < 0.5:  # a casino table (issue 32): split hands and doubles to restore
+        options |= {"ruleset": "casino", "soft17": pick.choice(["stand", "hit"])}
     kind = pick.randrange(3)  # the seed program's deal, a fair deal, a fair deal from a seed
     if kind == 0:
         return bj.new(players, seed=seed, options=options)
