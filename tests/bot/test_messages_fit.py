@@ -32,6 +32,7 @@ from bot.verify import verify_command
 from cogs.common.buttons import build_view
 from rules.engine import IllegalAction
 from rules.levels import Level
+from tests.phone import assert_tables_fit_phone
 from tests.rules.rummikub.test_properties import random_edit
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
@@ -152,9 +153,13 @@ def test_every_message_of_random_and_extreme_states_is_one_discord_accepts(
             public = compose(table, ["notice"], turn, locale, closing)
             post = Post(1, 1, public, table.controls, locale, game)
             assert_fits(post, closing[0], turn, table.body.split("\n")[0])
+            # Within a phone's width, and every column lines up whether the reader's font
+            # draws the suits, arrows and marks one column wide or two.
+            assert_tables_fit_phone(public)
             for seat in range(len(seated)):
                 view = state.view(seat)
                 hand = adapter.hand(view, seated, locale)
+                assert_tables_fit_phone(compose(hand, locale=locale))
                 assert_fits(
                     Post(1, 1, compose(hand, locale=locale), hand.controls, locale, game, hand.menu)
                 )
