@@ -291,6 +291,8 @@ async def test_a_member_splits_and_doubles_at_a_casino_table(
     table = await settled(fake_discord, bot, fake_discord.channel)
     assert t("bj.rules_casino", "en") in table.text.splitlines()
     assert table.button_labels == ["Hand", "Hit", "Stand", "Double", "Split"]
+    rules = await fake_discord.slash(alice, fake_discord.channel, "rules", game="blackjack")
+    assert rules.ephemeral and rules.text == t("rules.blackjack.casino", "en")
     mine = await fake_discord.click(alice, table, "Hand")
     assert mine.message is not None
     assert mine.message.button_labels == ["Hit", "Stand", "Double", "Split"]
@@ -330,3 +332,26 @@ async def test_a_seed_table_refuses_double_in_the_members_language(
     refused = await fake_discord.slash(current, fake_discord.channel, "blackjack double")
     assert refused.ephemeral
     assert refused.text == t("illegal.blackjack.casino_only", locale)
+
+
+async def test_a_korean_casino_table_speaks_korean_only(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake_discord.guild.locale = "ko"
+    bob = members[1]  # a Korean client
+    seed = casino_seed_with_a_pair()
+    opened = await fake_discord.slash(
+        bob, fake_discord.channel, "blackjack start", seed=seed, rules="casino"
+    )
+    assert not opened.ephemeral, opened.text
+    table = await settled(fake_discord, bot, fake_discord.channel)
+    assert t("bj.rules_casino", "ko") in table.text.splitlines()
+    for label in ("button.split", "button.double", "button.stand", "button.stand"):
+        if whose_turn(bot, fake_discord.channel) is None:
+            break
+        moved = await fake_discord.click(bob, table, t(label, "ko"))
+        assert not moved.ephemeral, moved.text
+        table = await settled(fake_discord, bot, fake_discord.channel)
+    assert t("bj.split", "ko") in table.text and t("bj.hand_n", "ko", n=2) in table.text
+    for message in fake_discord.public_messages(fake_discord.channel):
+        assert not foreign_lines(message_lines(message), "ko"), message_lines(message)
