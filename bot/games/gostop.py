@@ -16,18 +16,19 @@ the public table never holds a card of a hand or of the pile.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.games import Control, Menu, Move, Option, PublicTurns, Table
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.settings import Settings
 from bot.text import gostop as render
 from rules import gostop
 from rules.engine import Action, Event, GameOver, IllegalAction
 from rules.gostop.ai import choose_action
-from rules.gostop.cards import HwatuCard, HwatuParseError, Kind, parse_hwatu
+from rules.gostop.cards import CARDS, HwatuCard, HwatuParseError, Kind, parse_hwatu
 from rules.gostop.state import (
     Bomb,
     ChongtongChoice,
@@ -58,10 +59,37 @@ _GO_STOP: Final = (
 )
 
 
+@functools.cache
+def _shown_names() -> dict[str, HwatuCard]:
+    """Every card by the name the tables show it in each language, spaces and case aside
+    (``nov double``): what a member reads can be typed back. Twins share a name; it reads as
+    the first, which the engine plays as whichever of the two is held."""
+    named: dict[str, HwatuCard] = {}
+    for lang in LANGUAGES:
+        for card in CARDS:
+            named.setdefault(_squeezed(render.card_name(card, lang)), card)
+    return named
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.lower().split())
+
+
+def _parse(text: str) -> HwatuCard:
+    """A card by code, alias (:func:`parse_hwatu`) or shown name; ``HwatuParseError`` if none."""
+    try:
+        return parse_hwatu(text)
+    except HwatuParseError:
+        card = _shown_names().get(_squeezed(text))
+        if card is None:
+            raise
+        return card
+
+
 def _card(text: str) -> HwatuCard:
     """A card as typed; refused with what was typed (clipped) when it names none."""
     try:
-        return parse_hwatu(text)
+        return _parse(text)
     except HwatuParseError:
         typed = text.strip()[:_ECHO]
         raise IllegalAction(
@@ -77,7 +105,7 @@ def _month(text: str) -> int:
     if cleaned.isdecimal() and 1 <= int(cleaned) <= 12:
         return int(cleaned)
     try:
-        month = parse_hwatu(text).month
+        month = _parse(text).month
     except HwatuParseError:
         month = 0
     if not month:
@@ -87,7 +115,8 @@ def _month(text: str) -> int:
 
 def parse_move(text: str) -> Play | Bomb:
     """What ``/gostop play card:`` says: ``4열``, ``4열>4띠`` or ``4열 4띠``, ``3광 shake``
-    (``흔들기``), ``bomb 3`` (``폭탄 3월``); card names as :func:`parse_hwatu` reads them."""
+    (``흔들기``), ``bomb 3`` (``폭탄 3월``); cards as :func:`parse_hwatu` reads them or by the
+    names the tables show (``Nov double``)."""
     words = text.replace(TARGET, f" {TARGET} ").split()
     if not words:
         raise IllegalAction("That is not a Go-Stop move.", code="not_a_gostop_move")
@@ -107,13 +136,13 @@ def parse_move(text: str) -> Play | Bomb:
         return Play(_card(" ".join(words[:at])), _card(" ".join(words[at + 1 :])), shake)
     whole = " ".join(words)
     try:
-        return Play(parse_hwatu(whole), None, shake)
+        return Play(_parse(whole), None, shake)
     except HwatuParseError:
         pass
     # A card and its target without the ``>``: the first split where both are cards.
     for at in range(1, len(words)):
         try:
-            return Play(parse_hwatu(" ".join(words[:at])), parse_hwatu(" ".join(words[at:])), shake)
+            return Play(_parse(" ".join(words[:at])), _parse(" ".join(words[at:])), shake)
         except HwatuParseError:
             continue
     return Play(_card(whole), None, shake)
@@ -330,7 +359,7 @@ class GostopAdapter(PublicTurns):
         if view.phase == Phase.CHONGTONG:
             return ("chongtong", value)
         try:
-            card = parse_hwatu(value)
+            card = _parse(value)
         except HwatuParseError:
             return ("play", value)  # refused by parse with its reason
         return self._second_menu(view, card, locale) or ("play", card.code)

@@ -30,10 +30,10 @@ CARD_TEXT: Final = 40  # the longest move text: "jan bright > jan junk shake" an
 BONUS_CHOICES: Final = [
     app_commands.Choice(name=_("none", key="choice.gostop.bonus.0"), value=0),
     app_commands.Choice(
-        name=_("2: two double-junk bonus cards", key="choice.gostop.bonus.2"), value=2
+        name=_("2: two bonus doubles (2 junk each)", key="choice.gostop.bonus.2"), value=2
     ),
     app_commands.Choice(
-        name=_("3: and a triple-junk bonus card", key="choice.gostop.bonus.3"), value=3
+        name=_("3: and a bonus triple (3 junk)", key="choice.gostop.bonus.3"), value=3
     ),
 ]
 CHONGTONG_CHOICES: Final = [

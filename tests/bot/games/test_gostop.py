@@ -70,6 +70,13 @@ def choices() -> GostopState:
         ("play", "Jan junk", Play(C("1피a"))),
         ("play", "보너스쌍피", Play(C("B2a"))),
         ("play", "bonus(2)", Play(C("B2a"))),
+        # The names the tables show, typed back: Nov's double, a bonus card, a target.
+        ("play", "Nov double", Play(C("11쌍피"))),
+        ("play", "bonus triple", Play(C("B3"))),
+        ("play", "bonus double", Play(C("B2a"))),
+        ("play", "dec bright > Dec double", Play(C("12광"), C("12쌍피"))),
+        ("play", "dec bright dec double", Play(C("12광"), C("12쌍피"))),
+        ("choose", "Dec double", TakeFlip(C("12쌍피"))),
         ("choose", "5피", TakeFlip(C("5피a"))),
         ("play", "3광 흔들기", Play(C("3광"), None, True)),
         ("play", "bomb 3", Bomb(3)),
@@ -88,6 +95,16 @@ def test_parse_reads_every_move_as_buttons_menus_and_commands_name_it(
     verb: str, arg: str | None, action: Action
 ) -> None:
     assert ADAPTER.parse(verb, arg) == action
+
+
+def test_every_card_name_a_table_shows_can_be_typed_back_in_either_language() -> None:
+    from bot.text import gostop as render
+
+    for lang in ("en", "ko"):
+        for card in CARDS:
+            name = render.card_name(card, lang)
+            played = ADAPTER.parse("play", name)
+            assert isinstance(played, Play) and render.card_name(played.card, lang) == name
 
 
 @pytest.mark.parametrize(

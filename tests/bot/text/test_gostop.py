@@ -7,6 +7,7 @@ The score sheet is checked line by line against ``deckhand gostop score``'s numb
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -14,6 +15,7 @@ import pytest
 
 from bot.i18n import catalog
 from bot.text import gostop as render
+from bot.text.width import columns
 from bot.tools.gostop import score_sheet
 from rules.engine import GameOver, Outcome, Result
 from rules.gostop import Go, GostopState, Phase, Play, Stop, new
@@ -77,24 +79,25 @@ def at_go_stop() -> GostopState:
 
 RICH_EN = """\
 Go-Stop (Matgo) | bonus cards 2
-Stakes ×2 after 1 nagari
+Stakes ×2 after 1 nagari (drawn game)
 Floor (pile 5)
  Jan junk | Feb animal junk
- Sep animal ribbon junk (ppuk: Bob)
- Oct junk
+ Sep animal ribbon junk (ppuk: Bob; the
+   4th card takes all) | Oct junk
 
 Bob: 0 pts, hand 5
- bombs 1, ppuks 1, flip-only turns 1,
-   instant 7
+ bombs 1 (3 played at once), ppuks 1,
+   flip-only turns 1, instant points 7
  animals: Jul Oct
- junk 6: Feb Aug Aug Sep Nov(2)
+ junk 6: Feb Aug Aug Sep Nov double
 
 Alice: 0 pts, hand 6, dealer
- Go 1, shakes 1
+ Go 1, shakes 1 (3 of a month shown)
  brights: Jan Aug
  animals: Apr May
  ribbons: Jan May Jun
- junk 8: Apr Jun Jun Jul Dec(2) bonus(2)
+ junk 8: Apr Jun Jun Jul Dec double
+    bonus double
 
 Alice to play"""
 
@@ -141,7 +144,7 @@ def test_the_table_is_the_same_from_every_view_no_hand_in_it() -> None:
         (
             "en",
             "Go-Stop (Matgo)\nFloor (pile 1)\n Jan bright | Aug junk\n Dec [1]animal [2]ribbon\n"
-            "Flipped: Dec double junk\nIt takes [1] or [2].\n\nBob: 0 pts, hand 2\n"
+            "Flipped: Dec double\nIt takes [1] or [2].\n\nBob: 0 pts, hand 2\n"
             " nothing taken yet\n\nAlice: 0 pts, hand 2, dealer\n nothing taken yet\n\n"
             "Alice: which card does the flip take?",
         ),
@@ -172,15 +175,16 @@ def test_the_cards_taken_in_a_turn_show_while_its_flip_waits() -> None:
     assert "Taken this turn: Apr junk, Apr animal" in body.splitlines()
 
 
+# The shake and the nagari were explained above the sheet (Alice's counts, the stakes).
 STOP_EN = """\
 Score sheet: Alice stopped
  junk                         7
  base                         7
- shakes (1)                  ×2
- pi-bak                      ×2
- go-bak                      ×2
- nagari (1)                  ×2
- 7 × 16                   = 112
+ shakes (1)                  x2
+ pi-bak (loser: 1-7 junk)    x2
+ go-bak (loser called Go)    x2
+ nagari (1)                  x2
+ 7 x 16                   = 112
  instant points              +7
  total                      119"""
 
@@ -188,11 +192,11 @@ STOP_KO = """\
 점수표: Alice 님 스톱
  피                         7점
  기본 점수                  7점
- 흔들기 1번                  ×2
- 피박                        ×2
- 고박                        ×2
- 나가리 1번                  ×2
- 7 × 16                 = 112점
+ 흔들기 1번                 2배
+ 피박                       2배
+ 고박                       2배
+ 나가리 1번                 2배
+ 7의 16배               = 112점
  즉시 점수                 +7점
  합계                     119점"""
 
@@ -230,18 +234,24 @@ def test_a_sheet_with_go_bonus_go_times_bombs_and_dans_by_name() -> None:
         winner_go=3,
         bombs=1,
     )
-    lines = render.sheet_lines(settlement, "en", goes=3, bombs=1, dans=["red dan", "blue dan"])
+    dans = ["red dan", "blue dan"]
+    lines = render.sheet_lines(settlement, "en", goes=3, bombs=1, dans=dans, plain=True)
+    # Alone, the sheet explains the bomb itself, its numbers moved right to make room.
     assert lines == [
-        " brights                      3",
-        " ribbons                      2",
-        " dan (red dan, blue dan)      6",
-        " base                        11",
-        " Go bonus (3 Go)             +3",
-        " 3 Go                        ×2",
-        " bombs (1)                   ×2",
-        " (11 + 3) × 4              = 56",
-        " total                       56",
+        " brights                       3",
+        " ribbons                       2",
+        " dan (red dan, blue dan)       6",
+        " base                         11",
+        " Go bonus (3 Go)              +3",
+        " 3 Go                         x2",
+        " bombs (1) (3 played at once) x2",
+        " (11 + 3) x 4               = 56",
+        " total                        56",
     ]
+    assert_fits_phone("\n".join(lines))
+    # The console keeps the seed's signs (its golden transcript is byte-exact).
+    console = render.sheet_lines(settlement, "ko", goes=3, bombs=1, dans=["홍단", "청단"])
+    assert console[-3:-1] == [" 폭탄 1번                    ×2", " (11 + 3) × 4            = 56점"]
 
 
 def finished_games(count: int) -> list[GostopState]:
@@ -277,7 +287,7 @@ def test_every_score_sheet_says_the_numbers_deckhand_gostop_score_computes() -> 
                 "nagari_carry": view.nagari_carry,
             }
         )  # fmt: skip
-        lines = render.result_lines(view, "en")
+        lines = render.result_lines(view, "en", plain=True)
         text = "\n".join(lines)
         shown = dict.fromkeys(SHEET_LABELS, "0")
         for line in lines:
@@ -292,9 +302,9 @@ def test_every_score_sheet_says_the_numbers_deckhand_gostop_score_computes() -> 
         if sheet["go_bonus"]:
             assert re.search(rf"^ Go bonus \(\d+ Go\) +\+{sheet['go_bonus']}$", text, re.M)
         for bak in sheet["baks"]:  # type: ignore[attr-defined]
-            assert re.search(rf"^ {bak} +×2$", text, re.M)
+            assert re.search(rf"^ {bak} \(.+\) +x2$", text, re.M)
         if int(sheet["multiplier"]) > 1:  # type: ignore[call-overload]
-            assert re.search(rf"× {sheet['multiplier']} += {sheet['total']}$", text, re.M)
+            assert re.search(rf" x {sheet['multiplier']} += {sheet['total']}$", text, re.M)
         checked += 1
     assert checked > 50
 
@@ -330,7 +340,7 @@ def test_every_table_of_whole_games_fits_a_phone_even_with_long_names(locale: st
             assert seat is not None
             action = choose_action(state.view(seat))
             state.apply(seat, Go() if isinstance(action, Stop) and seed % 3 == 0 else action)
-    assert "WWWWWWWWWWW…" in body and "가나다라마…" in body
+    assert "WWWWWWWWWWW~" in body and "가나다라마~" in body
 
 
 def test_the_nagari_the_chongtong_and_three_ppuks_end_with_what_they_pay() -> None:
@@ -342,7 +352,7 @@ def test_the_nagari_the_chongtong_and_three_ppuks_end_with_what_they_pay() -> No
     assert nagari.win_reason == "nagari"
     body = render.table_body(nagari.view(None), NAMES, "en")
     assert body.endswith(
-        "Nagari: nobody stopped.\nThe next game is ×8.\nInstant points kept: Alice 7"
+        "Nagari: nobody stopped, nobody wins.\nThe next game is ×8.\nInstant points kept: Alice 7"
     )
     ko = render.table_body(nagari.view(None), NAMES, "ko")
     assert ko.endswith("나가리: 아무도 스톱하지 못했어요.\n다음 판은 ×8예요.\n"
@@ -350,8 +360,8 @@ def test_the_nagari_the_chongtong_and_three_ppuks_end_with_what_they_pay() -> No
     chongtong = endings["chongtong"]
     winner = chongtong.result.winners[0]  # type: ignore[union-attr]
     lines = render.end_lines(chongtong.view(None), NAMES, "en")
-    assert lines[0] == f"{NAMES[winner]} wins with a chongtong"
-    assert lines[1:] == [" chongtong                   10", " total                       10"]
+    assert lines[:2] == [f"{NAMES[winner]} wins with a chongtong (4 of a month", "   dealt)"]
+    assert lines[2:] == [" chongtong                   10", " total                       10"]
     three = endings["three-ppuk"]
     lines = render.end_lines(three.view(None), NAMES, "ko")
     assert lines[1].split() == ["삼뻑", "7점"]
@@ -362,16 +372,18 @@ def test_a_forfeit_ends_with_the_winners_score_sheet() -> None:
     state.forfeit(1)
     lines = render.end_lines(state.view(None), NAMES, "en")
     # Paid as a Stop would be (rule 26): Alice's two brights score nothing, her Go one point.
+    # Said alone (no table above to explain them), the shake and the nagari are explained here.
     assert lines == [
         "Bob left: Alice wins",
-        " base                         0",
-        " Go bonus (1 Go)             +1",
-        " shakes (1)                  ×2",
-        " nagari (1)                  ×2",
-        " (0 + 1) × 4                = 4",
-        " total                        4",
+        " base                             0",
+        " Go bonus (1 Go)                 +1",
+        " shakes (1) (3 of a month shown) x2",
+        " nagari (1) (no winner)          x2",
+        " (0 + 1) x 4                    = 4",
+        " total                            4",
         "Instant points kept: Bob 7",
     ]
+    assert_fits_phone("\n".join(lines))
     result = state.result
     assert result is not None and result.scores == (4, 7)
 
@@ -382,7 +394,8 @@ Jan: 1) junk -> takes the junk
 Feb: 2) ribbon -> takes the animal or
     the junk: your pick
 Mar: 3) ribbon 4) junk 5) junk -> stays
-    on the floor (may shake, ×2)
+    on the floor (may shake: show the
+    three, a win pays ×2)
 Jun: 6) animal -> stays on the floor"""
 
 HAND_KO = """\
@@ -408,19 +421,21 @@ def test_a_hand_says_a_stack_a_bomb_and_a_bonus_card() -> None:
     )
     assert render.hand_lines(state.view(0), "en") == [
         "5 cards",
-        "May: 1) animal 2) ribbon 3) junk ->",
-        "    takes the junk (may bomb)",
-        "Sep: 4) junk -> takes all three (animal,",
-        "    ribbon, junk)",
-        "bonus: 5) bonus triple junk -> taken at",
-        "    once, steals 1 junk, then play again",
+        "May: 1) animal 2) ribbon 3) junk",
+        "    -> takes the junk (may bomb: play",
+        "    all three at once)",
+        "Sep: 4) junk -> takes all three",
+        "    (animal, ribbon, junk)",
+        "bonus: 5) bonus triple -> taken at once,",
+        "    steals 1 junk, then play again",
     ]
 
 
 GO_STOP_EN = [
     "You have 7 points; Bob has 0.",
     "Stop: you win 119 points now.",
-    "Doubled by: shakes (1), pi-bak, go-bak, nagari ×2.",
+    "Doubled by: shakes (1) (3 of a month shown), pi-bak (loser: 1-7 junk), go-bak (loser "
+    "called Go), nagari ×2 (no winner).",
     "Go: your Go 1 adds +1 and you play on.",
     "The risk: if Bob reaches 7 points and stops first, you pay double (go-bak).",
 ]
@@ -474,16 +489,16 @@ EVENTS = [
 ]
 LOG_EN = [
     "Alice plays Mar ribbon",
-    "Alice shakes, showing Mar ribbon, Mar junk, Mar junk",
-    "Bob bombs: Apr animal, Apr ribbon, Apr junk at once",
-    "Alice flips Dec double junk",
+    "Alice shakes, showing Mar ribbon, Mar junk, Mar junk: a win now pays double",
+    "Bob bombs: Apr animal, Apr ribbon, Apr junk at once, taking all four; a win now pays double",
+    "Alice flips Dec double",
     "Alice takes Jan bright, Jan junk",
-    "Ppuk! The three Sep cards stay on the floor, Alice's stack",
+    "Ppuk! The three Sep cards stay on the floor, Alice's stack: the fourth card takes them all",
     "Jjok! Alice takes back the card just played",
     "Ttadak! Alice takes all four",
     "Sweep! Alice clears the floor",
     "Bob takes the May stack at once",
-    "Alice steals Nov double junk",
+    "Alice steals Nov double",
     "Bob gets 7 instant points (ppuk on an opening turn)",
     "Alice gets 7 instant points (ttadak on the first turn)",
     "Alice calls Go 2 at 9 points!",
@@ -492,7 +507,7 @@ LOG_EN = [
     "Chongtong! Bob holds all four Jun cards",
     "Bob left the game",
     "Alice wins 12 points!",
-    "Nagari! Nobody stopped.",
+    "Nagari! Nobody stopped, so nobody wins: the next game pays double.",
 ]
 LOG_KO = [
     "Alice 님이 3띠 패를 냈어요",
@@ -562,3 +577,203 @@ def test_random_positions_never_name_a_hidden_card_in_the_table() -> None:
                 same = [c for c in CARDS if render.card_name(c, "ko") == name]
                 if all(c in hidden for c in same):
                     assert not re.search(rf"(?<![0-9]){re.escape(name)}", body), (name, body)
+
+
+# -- a newcomer reads it (issue 32): terms explained, one name per card, plurals, alignment ----
+
+# Each term a table may use, the English word for it, and how it is explained the first time.
+EXPLAINED = {
+    "ppuk": ("ppuk", ("(stuck stacks)", "; the 4th card takes all)")),
+    "shake": ("shake", ("(3 of a month shown)",)),
+    "bomb": ("bomb", ("(3 played at once)",)),
+    "nagari": ("nagari", ("(no winner)", "(drawn game)", "(drawn games)")),
+    "chongtong": ("chongtong", ("(4 of a month dealt)",)),
+    "godori": ("godori", ("(3 birds)",)),
+    "홍단": ("red dan", ("(3 red ribbons)",)),
+    "청단": ("blue dan", ("(3 blue ribbons)",)),
+    "초단": ("grass dan", ("(3 grass ribbons)",)),
+    "pi-bak": ("pi-bak", ("(loser: 1-7 junk)",)),
+    "gwang-bak": ("gwang-bak", ("(loser: no bright)",)),
+    "meong-tta": ("meong-tta", ("(7+ animals)",)),
+    "go-bak": ("go-bak", ("(loser called Go)",)),
+}
+
+
+def assert_explained_where_first_used(text: str) -> set[str]:
+    """Each term ``text`` uses is explained once, right after its first use; the terms used."""
+    flat = " ".join(text.split())  # a wrapped line reads on
+    used = set()
+    for term, (word, glosses) in EXPLAINED.items():
+        found = [(flat.index(g), g) for g in glosses if g in flat]
+        if word not in flat:
+            assert not found, (term, text)
+            continue
+        used.add(term)
+        assert len(found) == 1 and sum(flat.count(g) for g in glosses) == 1, (term, text)
+        at, _ = found[0]
+        first = flat.index(word)
+        assert first < at and word not in flat[first + len(word) : at], (term, text)
+    return used
+
+
+def test_english_explains_each_term_where_a_table_first_uses_it() -> None:
+    used: set[str] = set()
+    for seed in range(24):
+        state = new(2, seed=seed, options={"bonus_cards": 2 if seed % 2 else 0})
+        while True:
+            used |= assert_explained_where_first_used(
+                render.table_body(state.view(None), NAMES, "en")
+            )
+            if state.is_over:
+                break
+            seat = state.current_seat
+            assert seat is not None
+            state.apply(seat, choose_action(state.view(seat)))
+    final = at_go_stop()
+    final.apply(0, Stop())
+    for body in (render.table_body(rich().view(None), NAMES, "en"),
+                 render.table_body(final.view(None), NAMES, "en")):  # fmt: skip
+        used |= assert_explained_where_first_used(body)
+    assert used >= {"ppuk", "shake", "bomb", "nagari", "godori", "pi-bak", "go-bak", "홍단"}
+    # The rich table explains the ppuk on the floor, then says its count plain.
+    rich_body = render.table_body(rich().view(None), NAMES, "en")
+    assert " ppuks 1," in rich_body and "(ppuk: Bob; the" in rich_body
+
+
+def test_the_sheet_explains_each_bak_and_the_log_says_why_the_loser_pays_double() -> None:
+    state = at_go_stop()
+    events = state.apply(0, Stop())
+    body = render.table_body(state.view(None), NAMES, "en")
+    assert " pi-bak (loser: 1-7 junk)    x2" in body.splitlines()
+    assert render.bak_lines(state.view(None), NAMES, "en") == [
+        "Bob pays double: pi-bak (loser: 1-7 junk), go-bak (loser called Go)!"
+    ]
+    assert render.event_lines(events, NAMES, "en")[-1] == "Alice wins 119 points!"
+    assert_explained_where_first_used(
+        "\n".join(render.go_stop_lines(at_go_stop().view(0), NAMES, "en"))
+    )
+
+
+def test_every_bak_and_three_dans_keep_the_sheet_aligned_within_a_phone() -> None:
+    from rules.gostop.scoring import settle
+
+    winner = ["1광", "3광", "8광", "1띠", "2띠", "3띠", "4띠", "5띠", "7띠", "6띠", "9띠", "10띠",
+              "2열", "4열", "8열", "6열", "7열", "12열", "10열", *FIVE_POINTS]  # fmt: skip
+    settlement = settle([C(c).index for c in winner], [C("1피a").index], loser_go=1, shakes=2)
+    assert set(settlement.baks) == {"pi-bak", "gwang-bak", "meong-tta", "go-bak"}
+    dans = ["red dan", "blue dan", "grass dan"]
+    lines = render.sheet_lines(settlement, "en", shakes=2, nagari_carry=3, dans=dans, plain=True)
+    assert_fits_phone("\n".join(lines))
+    assert len({columns(line) for line in lines}) == 1  # every number ends in one column
+    # A dan is explained in the pile it is made in, which a table shows above its sheet.
+    sheet = "\n".join(lines).replace("(red dan, blue dan, grass dan)", "")
+    assert assert_explained_where_first_used(sheet) == {
+        "shake", "nagari", "godori", "pi-bak", "gwang-bak", "meong-tta", "go-bak"
+    }  # fmt: skip
+    ko = render.sheet_lines(settlement, "ko", shakes=2, nagari_carry=3, dans=["홍단"], plain=True)
+    assert_fits_phone("\n".join(ko))
+    assert " 피박                       2배" in ko
+
+
+def test_korean_says_its_own_terms_with_no_gloss_and_no_latin_letter() -> None:
+    assert all(
+        text == "{word}" for key, text in catalog("ko").items() if key.startswith("gostop.gloss.")
+    )
+    assert render.Glossary("ko")("pi-bak", "피박") == "피박"
+    final = at_go_stop()
+    final.apply(0, Stop())
+    for state in (rich(), final):
+        body = render.table_body(state.view(None), NAMES, "ko")
+        assert not re.search("[A-Za-z]", body.replace("Alice", "").replace("Bob", "")), body
+
+
+def test_one_english_name_per_card_in_the_hand_the_floor_the_piles_and_the_log() -> None:
+    en = catalog("en")
+    kinds = {Kind.BRIGHT: "bright", Kind.ANIMAL: "animal", Kind.RIBBON: "ribbon",
+             Kind.JUNK: "junk", Kind.DOUBLE: "double"}  # fmt: skip
+    for card in CARDS:
+        name = render.card_name(card, "en")
+        token = en[f"gostop.short.{card.code}"]  # in a pile, under its kind's heading
+        if card.kind is Kind.BONUS:
+            assert token == name
+            continue
+        # The hand and the floor say the month, then the kind: together, the name.
+        assert (
+            name == f"{render.month_name(card.month, 'en')} {en[f'gostop.kind.{kinds[card.kind]}']}"
+        )
+        plain_kind = card.kind is not Kind.DOUBLE  # a double sits under "junk"
+        assert token == (render.month_name(card.month, "en") if plain_kind else name)
+    # Nov's double, everywhere it shows: the hand, the floor, a pile, the log, a menu.
+    state = arrange(
+        (("11쌍피", "11광", "2피a"), ("3광", "4피a")),
+        ["12쌍피", "5피a"],
+        ["12광", "4피b", "6피a"],
+        captured=(("B2a",), ("11피a",)),
+        options={"bonus_cards": 2, "dealer": 0},
+    )
+    view = state.view(0)
+    texts = [
+        "\n".join(render.hand_lines(view, "en")),
+        render.table_body(state.view(None), NAMES, "en"),
+        *render.event_lines([Flipped(0, C("11쌍피")), Stolen(1, C("12쌍피"))], NAMES, "en"),
+    ]
+    joined = "\n".join(texts)
+    assert "Nov: 2) bright 3) double" in joined and " May junk | Dec double" in joined
+    assert "Alice flips Nov double" in joined and "Bob steals Dec double" in joined
+    assert " junk 2: bonus double" in joined
+    assert not re.search(r"double junk|\(2\)|\(3\)", joined), joined
+
+
+def test_no_hand_line_breaks_inside_a_card_name_or_after_an_arrow() -> None:
+    multiword = [render.card_name(c, "en") for c in CARDS if " " in render.card_name(c, "en")]
+    checked = 0
+    for seed in range(30):
+        state = new(2, seed=seed, options={"bonus_cards": 3})
+        while not state.is_over:
+            for seat in (0, 1):
+                lines = render.hand_lines(state.view(seat), "en")
+                for line, after in itertools.pairwise(lines):
+                    assert not line.endswith("->"), lines
+                    for name in multiword:
+                        words = name.split(" ")
+                        for cut in range(1, len(words)):
+                            head, tail = " ".join(words[:cut]), " ".join(words[cut:])
+                            broken = line.endswith(head) and after.lstrip().startswith(tail)
+                            assert not broken, (name, lines)
+                    checked += 1
+            seat = state.current_seat
+            assert seat is not None
+            state.apply(seat, choose_action(state.view(seat)))
+    assert checked > 1000
+    # The words the hand wraps keep each filled-in name whole, wherever the template puts it.
+    state = arrange(
+        (("B3", "2띠"), ("3광",)),
+        ["2열", "2피a"],
+        ["12광"],
+        options={"bonus_cards": 3, "dealer": 0},
+    )
+    words = render.outcome_words(state.view(0), C("2띠"), "en")
+    assert "Feb animal" in words and "Feb junk:" in words
+
+
+def test_one_of_a_count_is_singular() -> None:
+    state = arrange((("1피b",), ("11광", "3광")), ["1피a"], ["12광", "5피a"],
+                    captured=((), ("5열", "6열", "7열", "9열", "10열")))  # fmt: skip
+    assert render.hand_lines(state.view(0), "en")[0] == "1 card"
+    assert render.hand_lines(state.view(1), "en")[0] == "2 cards"
+    assert render.hand_lines(state.view(0), "ko")[0] == "손패 1장"
+    body = render.table_body(state.view(None), NAMES, "en")
+    assert "Bob: 1 pt, hand 2" in body.splitlines() and "Alice: 0 pts, hand 1, dealer" in body
+    assert "Bob: 1점, 손패 2장" in render.table_body(state.view(None), NAMES, "ko")
+    won = GameOver(Result((Outcome.WIN, Outcome.LOSE), (1, 0), (0, 1)))
+    assert render.event_lines([won], NAMES, "en") == ["Alice wins 1 point!"]
+    assert render.event_lines([won], NAMES, "ko") == ["Alice 님이 1점으로 이겼어요!"]
+    stakes = arrange((("1피b",), ("11광",)), ["1피a"], ["12광"], carry=1)
+    assert "Stakes ×2 after 1 nagari (drawn game)" in render.table_body(
+        stakes.view(None), NAMES, "en"
+    )
+    # No English text of a whole game says "1 cards", "1 pts" or "1 points".
+    for state in finished_games(30):
+        for seat in (None, 0, 1):
+            text = render.table_body(state.view(seat), NAMES, "en")
+            assert not re.search(r"\b1 (cards|pts|points)\b", text), text
