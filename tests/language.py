@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.i18n import LANGUAGES, catalog
 
-__all__ = ["foreign_lines", "message_lines"]
+__all__ = ["english_words", "foreign_lines", "message_lines"]
 
 _TRIM = " .,:;!?()*`'\"-—…\n"
 
@@ -50,3 +50,16 @@ def message_lines(message: Any) -> list[str]:
         for option in item.get("options") or []:
             lines += [str(option.get("label", "")), str(option.get("description") or "")]
     return [line for line in lines if line]
+
+
+_FENCE = re.compile(r"```[a-z]*")
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def english_words(text: str) -> list[str]:
+    """Words of Latin letters in a Korean message, but card codes and seat letters (one
+    letter: ``♠K``, ``R7``, seat ``A``), code blocks' language tags and mentions: a Korean
+    reader should meet no English word."""
+    plain = _COLOUR.sub("", _FENCE.sub("", text))
+    plain = re.sub(r"<[@#][!&]?[0-9]+>", "", plain)
+    return re.findall(r"[A-Za-z][A-Za-z'-]+", plain)

@@ -32,6 +32,7 @@ from bot.verify import verify_command
 from cogs.common.buttons import build_view
 from rules.engine import IllegalAction
 from rules.levels import Level
+from tests.language import english_words
 from tests.phone import assert_tables_fit_phone
 from tests.rules.rummikub.test_properties import random_edit
 
@@ -156,10 +157,15 @@ def test_every_message_of_random_and_extreme_states_is_one_discord_accepts(
             # Within a phone's width, and every column lines up whether the reader's font
             # draws the suits, arrows and marks one column wide or two.
             assert_tables_fit_phone(public)
+            korean = locale == "ko" and kind == "korean"  # names of Latin letters aside
+            if korean:
+                assert english_words(compose(table, locale=locale)) == []
             for seat in range(len(seated)):
                 view = state.view(seat)
                 hand = adapter.hand(view, seated, locale)
                 assert_tables_fit_phone(compose(hand, locale=locale))
+                if korean:
+                    assert english_words(compose(hand, locale=locale)) == []
                 assert_fits(
                     Post(1, 1, compose(hand, locale=locale), hand.controls, locale, game, hand.menu)
                 )
