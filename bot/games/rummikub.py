@@ -106,15 +106,32 @@ def parse_gather(text: str) -> tuple[tuple[int | None, Tile], ...]:
     return tuple(found)
 
 
+_NUMBERED: Final = re.compile(r"^\s*\d+\s*:")
+_MARKS: Final = str.maketrans("+✓✗", "   ")  # a rack tile's mark, a set's check: not tiles
+_FENCE: Final = re.compile(r"^\s*```\w*\s*$")
+_COLOUR: Final = re.compile(r"\x1b?\[[0-9;]*m")  # a colour code copied from the turn view
+_CONTINUED: Final = "   "  # a set's further lines in the turn view and the hint start so
+
+
 def parse_table(text: str) -> tuple[tuple[Tile, ...], ...]:
-    """The Arrange box: one set per line; a leading ``3:`` (the number shown) is ignored, and
-    ``+`` (a rack tile's mark) too."""
-    sets = []
-    for line in text.splitlines():
-        cleaned = re.sub(r"^\s*\d+\s*:", "", line).replace("+", " ")
-        if cleaned.strip():
-            sets.append(tuple(_tiles(cleaned)))
-    return tuple(sets)
+    """The Arrange box: one set per line. It takes the sets as every Rummikub view shows
+    them: a leading ``3:`` (the number shown) is ignored, and so are ``+`` (a rack tile's
+    mark), ``✓``/``✗`` (a set's check), colour codes and a code block's fence; a line
+    that starts with three spaces and no number goes on with the set above (a long set
+    wrapped, as the turn view and the hint show it)."""
+    sets: list[list[Tile]] = []
+    for line in (_COLOUR.sub("", line) for line in text.splitlines()):
+        if _FENCE.match(line):
+            continue
+        continued = bool(sets) and line.startswith(_CONTINUED) and not _NUMBERED.match(line)
+        cleaned = _NUMBERED.sub("", line).translate(_MARKS)
+        if not cleaned.strip():
+            continue
+        if continued:
+            sets[-1] += _tiles(cleaned)
+        else:
+            sets.append(_tiles(cleaned))
+    return tuple(tuple(tiles) for tiles in sets)
 
 
 def arrange_text(view: RummikubView) -> str:
@@ -145,8 +162,9 @@ class RummikubAdapter(PublicTurns):
         secret: bool = False,
         level: Level = Level.NORMAL,
     ) -> tuple[State, tuple[Event, ...]]:
-        """Deal (rule 2): every seed deals a fair shuffle, the bot's secret one too."""
-        return rummikub.new(seats, seed=seed), ()
+        """Deal (rule 2): every seed deals a fair shuffle, the bot's secret one too; the
+        options say whether hints are on (off unless the host asked)."""
+        return rummikub.new(seats, seed=seed, options=dict(options)), ()
 
     def restore(self, snapshot: dict[str, Any]) -> State:
         """Continue a saved game, its staged turn included."""
@@ -203,7 +221,7 @@ class RummikubAdapter(PublicTurns):
             return Gather(parse_gather(tiles), target)
         if verb == "split" and text:
             where, _, at = text.partition(" ")
-            return SplitSet(_number(where), _number(at, "bad_split"))
+            return SplitSet(_number(where), _number(at, "no_place"))
         if verb == ARRANGE and arg is not None:
             return Stage(parse_table(arg))
         if not text:

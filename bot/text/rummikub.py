@@ -21,12 +21,16 @@ from bot.text.names import block_name
 from bot.text.width import PHONE_COLUMNS, clip, columns
 from rules.engine import Event, GameOver
 from rules.rummikub import Left, Passed, RummikubView, TableChanged, TilesDrawn, TimedOut
+from rules.rummikub.ai import NextMeld, next_meld
 from rules.rummikub.sets import check_set
+from rules.rummikub.solver import Solution
 from rules.rummikub.tiles import Colour, Tile
 
 __all__ = [
+    "LOG_LINE",
     "event_lines",
     "hand_lines",
+    "hint_text",
     "problem_lines",
     "rack_text",
     "reason_text",
@@ -76,15 +80,17 @@ def tiles_plain(tiles: Iterable[Tile]) -> str:
     return " ".join(tile.code for tile in tiles)
 
 
-def _coloured(tiles: Sequence[Tile], marked: Counter[Tile] | None = None) -> list[str]:
-    """Each tile as a word with its colour code where the colour changes; ``marked`` tiles
-    (from the rack, in a staged set) carry a ``+``."""
+def _coloured(
+    tiles: Sequence[Tile], marked: Counter[Tile] | None = None, *, plain: bool = False
+) -> list[str]:
+    """Each tile as a word with its colour code where the colour changes (``plain``: none);
+    ``marked`` tiles (from the rack, in a staged set) carry a ``+``."""
     words = []
     current: Colour | str | None = "none"
     left = Counter() if marked is None else Counter(marked)
     for tile in tiles:
         prefix = ""
-        if tile.colour != current:
+        if tile.colour != current and not plain:
             prefix = _COLOUR_CODES[tile.colour]
             current = tile.colour
         mark = ""
@@ -95,9 +101,13 @@ def _coloured(tiles: Sequence[Tile], marked: Counter[Tile] | None = None) -> lis
     return words
 
 
-def _set_lines(number: int, tiles: Sequence[Tile], marked: Counter[Tile] | None) -> list[str]:
+def _set_lines(
+    number: int, tiles: Sequence[Tile], marked: Counter[Tile] | None, *, plain: bool = False
+) -> list[str]:
     """``3: R5 R6 R7``, at most 7 tiles a line (each at most 4 columns: ``+K13``), so a line
-    never passes 40 columns; every line sets its own colours and resets them at its end."""
+    never passes 40 columns; every line sets its own colours and resets them at its end
+    (``plain``: no colour codes). A set's further lines start with spaces, no number: the
+    Arrange box reads them as the same set (:func:`bot.games.rummikub.parse_table`)."""
     left = Counter() if marked is None else Counter(marked)
     lines = []
     for start in range(0, max(len(tiles), 1), _SET_LINE):
@@ -105,22 +115,31 @@ def _set_lines(number: int, tiles: Sequence[Tile], marked: Counter[Tile] | None)
         here = Counter({t: min(c, left[t]) for t, c in Counter(chunk).items()})
         left -= here
         head = f"{number:>2}:" if start == 0 else "   "
-        lines.append(" ".join([head, *_coloured(chunk, here)]) + _RESET)
+        lines.append(" ".join([head, *_coloured(chunk, here, plain=plain)]) + _end(plain))
     return lines
 
 
+def _end(plain: bool) -> str:
+    return "" if plain else _RESET
+
+
 def sets_lines(
-    sets: Sequence[Sequence[Tile]], marked: Counter[Tile] | None = None, *, checked: bool = False
+    sets: Sequence[Sequence[Tile]],
+    marked: Counter[Tile] | None = None,
+    *,
+    checked: bool = False,
+    plain: bool = False,
 ) -> list[str]:
     """The sets numbered from 1 in reading order, one (wrapped) line each; ``checked``: each
-    ends with ✓ when it is a valid set, ✗ when not (the turn view says why below)."""
+    ends with ✓ when it is a valid set, ✗ when not (the turn view says why below);
+    ``plain``: without colour codes (a hint's lines, pasted into the Arrange box)."""
     lines: list[str] = []
     left = Counter() if marked is None else Counter(marked)
     for number, tiles in enumerate(sets, 1):
         here = Counter(t for t in tiles if left[t] > 0)
         here = Counter({t: min(c, left[t]) for t, c in here.items()})
         left -= here
-        found = _set_lines(number, tiles, here)
+        found = _set_lines(number, tiles, here, plain=plain)
         if checked:
             mark = "✓" if check_set(tiles).valid else "✗"
             if columns(found[-1]) + 2 <= PHONE_COLUMNS:
@@ -150,16 +169,20 @@ def _name(names: Sequence[str], seat: int) -> str:
 
 
 def table_body(view: RummikubView, names: Sequence[str], locale: str) -> str:
-    """The inside of the public ``ansi`` block: the sets, then each seat's rack count and
-    initial meld, the pool and the turn. From the spectator's view: no rack tile."""
+    """The inside of the public ``ansi`` block: the pool, whether hints are on, the sets,
+    then each seat's rack count and initial meld, the turn marked ``>``. From the
+    spectator's view: no rack tile."""
     lines = [t("rummikub.table.title", locale, sets=len(view.table), pool=view.pool)]
+    if view.hints:
+        lines.append(t("rummikub.table.hints", locale))
     if view.table:
         lines += sets_lines(view.table)
     else:
         lines.append(t("rummikub.table.empty", locale))
     lines.append("")
     for seat, count in enumerate(view.rack_counts):
-        turn = "▶ " if seat == view.current_seat else "  "
+        # ASCII: an ambiguous-width arrow takes two columns in a CJK font and shifts the name.
+        turn = "> " if seat == view.current_seat else "  "
         meld = t("rummikub.table.melded", locale) if view.melded[seat] else ""
         lines.append(
             clip(
@@ -204,7 +227,7 @@ def problem_lines(view: RummikubView, locale: str) -> list[str]:
     if lines:
         return lines
     for problem in view.problems:
-        value = re.search(r"yours is (\d+)", problem)
+        value = re.search(r"yours (?:\([^)]*\) )?is (\d+)", problem)
         if value is not None:
             lines.append(t("rummikub.problem.meld", locale, value=value.group(1), need=30))
         elif "rack" in problem:
@@ -238,9 +261,15 @@ def hand_lines(view: RummikubView, locale: str) -> list[str]:
     return lines
 
 
-def _played(name: str, tiles: Sequence[Tile], table: Sequence[Sequence[Tile]], locale: str) -> str:
+LOG_LINE: Final = 100  # characters a move-log line grows to before the next meld starts a line
+
+
+def _played(
+    name: str, tiles: Sequence[Tile], table: Sequence[Sequence[Tile]], locale: str
+) -> list[str]:
     """``bob put R5 R6 R7 and added K13 to set 3``: each set the rack tiles went to, by the
-    number the new public table shows."""
+    number the new public table shows. A long turn is broken between melds into lines of
+    about :data:`LOG_LINE` characters (``bob also added …``), never one wall of text."""
     left = Counter(tiles)
     parts = []
     for number, found in enumerate(table, 1):
@@ -255,16 +284,31 @@ def _played(name: str, tiles: Sequence[Tile], table: Sequence[Sequence[Tile]], l
             parts.append(t("rummikub.log.put", locale, tiles=tiles_plain(mine)))
         else:
             parts.append(t("rummikub.log.added", locale, tiles=tiles_plain(mine), set=number))
-    return t("rummikub.log.played", locale, name=name, moves=t("rummikub.and", locale).join(parts))
+    joiner = t("rummikub.and", locale)
+    lines: list[str] = []
+    chunk: list[str] = []
+
+    def said(moves: list[str]) -> str:
+        key = "rummikub.log.played_more" if lines else "rummikub.log.played"
+        return t(key, locale, name=name, moves=joiner.join(moves))
+
+    for part in parts:
+        if chunk and len(said([*chunk, part])) > LOG_LINE:
+            lines.append(said(chunk))
+            chunk = []
+        chunk.append(part)
+    lines.append(said(chunk))
+    return lines
 
 
 def event_lines(events: Iterable[Event], names: Sequence[str], locale: str) -> list[str]:
-    """The move in words: ``bob put R5 R6 R7``, ``carol drew a tile``, a timeout, the end."""
+    """The move in words, one event a line (a long turn's melds over several):
+    ``bob put R5 R6 R7``, ``carol drew a tile``, a timeout, the end."""
     lines = []
     for event in events:
         match event:
             case TableChanged(seat=seat, tiles=tiles, table=table):
-                lines.append(_played(names[seat], tiles, table, locale))
+                lines += _played(names[seat], tiles, table, locale)
             case TilesDrawn(seat=seat, count=count):
                 lines.append(t("rummikub.log.drew", locale, name=names[seat], count=count))
             case Passed(seat=seat):
@@ -298,6 +342,48 @@ def result_lines(view: RummikubView, names: Sequence[str], locale: str) -> list[
             )
         )
     return lines
+
+
+def hint_text(view: RummikubView, play: Solution | None, locale: str, seconds: float) -> str:
+    """The hint (rule 16), one meld at a time: the next meld of the best play from where the
+    member's staged table stands, and the staged table with it made as lines the Arrange
+    box takes exactly as shown (plain, numbered, rack tiles marked ``+``). Or: no play, the
+    staged table is the play, it left the play, the solver ran out of ``seconds``."""
+    if play is None:
+        return t("rummikub.hint.timeout", locale, seconds=seconds)
+    if not play.found:
+        return t("rummikub.hint.none", locale)
+    step = next_meld(view, play)
+    if step == "done":
+        return t("rummikub.hint.done", locale)
+    if step == "reset":
+        return t("rummikub.hint.reset", locale)
+    return _hint_step(view, step, locale)
+
+
+def _hint_step(view: RummikubView, step: NextMeld, locale: str) -> str:
+    number = len(step.table)
+    if step.rack:
+        head = t(
+            "rummikub.hint.meld",
+            locale,
+            meld=tiles_plain(step.meld),
+            set=number,
+            tiles=tiles_plain(step.rack),
+        )
+    else:
+        head = t("rummikub.hint.meld_table", locale, meld=tiles_plain(step.meld), set=number)
+    more = (
+        t("rummikub.hint.left", locale, left=step.left)
+        if step.left
+        else t("rummikub.hint.last", locale)
+    )
+    staged = view.staged_rack if view.staged_rack is not None else view.rack
+    played = Counter(view.rack) - Counter(staged) + Counter(step.rack)
+    # Never cut: a line left out would be a set missing from the box. 106 tiles make at most
+    # about 800 characters of lines, so the whole answer stays far below 2,000.
+    lines = "\n".join(sets_lines(step.table, played, plain=True))
+    return f"{head}\n{more}\n{t('rummikub.hint.paste', locale)}\n```\n{lines}\n```"
 
 
 _SET_REASON = re.compile(r"set (\d+) \(([^)]*)\): (.+)")

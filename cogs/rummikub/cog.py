@@ -11,7 +11,6 @@ solver off the event loop with a time limit, its answer deferred (rule 16).
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from typing import Any, Final, cast
 
 import discord
@@ -20,17 +19,16 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.games.rummikub import ADAPTER, NEW
-from bot.i18n import t
 from bot.sessions import SessionError
 from bot.text import rummikub as render
 from cogs.common import install
 from cogs.common import table as verbs
 from cogs.common.respond import Deckhand, deckhand, guarded, locale_of
 from rules.levels import Level
+from rules.rummikub import RummikubView
 from rules.rummikub.ai import hint as solver_hint
-from rules.rummikub.solver import Solution
 
-__all__ = ["HINT_SECONDS", "RummikubCog", "hint_text"]
+__all__ = ["HINT_SECONDS", "RummikubCog"]
 
 GAME: Final = "rummikub"
 TILE_TEXT: Final = 100  # Discord's most for a string option; 30 tiles and their spaces
@@ -39,23 +37,6 @@ HINT_CHOICES: Final = [
     app_commands.Choice(name=_("on", key="choice.rummikub.hints.on"), value="on"),
     app_commands.Choice(name=_("off", key="choice.rummikub.hints.off"), value="off"),
 ]
-
-
-def hint_text(play: Solution | None, locale: str) -> str:
-    """The hint's answer: the best play and the table after it, no play, or out of time."""
-    if play is None:
-        return t("rummikub.hint.timeout", locale, seconds=HINT_SECONDS)
-    if not play.found:
-        return t("rummikub.hint.none", locale)
-    head = t(
-        "rummikub.hint.play",
-        locale,
-        tiles=render.tiles_plain(play.tiles),
-        count=len(play.tiles),
-        value=play.value,
-    )
-    body = "\n".join(render.sets_lines(play.table, Counter(play.tiles)))
-    return f"{head}\n```ansi\n{body}\n```"
 
 
 class RummikubCog(commands.Cog):
@@ -90,10 +71,10 @@ class RummikubCog(commands.Cog):
         bots: app_commands.Range[int, 0, 3] = 0,
         seed: app_commands.Range[int, 0, verbs.SEED_MAX] | None = None,
         level: str = Level.NORMAL.value,
-        hints: str = "on",
+        hints: str = "off",
     ) -> None:
-        """Open a table of 2 to 4 seats, some of them computers."""
-        options = {"hints": hints != "off"}
+        """Open a table of 2 to 4 seats, some of them computers; hints only if asked for."""
+        options = {"hints": hints == "on"}
         await verbs.start(
             interaction, GAME, players=players, bots=bots, seed=seed, options=options, level=level
         )
@@ -222,28 +203,32 @@ class RummikubCog(commands.Cog):
         description=_("The best play for your rack, only for you", key="cmd.rummikub.hint"),
     )
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
-        """Rule 16: the solver's best play, deferred and off the event loop, time-limited."""
+        """Rule 16, at a table started with hints on: the next meld of the solver's best play
+        from the member's staged table, deferred and off the event loop, time-limited."""
 
         async def work() -> None:
             registry = deckhand(interaction).sessions
             session = registry.game(interaction.channel_id or 0)
             if session.game != GAME:
                 raise SessionError("error.other_game", game=session.game)
-            if not session.options.get("hints", True):
-                raise SessionError("error.rummikub_hints_off")
             seat = session.seat_of(interaction.user.id)
             if seat is None:
                 raise SessionError("error.not_seated")
             state = session.state
             assert state is not None
             view = state.view(seat)
+            assert isinstance(view, RummikubView)
+            # The dealt game says whether hints are on, as its public table does.
+            if not view.hints:
+                raise SessionError("error.rummikub_hints_off")
             locale = locale_of(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             try:
                 play = await asyncio.wait_for(asyncio.to_thread(solver_hint, view), HINT_SECONDS)
             except TimeoutError:
                 play = None
-            await interaction.followup.send(hint_text(play, locale), ephemeral=True)
+            text = render.hint_text(view, play, locale, HINT_SECONDS)
+            await interaction.followup.send(text, ephemeral=True)
 
         await guarded(interaction, work, what="/rummikub hint")
 

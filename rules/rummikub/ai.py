@@ -25,7 +25,10 @@ near-runs left on the rack gained nothing or lost ground (50%, 46-48%, 56.3%).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from rules.engine import Action
 from rules.levels import Level, decide
@@ -34,7 +37,7 @@ from rules.rummikub.solver import Solution, solve
 from rules.rummikub.state import Draw, Meld, RummikubView, Sets
 from rules.rummikub.tiles import JOKER, Tile
 
-__all__ = ["JOKER_GAIN", "best_play", "choose_action", "hint", "lay_offs"]
+__all__ = ["JOKER_GAIN", "NextMeld", "best_play", "choose_action", "hint", "lay_offs", "next_meld"]
 
 JOKER_GAIN = 2  # a rack joker is played only for at least this many more real tiles
 DEFAULT_SEED = 18  # the rng when none is given, so every level stays deterministic
@@ -45,6 +48,64 @@ def hint(view: RummikubView) -> Solution:
     """Rule 16: the solver's best play for the rack in ``view`` (no play: ``found`` is false)."""
     assert view.seat is not None
     return solve(view.rack, view.table, initial=not view.melded[view.seat])
+
+
+@dataclass(frozen=True, slots=True)
+class NextMeld:
+    """One meld of the hint's play (issue 32: a hint shows one meld at a time, not the turn).
+
+    ``meld`` is the set to make, ``rack`` its tiles that come from the rack; ``table`` is the
+    staged table once it is made (the sets made so far kept, the meld last, the tiles it
+    takes gone from the other sets): what the Arrange box takes to stage it. ``left``: melds
+    of the play still to make after this one.
+    """
+
+    meld: tuple[Tile, ...]
+    rack: tuple[Tile, ...]
+    table: Sets
+    left: int
+
+
+def next_meld(view: RummikubView, play: Solution) -> NextMeld | Literal["done", "reset"]:
+    """The next meld of ``play`` (the hint's, from the committed table) from where the seat's
+    staged table stands: ``"done"`` when the staged table is the play, ``"reset"`` when it
+    can no longer become it (a rack tile the play keeps was put down)."""
+    current = [tuple(s) for s in (view.staged if view.staged is not None else view.table)]
+    rack = Counter(view.staged_rack if view.staged_rack is not None else view.rack)
+    if Counter(view.rack) - Counter(play.tiles) - rack:
+        return "reset"  # a rack tile the play keeps is on the staged table
+    made: set[int] = set()
+    unmade: list[tuple[Tile, ...]] = []
+    for target in play.table:
+        key = sorted(target)
+        found = next((i for i, s in enumerate(current) if i not in made and sorted(s) == key), None)
+        if found is None:
+            unmade.append(tuple(target))
+        else:
+            made.add(found)
+    if not unmade:
+        leftover = any(s for i, s in enumerate(current) if i not in made)
+        return "reset" if leftover else "done"
+    meld = unmade[0]
+    # Table tiles first (the play puts down only the rack tiles it counts), then the rack.
+    need = Counter(meld)
+    table: list[tuple[Tile, ...]] = []
+    for i, tiles in enumerate(current):
+        kept = list(tiles)
+        if i not in made:
+            kept = []
+            for tile in tiles:
+                if need[tile] > 0:
+                    need[tile] -= 1
+                else:
+                    kept.append(tile)
+        if kept:
+            table.append(tuple(kept))
+    if need - rack:
+        return "reset"
+    shown = tuple(check_set(meld).tiles)  # as the turn view reads it (rule 15)
+    from_rack = tuple(sorted(need.elements()))
+    return NextMeld(shown, from_rack, (*table, shown), len(unmade) - 1)
 
 
 def best_play(

@@ -16,9 +16,9 @@ order, one each. So the scores always sum to zero: racks 10, 10 and 43 score 17,
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from rules.engine import (
     Action,
@@ -208,7 +208,8 @@ class RummikubView:
     """What ``seat`` may see. ``rack`` is empty for spectators and others' turns never show.
 
     ``staged`` is the seat's own staged table while it is their turn (else ``None``), with
-    ``problems``: what is still wrong with it, one line per set.
+    ``problems``: what is still wrong with it, one line per set. ``hints``: whether the table
+    was dealt with hints on (rule 16), which every player may know.
     """
 
     seat: int | None
@@ -223,6 +224,7 @@ class RummikubView:
     staged_rack: tuple[Tile, ...] | None
     problems: tuple[str, ...]
     result: Result | None
+    hints: bool = False
 
 
 def rack_value(tiles: Iterable[Tile]) -> int:
@@ -230,16 +232,28 @@ def rack_value(tiles: Iterable[Tile]) -> int:
     return sum(t.penalty for t in tiles)
 
 
-def _remove(rack: list[Tile], tiles: Sequence[Tile], where: str) -> list[Tile]:
-    """``rack`` without ``tiles``; refuse tiles that are not there."""
+def _remove(rack: list[Tile], tiles: Sequence[Tile], source: int | None) -> list[Tile]:
+    """``rack`` (a set's tiles when ``source`` is its index) without ``tiles``; refuse naming
+    every tile that is not there."""
     rest = list(rack)
+    missing = []
     for tile in tiles:
         try:
             rest.remove(tile)
         except ValueError:
+            missing.append(tile)
+    if missing:
+        named = tiles_text(sorted(missing))
+        if source is None:
             raise IllegalAction(
-                f"{where} has no {tile} to use", code="tile_missing", tile=tile.code
-            ) from None
+                f"Your rack has no {named} to use.", code="tile_missing", tile=named
+            )
+        raise IllegalAction(
+            f"Set {source + 1} has no {named} to use.",
+            code="set_tile_missing",
+            tile=named,
+            set=source + 1,
+        )
     return rest
 
 
@@ -258,6 +272,28 @@ def _reading_order(tiles: Sequence[Tile]) -> list[Tile]:
     return list(check_set(tiles).tiles)
 
 
+def _same_set(index: int, tiles: Sequence[Tile]) -> NoReturn:
+    """Refuse moving ``tiles`` of set ``index`` into that same set, naming them."""
+    named = tiles_text(tiles)
+    raise IllegalAction(
+        f"{named} is in set {index + 1} already: move tiles to another set.",
+        code="same_set",
+        tiles=named,
+        set=index + 1,
+    )
+
+
+def _changed_before_meld(tiles: Sequence[Tile]) -> NoReturn:
+    """Refuse a change to a set of the table before the seat's initial meld, naming it."""
+    named = tiles_text(tiles)
+    raise IllegalAction(
+        f"Before your initial meld you may only put down new sets from your rack: {named} "
+        "stays as it is.",
+        code="initial_meld_table",
+        tiles=named,
+    )
+
+
 def _describe(index: int, tiles: Sequence[Tile]) -> str:
     return f"set {index + 1} ({tiles_text(tiles)})"
 
@@ -274,6 +310,7 @@ class State:
         "_rng",
         "_staged",
         "_staged_rack",
+        "hints",
         "left_with",
         "melded",
         "out",
@@ -284,9 +321,10 @@ class State:
         "turn",
     )
 
-    def __init__(self, players: int, rng: GameRandom) -> None:
+    def __init__(self, players: int, rng: GameRandom, *, hints: bool = False) -> None:
         self.players = players
         self._rng = rng
+        self.hints = hints  # rule 16's hint may be asked for (a table option, off by default)
         self.racks: list[list[Tile]] = [[] for _ in range(players)]
         self.pool: list[Tile] = []
         self.table: list[tuple[Tile, ...]] = []
@@ -374,6 +412,7 @@ class State:
             staged_rack=tuple(self._staged_rack) if mine else None,
             problems=self.problems() if mine else (),
             result=self._result,
+            hints=self.hints,
         )
 
     def snapshot(self) -> dict[str, Any]:
@@ -386,6 +425,7 @@ class State:
             "game": GAME,
             "schema": SCHEMA,
             "players": self.players,
+            "hints": self.hints,
             "rng": self._rng.getstate(),
             "racks": [codes(r) for r in self.racks],
             "pool": codes(self.pool),
@@ -436,14 +476,11 @@ class State:
             return [list(s) for s in self.table], [False] * len(self.table), list(self.racks[seat])
         return [list(s) for s in self._staged], list(self._fresh), list(self._staged_rack)
 
-    def _touch(self, fresh: list[bool], index: int, melded: bool, sets: int) -> None:
-        if not 0 <= index < sets:
+    def _touch(self, sets: list[list[Tile]], fresh: list[bool], index: int, melded: bool) -> None:
+        if not 0 <= index < len(sets):
             raise IllegalAction(f"There is no set {index + 1}.", code="no_set", set=index + 1)
         if not melded and not fresh[index]:
-            raise IllegalAction(
-                "Before your initial meld you may only put down new sets from your rack.",
-                code="initial_meld_table",
-            )
+            _changed_before_meld(sets[index])
 
     def _saved(self) -> Staging | None:
         """The staging as it is now, for :class:`Back`."""
@@ -458,19 +495,21 @@ class State:
         melded = self.melded[seat]
         _require_tiles(action.tiles)
         if action.target is not None:
-            self._touch(fresh, action.target, melded, len(sets))
-        moved = []
+            self._touch(sets, fresh, action.target, melded)
+        from_sets: dict[int, list[Tile]] = {}
         for source, tile in action.tiles:
-            if source is None:
-                rack = _remove(rack, [tile], "Your rack")
-            else:
-                self._touch(fresh, source, melded, len(sets))
+            if source is not None:
+                self._touch(sets, fresh, source, melded)
                 if source == action.target:
-                    raise IllegalAction("Move tiles to another set.", code="same_set")
-                sets[source] = _remove(sets[source], [tile], f"Set {source + 1}")
-                if action.target is not None:
-                    fresh[action.target] = fresh[action.target] or fresh[source]
-            moved.append(tile)
+                    _same_set(source, [t for s, t in action.tiles if s == source])
+                from_sets.setdefault(source, []).append(tile)
+        # Every tile that is not there is named at once, the rack's first.
+        rack = _remove(rack, [tile for source, tile in action.tiles if source is None], None)
+        for source, tiles in from_sets.items():
+            sets[source] = _remove(sets[source], tiles, source)
+            if action.target is not None:
+                fresh[action.target] = fresh[action.target] or fresh[source]
+        moved = [tile for _, tile in action.tiles]
         if action.target is None:
             sets.append(moved)
             fresh.append(True)
@@ -504,23 +543,22 @@ class State:
                 rack = self._gather(seat, action, sets, fresh, rack)
             elif isinstance(action, PutSet):
                 _require_tiles(action.tiles)
-                rack = _remove(rack, action.tiles, "Your rack")
+                rack = _remove(rack, action.tiles, None)
                 sets.append(list(action.tiles))
                 fresh.append(True)
             elif isinstance(action, AddTiles):
-                self._touch(fresh, action.target, melded, len(sets))
+                self._touch(sets, fresh, action.target, melded)
                 _require_tiles(action.tiles)
-                rack = _remove(rack, action.tiles, "Your rack")
+                rack = _remove(rack, action.tiles, None)
                 sets[action.target].extend(action.tiles)
             elif isinstance(action, MoveTiles):
-                self._touch(fresh, action.source, melded, len(sets))
+                self._touch(sets, fresh, action.source, melded)
                 if action.target is not None:
-                    self._touch(fresh, action.target, melded, len(sets))
+                    self._touch(sets, fresh, action.target, melded)
                     if action.target == action.source:
-                        raise IllegalAction("Move tiles to another set.", code="same_set")
+                        _same_set(action.source, action.tiles)
                 _require_tiles(action.tiles)
-                where = f"Set {action.source + 1}"
-                sets[action.source] = _remove(sets[action.source], action.tiles, where)
+                sets[action.source] = _remove(sets[action.source], action.tiles, action.source)
                 if action.target is None:
                     sets.append(list(action.tiles))
                     fresh.append(True)
@@ -528,12 +566,16 @@ class State:
                     sets[action.target].extend(action.tiles)
                     fresh[action.target] = fresh[action.target] or fresh[action.source]
             else:
-                self._touch(fresh, action.target, melded, len(sets))
+                self._touch(sets, fresh, action.target, melded)
                 tiles = sets[action.target]
                 if not 1 <= action.at < len(tiles):
+                    named = tiles_text(tiles)
                     raise IllegalAction(
-                        f"Set {action.target + 1} can be split before tiles 2 to {len(tiles)}.",
+                        f"Set {action.target + 1} ({named}) can be split before tiles 2 to "
+                        f"{len(tiles)}.",
                         code="bad_split",
+                        set=action.target + 1,
+                        tiles=named,
                     )
                 sets[action.target : action.target + 1] = [tiles[: action.at], tiles[action.at :]]
                 fresh.insert(action.target + 1, fresh[action.target])
@@ -576,12 +618,13 @@ class State:
         old = Counter(t for s in self.table for t in s)
         new_tiles = Counter(t for s in table for t in s)
         if old - new_tiles:
-            missing = sorted((old - new_tiles).elements())
+            missing = tiles_text(sorted((old - new_tiles).elements()))
             raise IllegalAction(
-                f"Tiles on the table must stay there: {tiles_text(missing)} would be gone.",
+                f"Tiles on the table must stay there: {missing} would be gone.",
                 code="table_tile_missing",
+                tiles=missing,
             )
-        rack = _remove(self.racks[seat], sorted((new_tiles - old).elements()), "Your rack")
+        rack = _remove(self.racks[seat], sorted((new_tiles - old).elements()), None)
         sets = [list(s) for s in table]
         if self.melded[seat]:
             return sets, [True] * len(sets), rack
@@ -596,10 +639,8 @@ class State:
             else:
                 fresh.append(True)
         if +unmatched:
-            raise IllegalAction(
-                "Before your initial meld you may only put down new sets from your rack.",
-                code="initial_meld_table",
-            )
+            changed = next(s for s in self.table if unmatched[tuple(sorted(s))])
+            _changed_before_meld(changed)
         return sets, fresh, rack
 
     def _verify_commit(
@@ -631,10 +672,12 @@ class State:
         if not self.melded[seat]:
             value = sum(check_set(s).value for s, new in zip(sets, fresh, strict=True) if new)
             if value < INITIAL_MELD:
+                named = tiles_text(sorted(played.elements()))
                 raise IllegalAction(
-                    f"The initial meld must be worth {INITIAL_MELD}; yours is {value}.",
+                    f"The initial meld must be worth {INITIAL_MELD}; yours ({named}) is {value}.",
                     code="initial_meld_value",
                     value=value,
+                    tiles=named,
                 )
         return tuple(sorted(played.elements()))
 
@@ -829,15 +872,35 @@ def decode_action(data: dict[str, Any]) -> Action:
 # ---------------------------------------------------------------- construction
 
 
+OPTIONS = ("hints",)
+
+
+def _options(options: object) -> dict[str, Any]:
+    """The table's options: ``hints`` (rule 16, off unless asked for); anything else refused."""
+    if options is None:
+        return {"hints": False}
+    if not isinstance(options, Mapping):
+        raise ValueError("Rummikub's options are a mapping")
+    unknown = sorted(str(key) for key in options if key not in OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown Rummikub option {unknown[0]!r} (known: hints)")
+    hints = options.get("hints", False)
+    if not isinstance(hints, bool):
+        raise ValueError("Rummikub's hints option is true or false")
+    return {"hints": hints}
+
+
 def new(players: int, *, seed: int | None = None, options: object = None) -> State:
-    """Deal a game (rule 2): 14 tiles each, a random first player, the rest face down."""
+    """Deal a game (rule 2): 14 tiles each, a random first player, the rest face down.
+    ``options``: ``hints`` (whether rule 16's hint may be asked for; off by default)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(
             f"Rummikub is for between {MIN_PLAYERS} and {MAX_PLAYERS} players.",
             code="players",
         )
+    chosen = _options(options)
     rng = GameRandom(seed)
-    state = State(players, rng)
+    state = State(players, rng, hints=chosen["hints"])
     pool = list(FULL_SET)
     rng.shuffle(pool)
     for seat in range(players):
@@ -852,7 +915,11 @@ def restore(snapshot: dict[str, Any]) -> State:
     """The state a :meth:`State.snapshot` describes."""
     check_snapshot(snapshot, GAME, SCHEMA)
     try:
-        state = State(int(snapshot["players"]), GameRandom.from_state(snapshot["rng"]))
+        state = State(
+            int(snapshot["players"]),
+            GameRandom.from_state(snapshot["rng"]),
+            hints=bool(snapshot.get("hints", False)),  # saved before hints were an option
+        )
         state.racks = [list(_tiles(r)) for r in snapshot["racks"]]
         state.pool = list(_tiles(snapshot["pool"]))
         state.table = [_tiles(s) for s in snapshot["table"]]

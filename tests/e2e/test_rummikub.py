@@ -19,11 +19,12 @@ import pytest
 import rules.rng
 from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
 from bot.i18n import t
+from bot.text.rummikub import LOG_LINE
 from rules.rummikub import Draw, Meld, State
 from rules.rummikub import restore as restore_state
 from rules.rummikub.ai import choose_action
 from rules.rummikub.tiles import parse_tile
-from tests.e2e.deckhand_tables import version_of
+from tests.e2e.deckhand_tables import leave_game, version_of
 from tests.language import foreign_lines, message_lines
 from tests.phone import assert_fits_phone, assert_tables_fit_phone
 
@@ -207,12 +208,19 @@ def members(fake_discord: FakeDiscord) -> list[FakeMember]:
 
 
 async def open_game(
-    fake: FakeDiscord, members: list[FakeMember], seed: int | None, *, bots: int = 0
+    fake: FakeDiscord,
+    members: list[FakeMember],
+    seed: int | None,
+    *,
+    bots: int = 0,
+    hints: bool = False,
 ) -> None:
     players = len(members) + bots
-    seeded = {} if seed is None else {"seed": seed}
+    chosen: dict[str, Any] = {} if seed is None else {"seed": seed}
+    if hints:
+        chosen["hints"] = "on"
     opened = await fake.slash(
-        members[0], fake.channel, "rummikub start", players=players, bots=bots, **seeded
+        members[0], fake.channel, "rummikub start", players=players, bots=bots, **chosen
     )
     assert not opened.ephemeral, opened.text
     for member in members[1:]:
@@ -228,13 +236,18 @@ def put_position(bot: DeckhandBot, channel_id: int, snapshot: dict[str, Any]) ->
 
 
 def position(
-    racks: list[list[str]], table: list[list[str]], *, melded: bool = True, turn: int = 0
+    racks: list[list[str]],
+    table: list[list[str]],
+    *,
+    melded: bool = True,
+    turn: int = 0,
+    hints: bool = False,
 ) -> dict[str, Any]:
     """A snapshot of a game with these racks and table; the rest of the tiles in the pool."""
     from rules import rummikub
     from rules.rummikub.tiles import FULL_SET
 
-    state = rummikub.new(len(racks), seed=1)
+    state = rummikub.new(len(racks), seed=1, options={"hints": hints})
     state.racks = [[parse_tile(c) for c in rack] for rack in racks]
     state.table = [tuple(parse_tile(c) for c in tiles) for tiles in table]
     left = Counter(FULL_SET) - Counter(t for r in state.racks for t in r)
@@ -275,6 +288,10 @@ async def test_two_members_and_a_computer_play_to_the_end_then_deal_again_and_st
         assert len(message.content) <= 2000
         assert_tables_fit_phone(message.content)
         assert drawn.leaks(message) == [], message.content
+        # Issue 32: a turn's log is broken between melds, no line a wall of text.
+        for line in BLOCK.sub("", message.content).splitlines():
+            if TILE.search(line):
+                assert len(line) <= LOG_LINE, line
     # The scan is no formality: a rack tile in a table, or a made-up table, is seen.
     on_table = table_tiles(finished.state)
     rack_tile = next(x.code for r in finished.state.racks for x in r if not on_table[x.code])
@@ -316,7 +333,9 @@ async def test_an_initial_meld_below_30_is_refused_with_its_value_then_accepted(
     assert len(fake.public_messages(fake.channel)) == 2  # the lobby and the first table
     refused = await fake.slash(alice, fake.channel, "rummikub done")
     assert refused.ephemeral
-    assert refused.text == t("illegal.rummikub.initial_meld_value", "en", value=value)
+    named = codes(sorted(small))
+    said = t("illegal.rummikub.initial_meld_value", "en", value=value, tiles=named)
+    assert refused.text == said
     # 민준 asks for the view: not her turn, nothing staged shown, in Korean only.
     theirs = await fake.slash(minjun, fake.channel, "rummikub hand")
     assert not foreign_lines(message_lines(theirs.message), "ko")
@@ -383,7 +402,7 @@ async def test_a_rearrangement_splits_a_run_and_reuses_a_joker_by_commands(
     assert f"added K1 K2 to set {numbered[('K1', 'K2', 'J')]}" in done.text
     # alice leaves: her rack goes back to the pool and 민준, the last seat, wins.
     pool = len(state.pool)
-    left = await fake.slash(alice, fake.channel, "rummikub leave")
+    left = await leave_game(fake, alice, fake.channel, "rummikub")
     assert not left.ephemeral, left.text
     said = t("rummikub.log.left", "en", name="alice", count=1)
     assert said in left.text  # in public: who left and that the rack went back
@@ -436,7 +455,9 @@ async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done
     assert session is not None
     before = session.version
     shown, _ = await arrange(fake, minjun, table, "R3 R4 R5")
-    assert shown.text == t("illegal.rummikub.table_tile_missing", "ko")
+    # The refusal names the tiles left out, as the hand shows them (issue 32).
+    missing = "R6 R7 R8 R9 B9 O9 K1 K2 K9 J"
+    assert shown.text == t("illegal.rummikub.table_tile_missing", "ko", tiles=missing)
     assert session.version == before
 
 
@@ -500,7 +521,9 @@ async def test_a_full_table_fits_discord_and_a_hint_answers_in_time(
     await settled(fake, bot)
     assert sum(len(s) for s in FULL_TABLE) == 100
     put_position(
-        bot, fake.channel.id, position([["R13", "B13", "J"], ["O13", "K13", "J"]], FULL_TABLE)
+        bot,
+        fake.channel.id,
+        position([["R13", "B13", "J"], ["O13", "K13", "J"]], FULL_TABLE, hints=True),
     )
     hint = await fake.slash(alice, fake.channel, "rummikub hint")
     # A deferred answer ("thinking") within Discord's 3 s (the fake refuses a late one), then
@@ -510,8 +533,9 @@ async def test_a_full_table_fits_discord_and_a_hint_answers_in_time(
         lambda: hint.message if hint.message and hint.message.edits else None
     )
     assert hint.response_type == 5 and answer.ephemeral
-    assert t("rummikub.hint.play", "en", tiles="R13 B13 J", count=3, value=39) in answer.content
+    assert answer.content.startswith("Hint, one meld of the best play: make ")
     assert len(answer.content) <= 2000
+    assert_fits_phone(answer.content)
     view = await fake.slash(alice, fake.channel, "rummikub hand")
     assert view.message is not None and len(view.message.content) <= 2000
     assert_fits_phone(view.message.content)
@@ -528,17 +552,98 @@ async def test_a_full_table_fits_discord_and_a_hint_answers_in_time(
     assert not foreign_lines(message_lines(committed.message), "en")
 
 
-async def test_hints_can_be_turned_off_by_the_host(
+async def test_hints_are_off_unless_the_host_turns_them_on(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    minjun = members[1]
+    await open_game(fake, members, GAME_SEED)  # no hints option: off
+    table = await settled(fake, bot)
+    assert t("rummikub.table.hints", "en") not in table.content
+    refused = await fake.slash(minjun, fake.channel, "rummikub hint")
+    assert refused.ephemeral and refused.text == t("error.rummikub_hints_off", "ko")
+    assert "`/루미큐브 시작 힌트허용:켜기`" in refused.text  # how to get them, as 민준 types it
+
+
+async def test_a_table_with_hints_on_says_so_gives_one_meld_and_deals_again_with_them(
     fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
 ) -> None:
     fake = fake_discord
     alice, minjun = members
-    opened = await fake.slash(alice, fake.channel, "rummikub start", players=2, hints="off")
+    # A table started with hints:on says so in its header; the hint is one meld and its
+    # lines, pasted into Arrange as shown, stage it.
+    opened = await fake.slash(alice, fake.channel, "rummikub start", players=2, hints="on")
     assert not opened.ephemeral, opened.text
     await fake.slash(minjun, fake.channel, "rummikub join")
+    table = await settled(fake, bot)
+    assert t("rummikub.table.hints", "en") in ANSI.sub("", table.content)
+    put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE, hints=True))
+    hint = await fake.slash(alice, fake.channel, "rummikub hint")
+    answer = await fake.wait_for(
+        lambda: hint.message if hint.message and hint.message.edits else None
+    )
+    lines = re.search(r"```\n(.*?)\n```", answer.content, re.DOTALL)
+    assert lines is not None, answer.content
+    preview, _ = await arrange(fake, alice, table, lines.group(1))
+    assert preview.ephemeral and preview.message is not None, preview.text
+    staged = game_state(bot, fake.channel.id).view(0).staged
+    assert staged is not None and len(staged) == len(REARRANGE_TABLE) + 1
+    # The last tile out wins; Deal again deals with hints on as well.
+    put_position(bot, fake.channel.id, position([["R9"], ["K1"]], [["R6", "R7", "R8"]], hints=True))
+    await fake.slash(alice, fake.channel, "rummikub add", set=1, tiles="R9")
+    final = await fake.slash(alice, fake.channel, "rummikub done")
+    assert final.message is not None and final.message.button_labels == [t("button.again", "en")], (
+        final.text
+    )
+    again = await fake.click(alice, final.message, t("button.again", "en"))
+    assert not again.ephemeral, again.text
+    table = await settled(fake, bot)
+    assert t("rummikub.table.hints", "en") in ANSI.sub("", table.content)
+    assert game_state(bot, fake.channel.id).hints
+
+
+async def test_a_staged_turn_is_one_private_message(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    """Issue 32: every staging step posted a new private message with five buttons. A step
+    made with a button (or the Arrange box opened from one) edits that message."""
+    fake = fake_discord
+    alice, _ = members
+    await open_game(fake, members, GAME_SEED)
+    table = await settled(fake, bot)
+    put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
+    before = len(fake.ephemeral_messages(alice, fake.channel))
+    hand = await fake.click(alice, table, t("button.hand", "en"))
+    assert hand.ephemeral and hand.message is not None, hand.text
+    mine = hand.message
+
+    async def box(text: str) -> None:
+        shown = await fake.click(alice, mine, t("button.rummikub.arrange", "en"))
+        assert shown.response_type == 9, shown.text
+        step = await fake.submit_modal(alice, shown, {"table": text})
+        assert step.response_type == 7 and step.message is mine, step.text
+
+    await box("R3 R4 R5\nR6 R7 R8 R9\nB9 O9 K9 K1\nK2 J")
+    assert "set 3: B9 O9 K1 K9 — " in mine.content
+    undone = await fake.click(alice, mine, t("button.rummikub.undo", "en"))
+    assert undone.response_type == 7 and undone.message is mine, undone.text
+    assert t("rummikub.hand.nothing_staged", "en") in mine.content
+    await box(REARRANGED)
+    assert t("rummikub.hand.ready", "en") in mine.content
+    assert len(mine.button_labels) == 5  # the same five buttons, at the new version
+    done = await fake.click(alice, mine, t("button.rummikub.done", "en"))
+    assert not done.ephemeral and done.message is not None, done.text
+    received = fake.ephemeral_messages(alice, fake.channel)[before:]
+    assert received == [mine] and mine.edits == 3
+    # A slash command has no message to edit: it answers with a new one, whose buttons then
+    # edit it in turn.
     await settled(fake, bot)
-    refused = await fake.slash(minjun, fake.channel, "rummikub hint")
-    assert refused.ephemeral and refused.text == t("error.rummikub_hints_off", "ko")
+    put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE, turn=1))
+    minjun = members[1]
+    split = await fake.slash(minjun, fake.channel, "rummikub split", set=1, at=4)
+    assert split.ephemeral and split.message is not None, split.text
+    reset = await fake.click(minjun, split.message, t("button.rummikub.reset", "ko"))
+    assert reset.response_type == 7 and reset.message is split.message, reset.text
 
 
 async def test_a_hint_the_solver_cannot_finish_in_time_says_so(
@@ -560,7 +665,7 @@ async def test_a_hint_the_solver_cannot_finish_in_time_says_so(
     monkeypatch.setattr(rummikub_cog, "solver_hint", stuck_solver)
     fake = fake_discord
     alice, _ = members
-    await open_game(fake, members, GAME_SEED)
+    await open_game(fake, members, GAME_SEED, hints=True)
     await settled(fake, bot)
     try:
         hint = await fake.slash(alice, fake.channel, "rummikub hint")

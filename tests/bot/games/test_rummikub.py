@@ -55,7 +55,7 @@ def test_the_turn_verbs() -> None:
         ("put", "R01", "bad_tile"),
         ("add", "x R5", "no_set"),
         ("add", "2", "no_tiles"),
-        ("split", "1 x", "bad_split"),
+        ("split", "1 x", "no_place"),
         ("fly", None, "not_a_rummikub_move"),
         ("done", "now", "not_a_rummikub_move"),
     ],
@@ -112,3 +112,70 @@ def test_a_refused_done_says_which_set_and_why_in_the_members_language(
     with pytest.raises(IllegalAction) as refused:
         state.apply(0, Done())
     assert refusal(refused.value, locale, "rummikub").splitlines() == expected
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        (
+            "en",
+            [
+                "Your rack has no R5 B7 to use.",
+                "Set 2 has no K1 to use.",
+                "K9 is in set 2 already: move tiles to another set.",
+                "Set 1 (R3 R4 R5 R6 R7 R8) cannot be split there: name a tile from the second"
+                " to the last.",
+                "Every tile of the table must stay on it; missing from your arrangement: B9 K9 J.",
+            ],
+        ),
+        (
+            "ko",
+            [
+                "내 타일에 R5 B7이(가) 없어요.",
+                "2번 세트에 K1이(가) 없어요.",
+                "K9은(는) 이미 2번 세트에 있어요: 다른 세트로 옮기세요.",
+                "1번 세트(R3 R4 R5 R6 R7 R8)는 거기서 나눌 수 없어요: 두 번째부터 마지막 타일"
+                " 중에서 고르세요.",
+                "테이블의 타일은 모두 테이블에 남아야 해요. 배열에서 빠진 타일: B9 K9 J",
+            ],
+        ),
+    ],
+)
+def test_every_refusal_names_the_tiles_it_means(locale: str, expected: list[str]) -> None:
+    """Issue 32: 'one is missing from your arrangement' named no tile; each refusal about
+    tiles says which, by their codes as the hand shows them, in the member's language."""
+    state = game(STATE_RACKS, STATE_TABLE)
+    said = []
+    for verb, arg in [
+        ("add", "1 R5 R9 B7"),
+        ("move", "new 2:K1"),
+        ("add", "2 2:K9"),
+        ("split", "1 7"),
+        ("arrange", "R3 R4 R5 R6 R7 R8"),
+    ]:
+        with pytest.raises(IllegalAction) as refused:
+            state.apply(0, ADAPTER.parse(verb, arg))
+        said.append(refusal(refused.value, locale, "rummikub"))
+    assert said == expected
+    assert state.view(0).staged is None  # nothing changed
+
+
+def test_the_arrange_box_reads_the_turn_view_and_the_hint_as_they_are_shown() -> None:
+    """Whatever a Rummikub view shows can be pasted into Arrange: a set wrapped over two
+    lines (its further lines start with spaces), the numbers, the + of rack tiles, the
+    checks, colour codes and a code block's fence."""
+    from bot.text.rummikub import staged_text
+
+    run = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13"
+    state = game([f"{run} B5", "K1"], ["K9 B9 J"])
+    state.apply(0, ADAPTER.parse("put", run))
+    view = state.view(0)
+    shown = staged_text(view, "en")
+    assert len(shown) == 3 and shown[2].startswith("    ")  # the 13-tile run is wrapped
+    assert parse_table("\n".join(shown)) == view.staged
+    assert parse_table("```ansi\n" + "\n".join(shown) + "\n```") == view.staged
+    assert parse_table(" 1: K9 B9 J ✓\n 2: +R1 +R2\n    +R3\n\nR4 R5 R6") == (
+        tiles("K9 B9 J"),
+        tiles("R1 R2 R3"),
+        tiles("R4 R5 R6"),
+    )

@@ -132,9 +132,10 @@ def test_rule_8_initial_meld_of_thirty_from_the_rack() -> None:
 def test_rule_8_initial_meld_below_thirty_is_refused_with_its_value() -> None:
     state = rig(["R7 R8 R9 K1", "B1"], melded=[False, False])
     state.apply(0, rk.PutSet(ts("R7 R8 R9")))
-    with pytest.raises(IllegalAction, match="must be worth 30; yours is 24") as info:
+    with pytest.raises(IllegalAction, match=r"must be worth 30; yours \(R7 R8 R9\) is 24") as info:
         state.apply(0, rk.Done())
     assert info.value.code == "initial_meld_value"
+    assert info.value.params == {"value": 24, "tiles": "R7 R8 R9"}
     assert state.current_seat == 0 and not state.table  # nothing committed
 
 
@@ -551,7 +552,8 @@ def test_rule_15_gather_refuses_a_tile_that_is_not_there_and_changes_nothing() -
     before = state.snapshot()
     with pytest.raises(IllegalAction) as refused:
         state.apply(0, rk.Gather(((1, ts("R3")[0]),), None))
-    assert refused.value.code == "tile_missing"
+    assert refused.value.code == "set_tile_missing"
+    assert refused.value.params == {"tile": "R3", "set": 2}
     with pytest.raises(IllegalAction):
         state.apply(0, rk.Gather(((0, ts("R3")[0]),), 0))
     assert state.snapshot()["staged"] == before["staged"] is None
@@ -639,3 +641,59 @@ def test_rule_14_tiles_a_leaver_returns_start_the_round_of_passes_over() -> None
     state.apply(0, rk.Draw())  # draws the other: the pool is empty again
     state.apply(1, rk.Draw())  # the first pass of a new round, not the third of the old
     assert not state.is_over
+
+
+# ---------------------------------------------------------------- issue 32: refusals name tiles
+
+
+def refused(state: rk.State, action: rk.Action) -> IllegalAction:
+    """The refusal of ``action`` for seat 0; nothing may have changed."""
+    before = state.snapshot()
+    with pytest.raises(IllegalAction) as info:
+        state.apply(0, action)
+    assert state.snapshot() == before
+    return info.value
+
+
+def test_every_refusal_about_tiles_names_them() -> None:
+    state = rig(["R4 K9", "B1"], "R1 R2 R3|B5 O5 K5 R5")
+    missing = refused(state, rk.AddTiles(0, ts("R5 R4 B7")))  # two are not on the rack
+    assert (missing.code, missing.params) == ("tile_missing", {"tile": "R5 B7"})
+    assert "Your rack has no R5 B7" in missing.reason
+    gone = refused(state, rk.Gather(((None, ts("K9")[0]), (1, ts("B2")[0])), None))
+    assert (gone.code, gone.params) == ("set_tile_missing", {"tile": "B2", "set": 2})
+    same = refused(state, rk.Gather(((1, ts("R5")[0]),), 1))
+    assert (same.code, same.params) == ("same_set", {"tiles": "R5", "set": 2})
+    moved = refused(state, rk.MoveTiles(0, ts("R1"), 0))
+    assert moved.params == {"tiles": "R1", "set": 1}
+    split = refused(state, rk.SplitSet(0, 3))
+    assert (split.code, split.params) == ("bad_split", {"set": 1, "tiles": "R1 R2 R3"})
+    kept = refused(state, rk.Meld((ts("R1 R2 R3 R4"), ts("B5 O5 K5"))))
+    assert (kept.code, kept.params) == ("table_tile_missing", {"tiles": "R5"})
+
+
+def test_before_the_initial_meld_the_refusal_names_the_set_to_leave_alone() -> None:
+    state = rig(["R4 K9 K10 K11", "B1"], "R1 R2 R3|B5 O5 K5", melded=[False, False])
+    touched = refused(state, rk.AddTiles(0, ts("R4")))
+    assert (touched.code, touched.params) == ("initial_meld_table", {"tiles": "R1 R2 R3"})
+    # The Arrange box: the table's run broken up to take R4 is named the same way.
+    arranged = refused(state, rk.Stage((ts("R1 R2"), ts("R3 R4"), ts("B5 O5 K5"))))
+    assert (arranged.code, arranged.params) == ("initial_meld_table", {"tiles": "R1 R2 R3"})
+
+
+# ---------------------------------------------------------------- issue 32: hints, an option
+
+
+def test_hints_are_a_table_option_off_by_default_and_kept_by_a_snapshot() -> None:
+    assert rk.new(2, seed=1).hints is False
+    assert rk.new(2, seed=1, options={}).view(0).hints is False
+    on = rk.new(2, seed=1, options={"hints": True})
+    assert on.view(None).hints is True and on.view(0).hints is True
+    assert rk.restore(on.snapshot()).hints is True
+    older = on.snapshot()
+    del older["hints"]  # saved before hints were an option: off, as the table says
+    assert rk.restore(older).hints is False
+    with pytest.raises(ValueError, match="unknown Rummikub option 'hint'"):
+        rk.new(2, seed=1, options={"hint": True})
+    with pytest.raises(ValueError, match="true or false"):
+        rk.new(2, seed=1, options={"hints": "yes"})
