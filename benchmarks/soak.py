@@ -148,6 +148,12 @@ def _uno(rng: random.Random) -> dict[str, Any]:
     return chosen
 
 
+def _rummikub(rng: random.Random) -> dict[str, Any]:
+    chosen = _players(2, 3)(rng)
+    chosen["hints"] = rng.choice(("on", "off"))  # off by default: /rummikub hint is refused
+    return chosen
+
+
 STRATEGIES: tuple[Strategy, ...] = (
     Strategy(
         "blackjack",
@@ -190,7 +196,7 @@ STRATEGIES: tuple[Strategy, ...] = (
     ),
     Strategy(
         "rummikub",
-        _players(2, 3),
+        _rummikub,
         (
             ("put", {"tiles": AUTOCOMPLETE}),
             ("put", {"tiles": NONSENSE}),

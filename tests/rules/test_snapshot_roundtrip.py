@@ -140,7 +140,10 @@ GAMES: dict[str, Game] = {
     "uno": Game(deal_uno, uno.restore, apply_any, 80, 20, 600),
     "gostop": Game(deal_gostop, gs.restore, apply_any, 300, 300, 200),
     "rummikub": Game(
-        lambda pick, seed: rk.new(pick.randint(2, 4), seed=seed),
+        # Hints on or off (issue 32): the option is in the snapshot as well.
+        lambda pick, seed: rk.new(
+            pick.randint(2, 4), seed=seed, options={"hints": pick.random() < 0.5}
+        ),
         rk.restore,
         step_rummikub,
         24,
