@@ -262,27 +262,34 @@ def table(view: BlackjackView, events: Sequence[Event], names: Sequence[str], lo
     )
 
 
+def _own_lines(
+    marker: str, key: str, cards: Sequence[Card], tail: str, locale: str, **params: int
+) -> list[str]:
+    """``Your hand: ♦9, ♦6 (15)`` (the catalog's ``key``) wrapped to a phone's width between
+    cards, the total and its tag kept whole."""
+    before, _, after = t(key, locale, hand="\0", **params).partition("\0")
+    words = _hand_words(marker + before.rstrip(), cards, tail + after)
+    return wrap_words(words, indent="      " if marker else "    ")
+
+
 def hand(view: BlackjackView, names: Sequence[str], locale: str) -> Table:
     """One seat's own hand (both, numbered, after a split) and what the House shows, for an
-    ephemeral answer."""
+    ephemeral answer; long hands wrap."""
     assert view.seat is not None
     seat = view.seat
     played = view.seat_hands[seat] if view.casino and view.seat_hands else ()
+    lines: list[str] = []
     if len(played) > 1:
-        lines = []
         for part, one in enumerate(played):
             marker = "> " if view.current == seat and part == view.playing else "  "
-            mine = f"{_casino_tail(one, locale, over=view.is_over)}"
-            cards = ", ".join(card_text(c) for c in one.cards)
-            lines.append(marker + t("bj.your_hand_n", locale, n=part + 1, hand=f"{cards} {mine}"))
+            tail = _casino_tail(one, locale, over=view.is_over)
+            lines += _own_lines(marker, "bj.your_hand_n", one.cards, tail, locale, n=part + 1)
     elif played:
         tail = _casino_tail(played[0], locale, over=view.is_over)
-        cards = ", ".join(card_text(c) for c in played[0].cards)
-        lines = [t("bj.your_hand", locale, hand=f"{cards} {tail}")]
+        lines += _own_lines("", "bj.your_hand", played[0].cards, tail, locale)
     else:
-        lines = [
-            t("bj.your_hand", locale, hand=hand_text(view.hands[seat], view.totals[seat], locale))
-        ]
+        tail = _total(view.totals[seat], locale)
+        lines += _own_lines("", "bj.your_hand", view.hands[seat], tail, locale)
     house = ", ".join(card_text(c) for c in view.house)
     body = "\n".join([*lines, t("bj.house_shows", locale, cards=house)])
     return Table((), body, "", HAND_CONTROLS + _moves(view) if view.current == seat else ())

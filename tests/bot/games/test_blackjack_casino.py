@@ -3,6 +3,8 @@ the table that says so, refusals at a seed table, and Deal again keeping the rul
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.games.blackjack import ADAPTER, table_options
@@ -109,3 +111,38 @@ async def test_the_lobby_says_the_table_plays_casino_rules() -> None:
     assert reply.post is not None
     assert t("blackjack.option.ruleset.casino", "ko") in reply.post.content.splitlines()
     await sessions.close()
+
+
+@pytest.mark.parametrize("kind", ["korean", "markdown"])
+@pytest.mark.parametrize("locale", ["en", "ko"])
+def test_every_casino_message_is_one_discord_accepts(locale: str, kind: str) -> None:
+    """As tests/bot/test_messages_fit.py does for every game, with casino tables: seven
+    seats splitting and doubling at random, extreme names, every public table and hand."""
+    from bot.sessions.model import Post, compose
+    from tests.bot.test_messages_fit import NAMES, assert_fits, names, reveal
+    from tests.phone import assert_tables_fit_phone
+
+    assert kind in NAMES
+    pick = random.Random(f"{locale}{kind}")
+    seated = names(kind, engine.MAX_PLAYERS)
+    splits = 0
+    for seed in range(12):
+        state, events = ADAPTER.new(7, seed, CASINO, [2, 5], secret=True)
+        while True:
+            table = ADAPTER.table(state.view(None), events, seated, locale)
+            closing = [reveal("blackjack", 7, CASINO, locale)]
+            public = compose(table, ["notice"], None, locale, closing)
+            assert_fits(Post(1, 1, public, table.controls, locale, "blackjack"), closing[0])
+            assert_tables_fit_phone(public)
+            for seat in range(7):
+                hand = ADAPTER.hand(state.view(seat), seated, locale)
+                assert_tables_fit_phone(compose(hand, locale=locale))
+                assert_fits(Post(1, 1, compose(hand, locale=locale), hand.controls, locale))
+            if state.is_over:
+                break
+            seat = state.current_seat
+            legal = state.legal_actions(seat)
+            action = Split() if Split() in legal else pick.choice(legal)
+            splits += action == Split()
+            events = state.apply(seat, action)
+    assert splits

@@ -421,3 +421,26 @@ def test_casino_tables_with_long_names_and_hands_fit_a_phone(locale: str) -> Non
         ),
     ):
         assert_fits_phone(render.table_body(view, names, locale))
+
+
+@pytest.mark.parametrize("casino", [False, True])
+def test_a_long_private_hand_wraps_between_cards(casino: bool) -> None:
+    many = cards("♠A", "♥A", "♦A", "♣A", "♠2", "♥2", "♦2", "♣2", "♠3")
+    view = casino_view(
+        seat=0,
+        ruleset="casino" if casino else "seed",
+        hands=(many, *casino_view().hands[1:]),
+        totals=(18, 13, 21),
+        seat_hands=(
+            (PlayedHand(many, 18, doubled=True, done=True),),
+            *casino_view().seat_hands[1:],
+        ),
+    )
+    body = render.hand(view, NAMES, "en").body
+    tail = "(18) - Double" if casino else "(18)"
+    assert body.splitlines()[:2] == [
+        "Your hand: ♠A, ♥A, ♦A, ♣A, ♠2, ♥2, ♦2,",
+        f"    ♣2, ♠3 {tail}",
+    ]
+    assert_fits_phone(body)
+    assert_fits_phone(render.hand(view, NAMES, "ko").body)
