@@ -120,10 +120,12 @@ def test_every_casino_message_is_one_discord_accepts(locale: str, kind: str) -> 
     seats splitting and doubling at random, extreme names, every public table and hand."""
     from bot.sessions.model import Post, compose
     from tests.bot.test_messages_fit import NAMES, assert_fits, names, reveal
+    from tests.language import english_words
     from tests.phone import assert_tables_fit_phone
 
     assert kind in NAMES
     pick = random.Random(f"{locale}{kind}")
+    korean = locale == "ko" and kind == "korean"  # names of Latin letters aside
     seated = names(kind, engine.MAX_PLAYERS)
     splits = 0
     for seed in range(12):
@@ -134,9 +136,11 @@ def test_every_casino_message_is_one_discord_accepts(locale: str, kind: str) -> 
             public = compose(table, ["notice"], None, locale, closing)
             assert_fits(Post(1, 1, public, table.controls, locale, "blackjack"), closing[0])
             assert_tables_fit_phone(public)
+            assert not korean or english_words(compose(table, locale=locale)) == []
             for seat in range(7):
                 hand = ADAPTER.hand(state.view(seat), seated, locale)
                 assert_tables_fit_phone(compose(hand, locale=locale))
+                assert not korean or english_words(compose(hand, locale=locale)) == []
                 assert_fits(Post(1, 1, compose(hand, locale=locale), hand.controls, locale))
             if state.is_over:
                 break
