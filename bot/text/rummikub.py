@@ -201,8 +201,9 @@ def reason_text(reason: str, locale: str) -> str:
         found = pattern.search(reason)
         if found is not None:
             params = dict(zip(_PARAMS.get(key, ()), found.groups(), strict=False))
-            if "colour" in params:
-                params["colour"] = t(f"rummikub.colour.{params['colour']}", locale)
+            if "colour" in params:  # the tile by its code, as the hand shows it (issue 32)
+                colour = Colour[params.pop("colour").upper()]
+                params["tile"] = f"{colour.value}{params.pop('number')}"
             return t(key, locale, **params)
     return t("rummikub.reason.other", locale)
 

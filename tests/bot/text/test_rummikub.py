@@ -252,3 +252,11 @@ def test_the_turn_view_says_what_an_initial_meld_is_worth() -> None:
     state.apply(0, ADAPTER.parse("put", "R7 R8 R9"))
     assert "- your initial meld is worth 24 of 30" in ADAPTER.hand(state.view(0), NAMES, "en").log
     assert "- 첫 등록 합이 30 중 24이에요" in ADAPTER.hand(state.view(0), NAMES, "ko").log
+
+
+def test_a_set_reason_names_the_tile_by_its_code() -> None:
+    from bot.text.rummikub import reason_text
+
+    assert reason_text("group has two blue 7s", "en") == "a group has B7 twice"
+    assert reason_text("group has two black 13s", "ko") == "그룹에 K13이(가) 두 개예요"
+    assert reason_text("run has two R5s", "en") == "a run has R5 twice"
