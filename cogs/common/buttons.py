@@ -30,6 +30,7 @@ from cogs.common.respond import (
     member_of,
     quietly,
 )
+from cogs.common.voices import voice_of, voices_of
 
 __all__ = [
     "NO_PINGS",
@@ -415,6 +416,9 @@ async def answer_post(
     message_id: int | None = None
     try:
         message_id = await _send_table(interaction, post)
+        voices = voices_of(interaction.client)
+        if voices is not None:  # it can retire this table without counting
+            voices.posted(message_id, voice_of(interaction))
     except Exception:
         log.warning(
             "could not answer with the table of channel %d (version %d); posting it instead",

@@ -1,4 +1,8 @@
-"""The registry's own public messages (timeouts, computer moves, pings) through discord.py."""
+"""The registry's own public messages (timeouts, computer moves, pings) through discord.py.
+
+They go out through the channel's newest member interaction where one lives, which costs
+nothing against Discord's global rate limit (:mod:`.voices`), else with the bot's token.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from discord.http import handle_message_parameters
 from bot.sessions import Post
 from cogs.common.buttons import NO_PINGS, GameButton, MoveMenu, build_view, mentions
 from cogs.common.respond import Deckhand, refused
+from cogs.common.voices import Voice, Voices
 
 __all__ = ["DiscordPoster", "install"]
 
@@ -20,8 +25,9 @@ log = logging.getLogger(__name__)
 class DiscordPoster:
     """:class:`bot.sessions.Poster` on a real client; needs no channel cache."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, voices: Voices | None = None) -> None:
         self.client = client
+        self.voices = Voices() if voices is None else voices
         # Channels where Discord refused a table for good (403: the bot lost its permission;
         # 404): that is one ERROR, and the reposts refused the same way after it WARNINGs,
         # until a table gets through (a moderator may give the permission back).
@@ -30,6 +36,11 @@ class DiscordPoster:
     async def post(self, post: Post) -> int | None:
         """Send a table; its message id, or ``None`` (logged) if Discord refused it."""
         channel = self.client.get_partial_messageable(post.channel_id)
+        voice = self.voices.of_channel(post.channel_id)
+        if voice is not None:
+            spoken = await self._through(voice, post)
+            if spoken is not None:
+                return spoken
         try:
             view = build_view(post)
             pings = mentions(post.mention)
@@ -57,6 +68,24 @@ class DiscordPoster:
         self._refusing.discard(post.channel_id)
         return message.id
 
+    async def _through(self, voice: Voice, post: Post) -> int | None:
+        """``post`` as a follow-up of a member's interaction; ``None`` if Discord would not
+        take it that way (the token expired early: the bot's own token is tried next)."""
+        try:
+            view = build_view(post)
+            extra: dict[str, Any] = {} if view is None else {"view": view}
+            message = await voice.webhook.send(
+                post.content, allowed_mentions=mentions(post.mention), wait=True, **extra
+            )
+        except (discord.HTTPException, ValueError) as error:
+            self.voices.silenced(voice)
+            reason = refused(error) if isinstance(error, discord.HTTPException) else str(error)
+            log.info("channel %d: an interaction could not post (%s)", post.channel_id, reason)
+            return None
+        self.voices.posted(message.id, voice)
+        self._refusing.discard(post.channel_id)
+        return message.id
+
     async def strip(self, channel_id: int, message_id: int, note: str | None = None) -> None:
         """Remove an older table's buttons (and with ``note``, say that instead of the old
         text: a retired lobby); a deleted message is no loss.
@@ -67,6 +96,15 @@ class DiscordPoster:
         changes: dict[str, Any] = {"view": None}
         if note is not None:
             changes.update(content=note, allowed_mentions=NO_PINGS)
+        author = self.voices.author(message_id)
+        if author is not None:
+            try:
+                await author.webhook.edit_message(message_id, **changes)
+                return
+            except discord.NotFound:
+                return
+            except discord.HTTPException as error:  # the bot's own token may still do it
+                log.info("could not retire message %d as posted: %s", message_id, refused(error))
         try:
             with handle_message_parameters(**changes) as params:
                 await self.client.http.edit_message(channel_id, message_id, params=params)
@@ -77,6 +115,16 @@ class DiscordPoster:
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
         """Mention one member (and nobody else)."""
+        voice = self.voices.of_channel(channel_id)
+        if voice is not None:
+            try:
+                await voice.webhook.send(text, allowed_mentions=mentions(member_id))
+                return
+            except discord.HTTPException as error:
+                self.voices.silenced(voice)
+                log.info(
+                    "channel %d: an interaction could not ping (%s)", channel_id, refused(error)
+                )
         channel = self.client.get_partial_messageable(channel_id)
         try:
             await channel.send(text, allowed_mentions=mentions(member_id))

@@ -22,6 +22,7 @@ from bot.settings import Settings
 from bot.store import StoreUnavailable
 from bot.store.base import GameStore
 from bot.text.names import clean_name
+from cogs.common.voices import voices_of
 from rules.engine import IllegalAction
 
 __all__ = [
@@ -134,7 +135,19 @@ async def guarded(
     *,
     what: str,
 ) -> None:
-    """Run a command or click; refusals and failures are answered, never "interaction failed"."""
+    """Run a command or click; refusals and failures are answered, never "interaction failed".
+    Answered, the interaction is its channel's voice (:mod:`cogs.common.voices`)."""
+    try:
+        await _answered(interaction, work, what)
+    finally:
+        voices = voices_of(interaction.client)
+        if voices is not None:
+            voices.heard(interaction)
+
+
+async def _answered(
+    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[None]], what: str
+) -> None:
     locale = locale_of(interaction)
     try:
         await work()

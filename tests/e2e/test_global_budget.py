@@ -1,0 +1,109 @@
+"""What a game costs against Discord's global rate limit (50 requests a second per bot).
+
+Interaction endpoints are not counted (discord-api-docs ``topics/rate-limits.mdx``): a
+member's move is answered through its interaction, the table it replaces is retired
+through the interaction that posted it, and the computer moves and timeouts after it are
+posted through the newest member interaction of the channel (``cogs.common.voices``). So a
+game played at a human pace costs nothing; only a table with no live interaction (15
+minutes of silence, a restart) is posted, and its predecessor retired, with the bot's token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import pytest
+
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS, counted
+from tests.e2e.deckhand_tables import settled, whose_turn
+
+if TYPE_CHECKING:
+    from bot.client import DeckhandBot
+    from tests.e2e.conftest import Deckhand
+
+# Per game: the start options (a member and computers) and the member's slash moves.
+TABLES = {
+    "blackjack": {"players": 3, "bots": 2, "rules": "casino"},
+    "onecard": {"players": 3, "bots": 2},
+    "uno": {"players": 4, "bots": 3},
+    "gostop": {"bots": 1},
+    "rummikub": {"players": 3, "bots": 2},
+}
+
+
+def live_table(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
+    tables = [
+        m for m in fake.public_messages(channel) if m.author.id == fake.bot_user.id and m.buttons
+    ]
+    return tables[-1] if tables else None
+
+
+async def member_move(
+    fake: FakeDiscord,
+    bot: DeckhandBot,
+    member: FakeMember,
+    channel: FakeChannel,
+    rng: random.Random,
+) -> bool:
+    """The member makes a move as a player would: the hand's menu, else a button of the
+    table; whether the game is still on."""
+    session = bot.sessions.get(channel.id)
+    if session is None or session.state is None or session.state.is_over:
+        return False
+    table = live_table(fake, channel)
+    assert table is not None
+    hand = await fake.slash(member, channel, f"{session.game} hand")
+    message = hand.message
+    menus = [] if message is None else [c for c in message.items() if c.get("type") == 3]
+    if menus and message is not None:
+        values = [str(option["value"]) for option in menus[0].get("options", [])]
+        await fake.select(member, message, menus[0]["custom_id"], [rng.choice(values)])
+    elif message is not None and message.button_labels:  # Rummikub: Draw, Done …
+        await fake.click(member, message, rng.choice(message.button_labels))
+    else:
+        labels = [label for label in table.button_labels if label not in ("Leave", "Hand")]
+        await fake.click(member, table, rng.choice(labels))
+    return True
+
+
+def members_turn(bot: DeckhandBot, channel: FakeChannel, member: FakeMember) -> bool | None:
+    """Whether it is ``member``'s move or the game is over (``None``: computers play on)."""
+    session = bot.sessions.get(channel.id)
+    state = None if session is None else session.state
+    if state is None or state.is_over:
+        return True
+    return whose_turn(bot, channel) == member.id or None
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+async def test_a_game_at_a_human_pace_costs_nothing_against_the_global_limit(
+    deckhand: Deckhand, fake_discord: FakeDiscord, game: str
+) -> None:
+    """One member and computers play a whole game, every message a real table would get:
+    no request counted against the global limit after the bot is ready, while dozens of
+    tables were posted and retired (Discord's route buckets on, as on Discord)."""
+    fake = fake_discord
+    fake.limits.route_limits.update(DISCORD_ROUTE_LIMITS)
+    alice = fake.add_member("alice")
+    rng = random.Random(game)
+    async with deckhand.run() as bot:
+        fake.limits.reset()
+        opened = await fake.slash(alice, fake.channel, f"{game} start", seed=5, **TABLES[game])
+        assert not opened.ephemeral, opened.text
+        for _ in range(400):
+            await fake.wait_for(lambda: members_turn(bot, fake.channel, alice))
+            await settled(fake, bot, fake.channel)
+            if not await member_move(fake, bot, alice, fake.channel, rng):
+                break
+        else:
+            raise AssertionError("the game did not end")
+        await asyncio.sleep(0)
+        tables = [m for m in fake.public_messages(fake.channel) if m.author.id == fake.bot_user.id]
+        assert len(tables) >= 2
+        by_route = Counter(route for route in fake.limits.requests.elements() if counted(route))
+        assert by_route == Counter(), by_route
+        assert fake.limits.global_requests == 0
