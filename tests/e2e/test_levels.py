@@ -141,7 +141,7 @@ async def test_every_game_with_computer_seats_offers_the_three_levels_in_both_la
         assert level["name_localizations"]["ko"] == "실력"
         assert [c["value"] for c in level["choices"]] == ["easy", "normal", "hard"]
         korean = [c["name_localizations"]["ko"] for c in level["choices"]]
-        assert korean == ["초보 (쉬움)", "중수 (보통, 지금의 컴퓨터)", "고수 (어려움)"]
+        assert korean == ["초보 (쉬움)", "중수 (보통)", "고수 (어려움)"]
 
 
 @pytest.mark.parametrize("value", ["impossible", "HARD", ""])
