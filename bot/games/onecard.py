@@ -1,9 +1,10 @@
 """One Card's :class:`~bot.games.GameAdapter`: what the session code needs to know of the game.
 
 Moves reach the engine as ``(verb, arg)`` pairs from buttons, select menus and commands:
-``("take", None)`` and ``("play", "<card>[/<suit>]")``, the suit only after a 7 (rule 9).
-Tables and hands are drawn by :mod:`bot.text.onecard`; the public table never holds a card
-of any hand, only counts.
+``("take", None)`` and ``("play", "<card>[/<suit>]")``, the suit only after a 7 (rule 9);
+``/onecard play`` also takes the number the member's hand shows (:meth:`OneCardAdapter.shown_card`).
+Tables and hands are drawn by :mod:`bot.text.onecard` in plain words; the public table never
+holds a card of any hand, only counts.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.games import Control, Menu, Move, Option, PublicTurns, Table, fit_options
-from bot.i18n import t
+from bot.i18n import DEFAULT, t
 from bot.settings import Settings
 from bot.text import onecard as render
 from rules import onecard
-from rules.cards import SUITS, Card, CardParseError, Rank, Suit, parse_card
+from rules.cards import SUITS, Card, CardParseError, Rank, Suit, parse_card, whole_number
 from rules.engine import Event, IllegalAction
 from rules.levels import Level
 from rules.onecard.ai import choose_action
@@ -36,7 +37,6 @@ __all__ = [
 ]
 
 TAKE: Final = "take"
-HAND_CARDS_PER_LINE: Final = 4  # a private hand on a phone: 4 numbered cards fit 40 columns
 SUIT_SEPARATOR: Final = "/"  # never part of a card as people type it
 _SUIT_WORDS: Final[dict[str, Suit]] = {
     **{suit.value: suit for suit in SUITS},
@@ -50,15 +50,16 @@ _SUIT_WORDS: Final[dict[str, Suit]] = {
     "클로버": Suit.CLUBS,
 }
 
-
-_RED_CARD: Final = re.compile(r"\[(?:♥|♦) [^\]]+\]|\[JK C\]|(?<= )[♥♦](?= |$)", re.MULTILINE)
+_COLOUR_JOKER: Final = parse_card("JKC")
+_RED_CARD: Final = r"[♥♦](?:10|[2-9AJQK])?"  # a red card (♥10) or suit (♦) as tables say it
 _RED: Final = "\x1b[31m"
 _RESET: Final = "\x1b[0m"
 
 
-def coloured(body: str) -> str:
+def coloured(body: str, locale: str = DEFAULT) -> str:
     """The table for an ``ansi`` code block: hearts, diamonds and the colour joker in red."""
-    return _RED_CARD.sub(lambda match: f"{_RED}{match[0]}{_RESET}", body)
+    joker = re.escape(render.card_name(_COLOUR_JOKER, locale))
+    return re.sub(f"{_RED_CARD}|{joker}", lambda match: f"{_RED}{match[0]}{_RESET}", body)
 
 
 def parse_suit(text: str) -> Suit:
@@ -148,8 +149,14 @@ class OneCardAdapter(PublicTurns):
                 card = parse_card(card_text)
             except CardParseError:
                 typed = card_text.strip()
+                number = whole_number(typed)
+                if number is not None:  # a number the hand does not show (shown_card)
+                    raise IllegalAction(
+                        f"Your hand has no card number {number}.", code="no_number", n=number
+                    ) from None
                 raise IllegalAction(
-                    f"Unknown card '{typed}': type one like ♠A, 10h or JKB.",
+                    f"Unknown card '{typed}': type one like ♠A, 10h or JKB, "
+                    "or its number in your hand.",
                     code="unknown_card",
                     text=typed,
                 ) from None
@@ -159,6 +166,19 @@ class OneCardAdapter(PublicTurns):
             return onecard.PlayCard(card, suit)
         raise IllegalAction("That is not a One Card move.", code="not_a_onecard_move")
 
+    def shown_card(self, view: onecard.OneCardView, text: str) -> str | None:
+        """What a member named by a number of their hand as :meth:`hand` shows it (``1``):
+        that card's code, or :data:`TAKE` for the last number; ``None``: ``text`` is no
+        such number (a card as typed, or a number the hand does not show, which
+        :meth:`parse` refuses)."""
+        number = whole_number(text)
+        hand = view.hand or ()
+        if number is None or view.seat is None or not view.playing[view.seat]:
+            return None
+        if number == len(hand) + 1:
+            return TAKE
+        return hand[number - 1].code if 1 <= number <= len(hand) else None
+
     def table(
         self,
         view: onecard.OneCardView,
@@ -166,42 +186,35 @@ class OneCardAdapter(PublicTurns):
         names: Sequence[str],
         locale: str,
     ) -> Table:
-        """The public table: the move log above the seed's table layout, counts only."""
-        controls: tuple[Control, ...] = ()
+        """The public table in plain words under the move log, counts only; once over,
+        every seat's place and Deal again."""
+        controls: tuple[Control, ...] = (Control("again", "button.again", "success"),)
         if not view.is_over:
             controls = (
                 Control("hand", "button.hand", "primary"),
                 Control("take", take_label(view.offense, locale), "secondary"),
             )
         return Table(
-            log=tuple(render.escape_log(render.event_lines(events, names, locale))),
-            body=coloured(render.table_body(view, names, locale)),
+            log=tuple(render.escape_log(render.log_lines(events, names, locale))),
+            body=coloured(render.table_body(view, names, locale), locale),
             lang="ansi",
             controls=controls,
         )
 
     def hand(self, view: onecard.OneCardView, names: Sequence[str], locale: str) -> Table:
-        """One seat's hand, numbered as in the seed, under the open card; on their turn the
-        menu of exactly their legal cards and Take (the menu holds Take, so no button)."""
+        """One seat's hand, numbered, under the open card; on their turn what they may do
+        and the menu of exactly their legal cards and Take (the menu holds Take, so no
+        button)."""
         seat = view.seat
-        status = render.status_lines(view, render.table_names(names), locale)
+        take = take_label(view.offense, locale)
+        body = render.hand_body(view, take, names, locale)
         if seat is not None and not view.playing[seat]:  # bankrupt (rule 22): nothing to show
-            body = "\n".join([render.open_line(view), *status])
             return Table(log=(t("onecard.out", locale),), body=body)
         lines = [t("hand.title", locale)]
         menu = None
         if view.current is not None and view.current == seat:
-            lines.append(t("onecard.your_turn", locale, n=len(view.playable)))
+            lines.append(render.turn_line(view, take, locale))
             menu = self._cards_menu(view, locale)
-        take = take_label(view.offense, locale)
-        body = "\n".join(
-            [
-                render.open_line(view),
-                *status,
-                "",
-                render.hand_text(view, take, per_line=HAND_CARDS_PER_LINE, locale=locale),
-            ]
-        )
         return Table(log=tuple(lines), body=body, menu=menu)
 
     def _cards_menu(self, view: onecard.OneCardView, locale: str) -> Menu:
@@ -211,7 +224,7 @@ class OneCardAdapter(PublicTurns):
         cards = [_card_option(card, locale) for card in view.playable]
         take = Option(take_label(view.offense, locale), TAKE)
         options, left_out = fit_options(cards, keep_last=[take])
-        note = t("onecard.more_cards", locale, n=left_out) if left_out else None
+        note = render.counted("onecard.more_cards", left_out, locale) if left_out else None
         return Menu(t("onecard.pick", locale), options, note=note)
 
     def picked(
@@ -233,7 +246,7 @@ class OneCardAdapter(PublicTurns):
             return ("play", value)  # refused by parse with its reason
         if card.rank is Rank.SEVEN:
             return Menu(
-                t("onecard.pick_suit", locale, card=render.card_text(card)),
+                t("onecard.pick_suit", locale, card=render.card_name(card, locale)),
                 tuple(Option(suit.value, suit.value) for suit in SUITS),
                 step=card.code,
                 prompt=t("onecard.choose_suit", locale),
@@ -243,13 +256,18 @@ class OneCardAdapter(PublicTurns):
     def suggest(
         self, view: onecard.OneCardView, option: str, typed: str, locale: str
     ) -> list[Option]:
-        """``/onecard play card``: only this seat's legal cards, on its turn; a 7 says that
-        the ``suit`` option is wanted too (rule 9)."""
+        """``/onecard play card``: only this seat's legal cards, on its turn (a number of the
+        hand: that card, when it may be played); a 7 says that the ``suit`` option is wanted
+        too (rule 9)."""
         wanted = typed.strip().lower()
+        shown = self.shown_card(view, typed)
         found = []
         for card in view.playable:
-            name = render.card_text(card)
-            if wanted and wanted not in f"{name} {card.code}".lower():
+            name = render.card_name(card, locale)
+            if shown is not None:
+                if card.code != shown:
+                    continue
+            elif wanted and wanted not in f"{name} {card.code}".lower():
                 try:
                     if parse_card(typed) is not card:
                         continue
@@ -263,7 +281,7 @@ class OneCardAdapter(PublicTurns):
 
 def _card_option(card: Card, locale: str) -> Option:
     description = t("onecard.seven_hint", locale) if card.rank is Rank.SEVEN else None
-    return Option(render.card_text(card), card.code, description)
+    return Option(render.card_name(card, locale), card.code, description)
 
 
 ADAPTER: Final = OneCardAdapter()

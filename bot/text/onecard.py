@@ -1,21 +1,24 @@
 """One Card text: pure functions from engine views and events to strings.
 
-The seed's wording and card format (``[♠ 2]``, ten as ``[♠ 0]``, ``[JK B]``) are used both by
-the Discord cog and by the seed-faithful console (``bot/console/onecard.py``), so the two
-never drift apart. The move log's sentences and the table's and hand's words live in the
-message catalogs (``onecard.log.*``, ``onecard.table.*``): English is the seed's, and a
-Korean table reads them in Korean. Nothing here talks to Discord,
-and nothing here ever shows a hand except :func:`hand_text`, which is meant for that hand's
-owner only.
+Two sets of words. The seed's (``[♠ 2]``, ten as ``[♠ 0]``, ``Phase``, ``Table<46>``,
+``offense point``, ``The pattern is changed to ♠``) are the seed-faithful console's
+(``bot/console/onecard.py``), which keeps the seed program's screen: :func:`card_text`,
+:func:`event_lines`, :func:`seat_label`, :func:`open_line`, :func:`status_line`,
+:func:`hand_text`, :func:`refusal_text`. Discord speaks plain words in the reader's language,
+from the message catalogs (``onecard.*``): ``♠10``, ``Deck: 46 cards``, ``Attack: draw 5
+unless you block`` (:func:`card_name`, :func:`log_lines`, :func:`table_body`,
+:func:`hand_body`, :func:`turn_line`). Nothing here talks to Discord, and nothing here ever
+shows a hand except :func:`hand_text` and :func:`hand_body`, meant for that hand's owner only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
-from bot.i18n import DEFAULT, refusal, t
-from bot.text.names import block_names, escape_log
-from bot.text.width import PHONE_COLUMNS, columns, wrap
+from bot.i18n import DEFAULT, catalog, language, refusal, t
+from bot.text.names import TABLE_NAME_COLUMNS, block_names, escape_log
+from bot.text.width import PHONE_COLUMNS, columns, wrap, wrap_words
 from rules.cards import Card, Rank, parse_card
 from rules.engine import Event, GameOver, IllegalAction
 from rules.onecard import (
@@ -37,22 +40,50 @@ from rules.onecard import (
 )
 
 __all__ = [
+    "CARDS_PER_LINE",
+    "CURRENT_MARK",
     "arrow",
+    "card_name",
     "card_text",
+    "counted",
     "escape_log",
     "event_lines",
+    "hand_body",
     "hand_text",
+    "log_lines",
     "open_line",
     "player",
     "refusal_text",
     "seat_label",
     "status_line",
-    "status_lines",
     "table_body",
     "table_names",
+    "turn_line",
 ]
 
-CARDS_PER_LINE = 6  # as in the seed's hand listing
+CARDS_PER_LINE: Final = 6  # as in the seed's hand listing
+# The current seat's mark, ASCII: an arrow or a triangle is one column in most fonts and two
+# in a CJK monospace one, and would shift the counts after it on some clients.
+CURRENT_MARK: Final = ">"
+
+# -- the seed's words (the console) -------------------------------------------------------
+
+_SEED_LOG: Final = {
+    "played": "Player {name} put the card {card}",
+    "suit": "The pattern is changed to {suit}",
+    "attack": "Attack Player {name} with offense point {before}+{added}!!",
+    "attack_taken": "Player {name} couldn't defend the attack!! Takes {n} cards",
+    "taken": "Player {name} takes a card",
+    "short_deck": "There is no much cards... Return remaining cards only except first card",
+    "empty_deck": "Cannot take a card anymore... Play with the cards you have",
+    "jump": "Jump to player {name}",
+    "direction": "The direction is changed. next player is {name}",
+    "again": "Player {name} plays again",
+    "one_card": "Player {name} has one card left!",
+    "bankrupt": "Player {name} is bankrupt!! {n} cards go back to the main deck",
+    "forfeited": "Player {name} left the game; {n} cards go back to the main deck",
+    "wins": "Player {name} wins!",
+}
 
 
 def card_text(card: Card) -> str:
@@ -87,53 +118,20 @@ def arrow(direction: int) -> str:
     return "--->" if direction == 1 else "<---"
 
 
-def event_lines(
-    events: Iterable[Event], names: Sequence[str] | None = None, locale: str = DEFAULT
-) -> list[str]:
-    """What happened, one line each, in ``locale``'s language (English: the seed's messages)."""
-    lines: list[str] = []
+def event_lines(events: Iterable[Event], names: Sequence[str] | None = None) -> list[str]:
+    """What happened, one line each, in the seed's own messages (the console)."""
+    lines = []
     for event in events:
-        line = _event_line(event, names, locale)
-        if line:
-            lines.append(line)
+        found = _event_words(event)
+        if found is not None:
+            key, seat, params = found
+            name = _name(seat, names) if seat is not None else ""
+            lines.append(_SEED_LOG[key].format(name=name, **_seed_params(params)))
     return lines
 
 
-def _event_line(event: Event, names: Sequence[str] | None, locale: str) -> str:
-    match event:
-        case CardPlayed(seat=seat, card=card):
-            return t("onecard.log.played", locale, name=_name(seat, names), card=card_text(card))
-        case SuitChosen(suit=suit):
-            return t("onecard.log.suit", locale, suit=suit.value)
-        case Attack(target=target, before=before, added=added):
-            name = _name(target, names)
-            return t("onecard.log.attack", locale, name=name, before=before, added=added)
-        case AttackTaken(seat=seat, offense=offense):
-            return t("onecard.log.attack_taken", locale, name=_name(seat, names), n=offense)
-        case CardsTaken(seat=seat):
-            return t("onecard.log.taken", locale, name=_name(seat, names))
-        case ShortDeck():
-            return t("onecard.log.short_deck", locale)
-        case EmptyDeck():
-            return t("onecard.log.empty_deck", locale)
-        case Jump(target=target):
-            return t("onecard.log.jump", locale, name=_name(target, names))
-        case DirectionChanged(target=target):
-            return t("onecard.log.direction", locale, name=_name(target, names))
-        case PlayAgain(seat=seat):
-            return t("onecard.log.again", locale, name=_name(seat, names))
-        case OneCard(seat=seat):
-            return t("onecard.log.one_card", locale, name=_name(seat, names))
-        case Bankrupt(seat=seat, returned=returned):
-            return t("onecard.log.bankrupt", locale, name=_name(seat, names), n=returned)
-        case Forfeited(seat=seat, returned=returned):
-            return t("onecard.log.forfeited", locale, name=_name(seat, names), n=returned)
-        case GameOver(result=result) if result.winners:
-            return t("onecard.log.wins", locale, name=_name(result.winners[0], names))
-    return ""
-
-
-_CARD_PARAMS = ("card", "ace", "joker")
+def _seed_params(params: dict[str, object]) -> dict[str, object]:
+    return {k: card_text(v) if isinstance(v, Card) else v for k, v in params.items()}
 
 
 def refusal_text(error: IllegalAction, locale: str = DEFAULT) -> str:
@@ -144,6 +142,9 @@ def refusal_text(error: IllegalAction, locale: str = DEFAULT) -> str:
             params[key] = card_text(parse_card(str(params[key])))
     refused = IllegalAction(error.reason, code=error.code, **params)
     return refusal(refused, locale, "onecard", markdown=False)  # the console: plain text
+
+
+_CARD_PARAMS = ("card", "ace", "joker")
 
 
 def seat_label(seat: int, count: int, names: Sequence[str] | None = None) -> str:
@@ -166,77 +167,98 @@ def status_line(view: OneCardView, names: Sequence[str] | None = None) -> str:
     )
 
 
-def hand_text(
-    view: OneCardView,
-    take: str = "Take",
-    per_line: int = CARDS_PER_LINE,
-    locale: str = DEFAULT,
-) -> str:
-    """The seat's own hand, numbered as in the seed, with ``take`` as the last number. Private.
-
-    The seed prints plain ``Take`` even under attack, six to a line; Discord passes its
-    own label, fewer to a line for a phone, and the member's ``locale``.
-    """
+def hand_text(view: OneCardView, take: str = "Take", per_line: int = CARDS_PER_LINE) -> str:
+    """The seat's own hand as the seed lists it, numbered, six to a line, ``Take`` as the
+    last number. Private."""
     hand = view.hand or ()
     items = [f"{i}:{card_text(card)}" for i, card in enumerate(hand, 1)]
     items.append(f"{len(hand) + 1}: {take}")
     rows = [" ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
-    return "\n".join([t("onecard.hand.total", locale, n=len(hand)), *rows])
+    return "\n".join([f"Total {len(hand)} cards", *rows])
 
 
-def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: str = DEFAULT) -> str:
-    """The inside of the public table's code block (rule 26): counts, never cards in a hand.
-
-    The seed's table, laid out for a phone: other players in turn order after the current
-    one, names clipped, a long hand's count as ``//×15``, the status on three lines, so no
-    line is wider than 40 columns. Who is out and who won are said in ``locale``'s language.
-    """
-    shown = table_names(names)
-    lines = [
-        t("onecard.table.phase", locale, n=view.phase),
-        t("onecard.table.deck", locale, n=view.table),
-        "",
-    ]
-    current = view.current
-    if current is not None:
-        for seat in view.order[1:]:
-            lines.append(_phone_seat_label(seat, view.counts[seat], shown))
-        lines += [
-            "",
-            open_line(view),
-            "",
-            _phone_seat_label(current, view.counts[current], shown),
-        ]
-    else:
-        lines += [open_line(view)]
-    gone = [
-        t(
-            "onecard.table.bankrupt" if view.bankrupt[s] else "onecard.table.left",
-            locale,
-            name=_short(s, shown),
-        )
-        for s in range(view.players)
-        if not view.playing[s]
-    ]
-    if gone:
-        lines += ["", *wrap(t("onecard.table.out", locale, seats=", ".join(gone)))]
-    lines += ["", *status_lines(view, shown, locale)]
-    if view.result is not None and view.result.winners:
-        lines.append(t("onecard.log.wins", locale, name=_name(view.result.winners[0], shown)))
-    return "\n".join(lines)
+# -- what happened, as events say it (both sets of words) --------------------------------
 
 
-def status_lines(
-    view: OneCardView, names: Sequence[str] | None = None, locale: str = DEFAULT
+def _event_words(event: Event) -> tuple[str, int | None, dict[str, object]] | None:
+    """An event as its message key, the seat it names and the rest of its words."""
+    match event:
+        case CardPlayed(seat=seat, card=card):
+            return "played", seat, {"card": card}
+        case SuitChosen(seat=seat, suit=suit):
+            return "suit", seat, {"suit": suit.value}
+        case Attack(target=target, before=before, added=added):
+            return "attack", target, {"before": before, "added": added, "n": before + added}
+        case AttackTaken(seat=seat, offense=offense):
+            return "attack_taken", seat, {"n": offense}
+        case CardsTaken(seat=seat):
+            return "taken", seat, {}
+        case ShortDeck(seat=seat, received=received):
+            return "short_deck", seat, {"n": received}
+        case EmptyDeck(seat=seat):
+            return "empty_deck", seat, {}
+        case Jump(target=target, skipped=skipped):
+            return "jump", target, {"skipped": skipped}
+        case DirectionChanged(target=target):
+            return "direction", target, {}
+        case PlayAgain(seat=seat):
+            return "again", seat, {}
+        case OneCard(seat=seat):
+            return "one_card", seat, {}
+        case Bankrupt(seat=seat, returned=returned):
+            return "bankrupt", seat, {"n": returned}
+        case Forfeited(seat=seat, returned=returned):
+            return "forfeited", seat, {"n": returned}
+        case GameOver(result=result) if result.winners:
+            return "wins", result.winners[0], {}
+    return None
+
+
+# -- Discord's words ----------------------------------------------------------------------
+
+
+def counted(key: str, n: int, locale: str = DEFAULT, **params: object) -> str:
+    """``key`` with ``n``, in its ``<key>.one`` form for one (``1 card``, not ``1 cards``)."""
+    if n == 1 and f"{key}.one" in catalog(language(locale)):
+        key = f"{key}.one"
+    return t(key, locale, n=n, **params)
+
+
+def card_name(card: Card, locale: str = DEFAULT) -> str:
+    """A card as Discord shows it: ``♠A``, ``♥10``, and the jokers by name in ``locale``'s
+    language (``Black joker``, ``컬러 조커``), each of which ``/onecard play`` reads back."""
+    return t(f"onecard.card.{card.code}", locale) if card.is_joker else card.code
+
+
+def _who(seat: int, names: Sequence[str] | None) -> str:
+    """A seat in a sentence: ``Alice (A)``; the letter alone without a name."""
+    letter = NAMES[seat]
+    if names and seat < len(names) and names[seat]:
+        return f"{names[seat]} ({letter})"
+    return letter
+
+
+def log_lines(
+    events: Iterable[Event], names: Sequence[str] | None = None, locale: str = DEFAULT
 ) -> list[str]:
-    """:func:`status_line` on three lines for a phone, in ``locale``'s language."""
-    current = "-" if view.current is None else _short(view.current, names)
-    following = "-" if view.next_seat is None else _short(view.next_seat, names)
-    return [
-        t("onecard.table.current", locale, name=current),
-        t("onecard.table.next", locale, name=following, arrow=arrow(view.direction)),
-        t("onecard.table.offense", locale, n=view.offense),
-    ]
+    """What happened, one plain sentence each, in ``locale``'s language (Discord's log)."""
+    lines = []
+    for event in events:
+        found = _event_words(event)
+        if found is None:
+            continue
+        key, seat, params = found
+        words = {k: card_name(v, locale) if isinstance(v, Card) else v for k, v in params.items()}
+        skipped = params.get("skipped")
+        if isinstance(skipped, int):
+            words["skipped"] = _who(skipped, names)
+        name = _who(seat, names) if seat is not None else ""
+        n = words.pop("n", None)
+        if isinstance(n, int):
+            lines.append(counted(f"onecard.log.{key}", n, locale, name=name, **words))
+        else:
+            lines.append(t(f"onecard.log.{key}", locale, name=name, **words))
+    return lines
 
 
 def table_names(names: Sequence[str] | None) -> list[str] | None:
@@ -246,9 +268,113 @@ def table_names(names: Sequence[str] | None) -> list[str] | None:
     return block_names(names)
 
 
-def _phone_seat_label(seat: int, count: int, names: Sequence[str] | None) -> str:
-    """:func:`seat_label`, with the count as ``//×15`` when the slashes would not fit."""
-    label = seat_label(seat, count, names)
-    if columns(label) <= PHONE_COLUMNS:
-        return label
-    return f"{_short(seat, names)}({count}) - //×{count}"
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - columns(text))
+
+
+def _to_play(view: OneCardView, locale: str) -> str:
+    """What the player to move must do: block an attack or take its cards, or match."""
+    if view.offense:
+        return counted("onecard.table.attack", view.offense, locale)
+    suits = [s.value for s in view.suits]
+    if view.open_card.is_joker:  # rule 10: the joker's colours (or the other joker)
+        return t("onecard.table.match_joker", locale, first=suits[0], second=suits[-1])
+    return t("onecard.table.match", locale, suit=suits[0], rank=view.open_card.rank.label)
+
+
+def _open_lines(view: OneCardView, locale: str) -> list[str]:
+    card = card_name(view.open_card, locale)
+    return [t("onecard.table.open", locale, card=card), _to_play(view, locale)]
+
+
+def _header(view: OneCardView, locale: str) -> str:
+    deck = counted("onecard.table.deck", view.table, locale)
+    return f"{t('onecard.table.turn', locale, n=view.phase)} · {deck}"
+
+
+def _seat_line(
+    prefix: str, seat: int, view: OneCardView, shown: Sequence[str] | None, locale: str
+) -> str:
+    """``> B Bob            5 cards``: the prefix, the seat, its count (never its cards),
+    and what became of it. ASCII before the count, so it lines up on every client."""
+    label = _pad(f"{prefix} {_short(seat, shown)}", columns(prefix) + 3 + TABLE_NAME_COLUMNS)
+    if not view.playing[seat]:
+        key = "onecard.table.bankrupt" if view.bankrupt[seat] else "onecard.table.left"
+        return f"{label}  {t(key, locale)}"
+    count = view.counts[seat]
+    key = "onecard.table.count.one" if count == 1 else "onecard.table.count"
+    line = f"{label} {t(key, locale, n=f'{count:>2}')}"
+    if count == 1 and view.current is not None:
+        line += f"  {t('onecard.table.one_card', locale)}"
+    return line
+
+
+def _order(view: OneCardView) -> str:
+    """The seats still playing in the direction of play, from A (``A → C → B`` after a Q)."""
+    seats = [s for s in range(view.players) if view.playing[s]]
+    if view.direction < 0:
+        seats = seats[:1] + seats[:0:-1]
+    return " → ".join(NAMES[s] for s in seats)
+
+
+def table_body(view: OneCardView, names: Sequence[str] | None = None, locale: str = DEFAULT) -> str:
+    """The inside of the public table's code block (rule 26): counts, never cards in a hand.
+
+    The turn and the deck, the open card and what the player to move must do, then every
+    seat with its count (``>`` marks whose turn it is) and who plays next. The final table
+    ranks every seat (rule 24: the winner, then by fewest cards, then those out) with the
+    cards it has left. Names are clipped so no line is wider than 40 columns.
+    """
+    shown = table_names(names)
+    lines = [
+        _header(view, locale),
+        t("onecard.table.open", locale, card=card_name(view.open_card, locale)),
+    ]
+    if view.result is not None:
+        lines.append("")
+        for place, seat in enumerate(view.result.ranking, 1):
+            lines.append(
+                _seat_line(t(f"onecard.table.place.{place}", locale), seat, view, shown, locale)
+            )
+        lines += ["", *wrap(t("onecard.table.over", locale))]
+        return "\n".join(lines)
+    lines += [_to_play(view, locale), ""]
+    for seat in range(view.players):
+        mark = CURRENT_MARK if seat == view.current else " "
+        lines.append(_seat_line(mark, seat, view, shown, locale))
+    if view.next_seat is not None:
+        following = _short(view.next_seat, shown)
+        lines += ["", *wrap(t("onecard.table.next", locale, name=following, order=_order(view)))]
+    return "\n".join(lines)
+
+
+def turn_line(view: OneCardView, take: str, locale: str = DEFAULT) -> str:
+    """The hand's first words on its turn: how many cards may be played, or what to do
+    when none may (take one card, or the attack's cards)."""
+    n = len(view.playable)
+    if view.offense:
+        if not n:
+            return t("onecard.your_turn.cannot_block", locale, offense=view.offense, take=take)
+        return counted("onecard.your_turn.block", n, locale, offense=view.offense)
+    if not n:
+        return t("onecard.your_turn.none", locale, take=take)
+    return counted("onecard.your_turn", n, locale)
+
+
+def hand_body(
+    view: OneCardView, take: str, names: Sequence[str] | None = None, locale: str = DEFAULT
+) -> str:
+    """One seat's own hand for Discord: the open card and what to play, whose turn it is
+    when not theirs, and the cards numbered from 1 with ``take`` as the last number (the
+    numbers ``/onecard play`` reads). Private."""
+    lines = _open_lines(view, locale)
+    seat = view.seat
+    if view.current is not None and view.current != seat:
+        lines.append(t("onecard.hand.now", locale, name=_short(view.current, table_names(names))))
+    if seat is not None and not view.playing[seat]:
+        return "\n".join(lines)
+    hand = view.hand or ()
+    items = [f"{i}:{card_name(card, locale)}" for i, card in enumerate(hand, 1)]
+    items.append(f"{len(hand) + 1}:{take}")
+    lines += ["", counted("onecard.hand.count", len(hand), locale)]
+    return "\n".join(lines + wrap_words(items, PHONE_COLUMNS, ""))

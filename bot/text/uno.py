@@ -186,7 +186,8 @@ def _event_line(event: Event, names: Sequence[str], locale: str) -> str | None:
             return t("uno.log.blocked_draw", locale)
         seat = winners[0]
         points = event.result.scores[seat]
-        return t("uno.log.wins", locale, name=_name(names, seat), points=points)
+        key = "uno.log.wins.one" if points == 1 else "uno.log.wins"
+        return t(key, locale, name=_name(names, seat), points=points)
     return None
 
 

@@ -22,6 +22,7 @@ from cogs.common import table as verbs
 from cogs.common.respond import Deckhand
 from rules.cards import SUITS
 from rules.levels import Level
+from rules.onecard import OneCardView
 
 __all__ = ["OneCardCog"]
 
@@ -83,7 +84,7 @@ class OneCardCog(commands.Cog):
 
     @group.command(name="play", description=_("Play a card", key="cmd.onecard.play"))
     @app_commands.describe(
-        card=_("One of your playable cards", key="param.onecard_card"),
+        card=_("One of your playable cards, or its number in your hand", key="param.onecard_card"),
         suit=_("After a 7: the suit to match next", key="param.onecard_suit"),
     )
     @app_commands.choices(suit=SUIT_CHOICES)
@@ -93,8 +94,25 @@ class OneCardCog(commands.Cog):
         card: app_commands.Range[str, 1, 30],
         suit: str | None = None,
     ) -> None:
-        """Play ``card``; the engine refuses a card that is not yours or does not fit."""
-        await verbs.move(interaction, GAME, "play", play_arg(card, suit))
+        """Play ``card`` (or what its number names in the member's hand, the last number
+        being Take); the engine refuses a card that is not yours or does not fit."""
+        view = self._own_view(interaction)
+        shown = None if view is None else ADAPTER.shown_card(view, card)
+        if shown == TAKE:
+            await verbs.move(interaction, GAME, TAKE, None)
+            return
+        await verbs.move(interaction, GAME, "play", play_arg(shown or card, suit))
+
+    def _own_view(self, interaction: discord.Interaction[Any]) -> OneCardView | None:
+        """The member's own view of this channel's One Card game, to read a hand number
+        against the hand they were shown; ``None`` when they hold no seat here (the session
+        says why)."""
+        session = install(self.bot).sessions.get(interaction.channel_id or 0)
+        if session is None or session.game != GAME:
+            return None
+        state = session.state_if_restorable()
+        seat = session.seat_of(interaction.user.id)
+        return None if state is None or seat is None else state.view(seat)
 
     @play.autocomplete("card")
     async def play_card(

@@ -114,7 +114,7 @@ class UnoCog(commands.Cog):
 
     @group.command(name="play", description=_("Play a card", key="cmd.uno.play"))
     @app_commands.describe(
-        card=_("One of your playable cards", key="param.uno_card"),
+        card=_("One of your playable cards, or its number in your hand", key="param.uno_card"),
         colour=_("After a wild: the colour to match next", key="param.uno_colour"),
         target=_("After a 7 (seven_zero): the seat number to swap with", key="param.uno_target"),
     )

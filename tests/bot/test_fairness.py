@@ -13,6 +13,7 @@ import rules.onecard as oc
 from bot.cli import USAGE_ERROR, main
 from bot.fairness import SHOWN, Secret, commitment, new_secret
 from bot.games.known import ADAPTERS
+from bot.text.onecard import card_name
 from bot.verify import (
     VerifyError,
     options_code,
@@ -69,7 +70,7 @@ def test_verify_prints_the_commitment_and_the_deal(capsys: pytest.CaptureFixture
     for seat in range(3):
         assert state.view(seat).hand is not None
         first = state.view(seat).hand[0]  # type: ignore[index]
-        assert f"1:[{first.suit.value} " in out
+        assert f"1:{card_name(first)} " in out
 
 
 def test_verify_says_in_words_whether_the_commitment_shown_matches(

@@ -20,9 +20,10 @@ from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 from bot.i18n import language, t
 from bot.text import onecard as render
 from rules.cards import FULL_DECK, Card, Rank, parse_card
-from rules.onecard import PlayCard, State, Take, position
+from rules.engine import GameOver
+from rules.onecard import CardsTaken, Forfeited, PlayCard, State, Take, position
 from rules.onecard.ai import choose_action
-from tests.e2e.deckhand_tables import whose_turn
+from tests.e2e.deckhand_tables import leave_game, whose_turn
 from tests.language import foreign_lines, message_lines
 
 if TYPE_CHECKING:
@@ -31,11 +32,13 @@ if TYPE_CHECKING:
 
 SEED = 43  # 52 member moves: 7s with a suit, attacks, two bankruptcies
 VERSION = re.compile(r"^dh:\d+:(\d+):")
-PHASE = re.compile(r"^Phase (\d+)$", re.MULTILINE)
-HAND_LISTING = re.compile(r"^(Total \d+ cards|내 카드 \d+장)$", re.MULTILINE)  # en, ko
-PLAYED = re.compile(r"put the card \[[^\]]+\]")
+PHASE = re.compile(r"^Turn (\d+) · ", re.MULTILINE)
+HAND_LISTING = re.compile(r"^(\d+ cards? in your hand:|내 카드 \d+장:)$", re.MULTILINE)  # en, ko
+CARD_TEXTS = {render.card_name(card, "en"): card for card in FULL_DECK}
+# A card as an English table names it: ♠10, ♥A, Black joker (the longest first).
+CARD = re.compile("|".join(re.escape(text) for text in sorted(CARD_TEXTS, key=len, reverse=True)))
+PLAYED = re.compile(f"played (?:{CARD.pattern})")
 MENU = "Play a card or take"
-CARD_TEXTS = {render.card_text(card): card for card in FULL_DECK}
 
 
 # -- reading the channel --------------------------------------------------------------------
@@ -55,9 +58,10 @@ async def settled(fake: FakeDiscord, bot: DeckhandBot, channel: FakeChannel) -> 
     def ready() -> FakeMessage | None:
         session = bot.sessions.get(channel.id)
         live = [m for m in fake.public_messages(channel) if m.buttons]
-        if session is None:
+        if session is None:  # over: the final table, with Deal again only
             public = fake.public_messages(channel)
-            return public[-1] if public and not live else None
+            over = all(m.button_labels == ["Deal again"] for m in live)
+            return public[-1] if public and over else None
         if len(live) != 1 or version_of(live[0]) != session.version:
             return None
         return live[0]
@@ -108,7 +112,7 @@ class HandLog:
             held = {code for hand in hands for code in hand}
         else:  # a lobby or notice: no card belongs in it at all
             held = {card.code for card in FULL_DECK}
-        shown = {CARD_TEXTS[m].code for m in re.findall(r"\[[^\]]{3,4}\]", text) if m in CARD_TEXTS}
+        shown = {CARD_TEXTS[m].code for m in CARD.findall(text)}
         return sorted(shown & held)
 
 
@@ -236,9 +240,13 @@ async def test_three_members_and_a_computer_play_to_the_end_and_no_hand_is_ever_
 
     assert state.is_over and state.result is not None
     final = fake.public_messages(fake.channel)[-1]
-    winner = state.result.winners[0]
-    assert f"{render.player(winner, names)} wins!" in final.text
-    assert not [m for m in fake.public_messages(fake.channel) if m.buttons]
+    assert render.log_lines([GameOver(state.result)], names)[0] in final.text
+    assert final.text.count("wins!") == 1  # one winner line
+    assert [m.button_labels for m in fake.public_messages(fake.channel) if m.buttons] == [
+        ["Deal again"]
+    ]
+    for place in ("1st", "2nd", "3rd", "4th"):  # every seat's result
+        assert f"\n{place} " in final.text
     stats = await bot.store.member_stats(fake.guild.id, members[0].id)
     assert stats.games == {} and stats.practice == {"onecard": 1}  # seeded: practice only
     assert t("fair.seeded", "en", seed=SEED) in final.text
@@ -255,7 +263,7 @@ async def test_three_members_and_a_computer_play_to_the_end_and_no_hand_is_ever_
     first = tables[0]
     phase = int(PHASE.findall(first.text)[-1])
     held = parse_card(log.by_phase[phase][0][0])
-    leaked = dataclasses.replace(first, content=f"{first.content}\n{render.card_text(held)}")
+    leaked = dataclasses.replace(first, content=f"{first.content}\n{render.card_name(held)}")
     assert log.leaks(leaked) == [held.code]
 
 
@@ -275,9 +283,9 @@ async def test_the_hand_menu_holds_exactly_the_legal_cards_and_autocomplete_only
     hand = await fake.click(member, table, "Hand")
     assert hand.ephemeral and hand.message is not None
     held = state.hand(seat)
-    assert t("onecard.hand.total", language(member.locale), n=len(held)) in hand.text
+    assert render.counted("onecard.hand.count", len(held), language(member.locale)) in hand.text
     for card in held:
-        assert render.card_text(card) in hand.text
+        assert render.card_name(card, language(member.locale)) in hand.text
     options = [o["value"] for o in menu_of(hand.message)["options"]]
     assert options == [*legal, "take"]
 
@@ -289,10 +297,11 @@ async def test_the_hand_menu_holds_exactly_the_legal_cards_and_autocomplete_only
         assert waiting.ephemeral and waiting.message is not None
         assert not [c for c in waiting.message.items() if c.get("type") == 3]
         other_seat = session.seat_of(other.id)
-        total = t("onecard.hand.total", language(other.locale), n=len(state.hand(other_seat)))
+        count = len(state.hand(other_seat))
+        total = render.counted("onecard.hand.count", count, language(other.locale))
         assert total in waiting.text
         for card in state.hand(other_seat):
-            assert render.card_text(card) in waiting.text
+            assert render.card_name(card, language(other.locale)) in waiting.text
 
 
 async def test_refusals_are_ephemeral_specific_and_change_nothing(
@@ -369,10 +378,11 @@ async def test_leave_forfeits_and_the_cards_go_back_to_the_deck(
     assert seat is not None
     count = len(state.hand(seat))
     table_before = state.view(None).table
-    left = await fake.slash(leaver, fake.channel, "onecard leave")
+    said = render.log_lines([Forfeited(seat, count)], session.names)
+    left = await leave_game(fake, leaver, fake.channel, "onecard")
     assert not left.ephemeral, left.text
-    assert f"left the game; {count} cards go back to the main deck" in left.text
-    assert f"Table<{table_before + count}>" in left.text
+    assert said[0] in left.text
+    assert f"Deck: {table_before + count} cards" in left.text
     assert not state.view(None).playing[seat]
     again = await fake.slash(leaver, fake.channel, "onecard hand")
     assert again.ephemeral and "don't have a seat" in again.text
@@ -395,14 +405,15 @@ async def test_a_bankrupt_member_leaving_hears_why_in_their_language(
         hands, state.open_card, current=current, direction=state.direction, out=[seat]
     )
     version = session.version
-    left = await fake.slash(carol, fake.channel, "onecard leave")
+    left = await leave_game(fake, carol, fake.channel, "onecard")
     assert left.ephemeral and left.text == t("illegal.onecard.already_bankrupt", "ko"), left.text
     assert session.version == version and session.seat_of(carol.id) == seat
 
 
 def test_card_texts_cover_the_deck() -> None:
     assert len(CARD_TEXTS) == 54
-    assert CARD_TEXTS["[♠ 0]"] is parse_card("♠10")
+    assert CARD_TEXTS["♠10"] is parse_card("♠10")
+    assert CARD_TEXTS["Colour joker"] is parse_card("JKC")
 
 
 async def test_a_turn_timeout_takes_for_the_member(
@@ -417,7 +428,7 @@ async def test_a_turn_timeout_takes_for_the_member(
         assert kind == 0  # the first move of the game was the engine's Take
         assert not session.seats[seat].computer
         assert f"{session.seats[seat].name} ran out of time" in timed_out.text
-        assert f"{render.player(seat, session.names)} takes a card" in timed_out.text
+        assert render.log_lines([CardsTaken(seat, 1)], session.names)[0] in timed_out.text
 
 
 async def test_the_hand_menu_still_works_after_a_restart(
@@ -440,10 +451,10 @@ async def test_the_hand_menu_still_works_after_a_restart(
         menu = menu_of(hand.message)["custom_id"]
         picked = await fake.select(member, hand.message, menu, ["take"])
         assert not picked.ephemeral, picked.text
-        assert f"{render.player(seat, restored.names)} takes a card" in picked.text
+        assert render.log_lines([CardsTaken(seat, 1)], restored.names)[0] in picked.text
         assert restored.version == version + 1
         newest = fake.public_messages(fake.channel)[-1]
-        assert version_of(newest) == restored.version and "Phase " in newest.text
+        assert version_of(newest) == restored.version and "Turn " in newest.text
 
 
 async def test_one_card_commands_leave_another_games_table_alone(
@@ -491,3 +502,63 @@ async def test_the_hand_speaks_the_members_language_not_the_servers(
             lines = message_lines(hand.message)
             assert t("hand.title", lang) in lines and t("onecard.pick", lang) in lines
             assert not foreign_lines(lines, lang), lines
+
+
+async def test_a_card_is_played_by_the_number_its_hand_shows(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    await open_game(fake, bot, members, seed=SEED + 1)
+    session, state = seat_state(bot, fake.channel.id)
+    seat = state.current_seat
+    assert seat is not None
+    member = next(m for m in members if m.id == session.seats[seat].member_id)
+    hand = list(state.hand(seat))
+    view = state.view(seat)
+    shown = await fake.slash(member, fake.channel, "onecard hand")
+    listing = " ".join(f"{i}:{render.card_name(c)}" for i, c in enumerate(hand, 1))
+    assert listing in " ".join(shown.text.split()), shown.text  # the numbers the member sees
+    version = session.version
+    missing = await fake.slash(member, fake.channel, "onecard play", card=str(len(hand) + 2))
+    assert missing.ephemeral
+    assert f"Your hand has no card number {len(hand) + 2}." in missing.text
+    unplayable = next(i for i, c in enumerate(hand, 1) if c not in view.playable)
+    refused = await fake.slash(member, fake.channel, "onecard play", card=str(unplayable))
+    assert refused.ephemeral and render.card_name(hand[unplayable - 1]) in refused.text
+    assert session.version == version
+    number, card = next((i, c) for i, c in enumerate(hand, 1) if c in view.playable)
+    suit = {"suit": "♥"} if card.rank is Rank.SEVEN else {}
+    offered = await fake.autocomplete(member, fake.channel, "onecard play", "card", str(number))
+    assert [c["value"] for c in offered] == [card.code]
+    played = await fake.slash(member, fake.channel, "onecard play", card=str(number), **suit)
+    assert not played.ephemeral, played.text
+    assert f"played {render.card_name(card)}" in played.text
+    assert card not in state.hand(seat)
+
+
+async def test_the_last_number_of_the_hand_takes_and_the_final_table_deals_again(
+    fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
+) -> None:
+    fake = fake_discord
+    alice, bob, _ = members
+    opened = await fake.slash(alice, fake.channel, "onecard start", players=2, seed=SEED)
+    await fake.click(bob, opened.message or opened.messages[0], "Join")
+    await settled(fake, bot, fake.channel)
+    session, state = seat_state(bot, fake.channel.id)
+    seat = state.current_seat
+    assert seat is not None
+    member = alice if session.seats[seat].member_id == alice.id else bob
+    count = len(state.hand(seat))
+    said = render.log_lines([CardsTaken(seat, 1)], session.names)[0]
+    took = await fake.slash(member, fake.channel, "onecard play", card=str(count + 1))
+    assert not took.ephemeral, took.text
+    assert said in took.text and len(state.hand(seat)) == count + 1
+    # The other member leaves: the one who stays wins; the final table offers Deal again.
+    await leave_game(fake, bob if member is alice else alice, fake.channel, "onecard")
+    final = await settled(fake, bot, fake.channel)
+    assert final.button_labels == ["Deal again"], final.text
+    assert "\n1st " in final.text and "\n2nd " in final.text and "out: left" in final.text
+    again = await fake.click(member, final, "Deal again")
+    assert not again.ephemeral, again.text
+    fresh = await settled(fake, bot, fake.channel)
+    assert PHASE.search(fresh.text) and "Hand" in fresh.button_labels

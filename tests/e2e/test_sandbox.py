@@ -130,7 +130,7 @@ async def test_members_play_through_the_page_and_see_only_what_discord_shows_the
         bob_sees = await get(client, f"/api/messages?channel={channel}&member={members['bob']}")
         alice_sees = await get(client, f"/api/messages?channel={channel}&member={members['alice']}")
         mine = [m for m in bob_sees["messages"] if m["ephemeral"]]
-        assert len(mine) == 1 and "Total " in mine[0]["content"]  # bob's hand, to bob alone
+        assert len(mine) == 1 and "in your hand:" in mine[0]["content"]  # bob's hand, to bob alone
         assert not [m for m in alice_sees["messages"] if m["ephemeral"]]
         assert mine[0]["id"] not in {m["id"] for m in alice_sees["messages"]}
 
@@ -288,7 +288,7 @@ async def test_the_server_language_switch_makes_the_next_public_table_korean(
             custom_id=buttons[t("button.hand", "ko")]["custom_id"],
         )  # fmt: skip
         mine = [m for m in await seen_by(client, other, alice) if m["ephemeral"]]
-        assert "Total " in mine[-1]["content"]  # her hand, in her own language
+        assert "in your hand:" in mine[-1]["content"]  # her hand, in her own language
         assert (await seen_by(client, other, jimin))[-1]["id"] == table["id"]  # not to 지민
 
 

@@ -165,19 +165,20 @@ def test_computer_action_defends_an_attack_when_it_can() -> None:
 # -- the public table never holds a hand ------------------------------------------------------
 
 
-def test_table_has_the_seed_layout_under_the_move_log_and_the_take_label() -> None:
+def test_table_is_in_plain_words_under_the_move_log_with_the_take_label() -> None:
     state = oc.position(
         [cards("♣2 ♦4 ♦5"), cards("♠2 ♥6"), cards("♥2 ♦8")], parse_card("♣3"), phase=13
     )
     events = state.apply(0, oc.PlayCard(parse_card("♣2")))
     table = ADAPTER.table(state.view(None), events, NAMES, "en")
     assert table.log == (
-        "Player A (Alice) put the card [♣ 2]",
-        "Attack Player B (Bob) with offense point 0+2!!",
+        "Alice (A) played ♣2",
+        "Bob (B) is attacked: draw 2 cards unless they block",
     )
     assert table.body == (
-        "Phase 14\nTable<48>\n\nC Carol(2) - // //\nA Alice(2) - // //\n\n[♣ 2] ♣\n\n"
-        "B Bob(2) - // //\n\ncurrent: B Bob\nnext: C Carol  direction: --->\noffense point: 2"
+        "Turn 14 · Deck: 48 cards\nOpen card: ♣2\nAttack: draw 2 unless you block\n\n"
+        "  A Alice         2 cards\n> B Bob           2 cards\n  C Carol         2 cards\n\n"
+        "Next: C Carol (A → B → C)"
     )
     assert [(c.action, c.label) for c in table.controls] == [
         ("hand", "button.hand"),
@@ -192,32 +193,34 @@ def test_a_korean_table_has_its_move_log_and_notes_in_korean() -> None:
     events = state.apply(0, oc.PlayCard(parse_card("♣2")))
     table = ADAPTER.table(state.view(None), events, NAMES, "ko")
     assert table.log == (
-        "A (Alice) 님이 [♣ 2] 카드를 냈어요",
-        "B (Bob) 님을 공격해요! 공격 포인트 0+2!!",
+        "Alice (A) 님이 ♣2 카드를 냈어요",
+        "Bob (B) 님이 공격받았어요: 막지 못하면 2장을 가져가요",
     )
-    # The seed's table layout stays as it is in every language; its words are Korean.
     lines = table.body.splitlines()
-    assert lines[:2] == ["2번째 차례", "덱 48장"]
-    assert lines[-3:] == ["지금: B Bob", "다음: C Carol  방향: --->", "공격 포인트: 2"]
+    assert lines[:3] == ["2번째 차례 · 덱 48장", "바닥 카드: ♣2", "공격: 막지 못하면 2장 가져가요"]
+    assert lines[-1] == "다음: C Carol (A → B → C)"
     assert not foreign_lines(lines, "ko")
     state.forfeit(1)
     events = state.forfeit(2)
     over = ADAPTER.table(state.view(None), events, NAMES, "ko")
-    assert over.log[-1] == "A (Alice) 님이 이겼어요!"
+    assert over.log[-1] == "Alice (A) 님이 이겼어요!"
     plain = re.sub(r"\x1b\[[0-9;]*m", "", over.body)
-    assert "탈락: B Bob 떠남, C Carol 떠남" in plain and plain.endswith("A (Alice) 님이 이겼어요!")
+    assert "2등 C Carol         탈락: 떠남" in plain.splitlines()  # the last out first
+    assert "이겼어요" not in plain  # the winner is said once, in the log
 
 
 def test_table_is_an_ansi_block_with_red_hearts_diamonds_and_colour_joker() -> None:
     state = oc.position([cards("♠3 ♦4"), cards("♥6 ♦8")], parse_card("♥5"))
     table = ADAPTER.table(state.view(None), [], NAMES, "en")
     assert table.lang == "ansi"
-    assert "\x1b[31m[♥ 5]\x1b[0m \x1b[31m♥\x1b[0m" in table.body
+    assert "Open card: \x1b[31m♥5\x1b[0m" in table.body
+    assert "any \x1b[31m♥\x1b[0m," in table.body
     plain = re.sub(r"\x1b\[[0-9;]*m", "", table.body)
     assert plain == render.table_body(state.view(None), NAMES)
-    assert coloured("[JK C] ♥ ♦\n[♠ 3] ♠\n[JK B] ♠ ♣") == (
-        "\x1b[31m[JK C]\x1b[0m \x1b[31m♥\x1b[0m \x1b[31m♦\x1b[0m\n[♠ 3] ♠\n[JK B] ♠ ♣"
+    assert coloured("Colour joker ♥10 ♦\n♠3 ♠\nBlack joker ♠ ♣") == (
+        "\x1b[31mColour joker\x1b[0m \x1b[31m♥10\x1b[0m \x1b[31m♦\x1b[0m\n♠3 ♠\nBlack joker ♠ ♣"
     )
+    assert coloured("컬러 조커", "ko") == "\x1b[31m컬러 조커\x1b[0m"
 
 
 def test_table_never_shows_a_card_of_any_hand_in_whole_games() -> None:
@@ -245,35 +248,37 @@ def test_table_never_shows_a_card_of_any_hand_in_whole_games() -> None:
                         assert render.card_text(card) not in text, (seed, card)
 
 
-def test_a_finished_table_has_no_buttons_and_names_the_winner() -> None:
+def test_a_finished_table_offers_deal_again_and_names_the_winner_once() -> None:
     state = oc.position([cards("♠3"), cards("♥6 ♦8")], parse_card("♠5"))
     events = state.apply(0, oc.PlayCard(parse_card("♠3")))
     assert isinstance(events[-1], GameOver)
     table = ADAPTER.table(state.view(None), events, NAMES, "en")
-    assert table.controls == ()
-    assert "Player A (Alice) wins!" in table.log
-    assert "Player A (Alice) wins!" in table.body
+    assert [c.action for c in table.controls] == ["again"]
+    assert "Alice (A) wins!" in table.log
+    assert "wins" not in table.body and "1st A Alice" in table.body
+    for gone in ("current:", "offense", "Next:"):
+        assert gone not in table.body
+    assert ADAPTER.next_options(state, {}) == {}
 
 
 def test_log_lines_escape_markdown_in_names() -> None:
     state = oc.position([cards("♠3 ♠4"), cards("♥6 ♦8")], parse_card("♠5"))
     events = state.apply(0, oc.PlayCard(parse_card("♠3")))
     table = ADAPTER.table(state.view(None), events, ["*Al*", "B_b"], "en")
-    assert table.log[0] == r"Player A (\*Al\*) put the card [♠ 3]"
+    assert table.log[0] == r"\*Al\* (A) played ♠3"
 
 
 def test_hand_is_numbered_under_the_open_card_with_take_on_the_turn() -> None:
     state = oc.position([cards("♠3 ♦4 ♠7"), cards("♥6 ♦8")], parse_card("♠5"))
     table = ADAPTER.hand(state.view(0), NAMES, "en")
     assert table.log == (t("hand.title", "en"), t("onecard.your_turn", "en", n=2))
-    assert table.body.startswith("[♠ 5] ♠\ncurrent: A Alice")
-    assert table.body.endswith("Total 3 cards\n1:[♠ 3] 2:[♦ 4] 3:[♠ 7] 4: Take")
+    assert table.body.startswith("Open card: ♠5\nTo play: any ♠, any 5, or a joker\n")
+    assert table.body.endswith("3 cards in your hand:\n1:♠3 2:♦4 3:♠7 4:Take")
     assert table.controls == () and table.menu is not None  # Take is in the menu
     assert table.menu.options[-1].value == "take"
     other = ADAPTER.hand(state.view(1), NAMES, "en")
-    assert other.menu is None and other.controls == ()
-    assert "Total 2 cards\n1:[♥ 6] 2:[♦ 8] 3: Take" in other.body
-    assert t("onecard.your_turn", "en", n=0) not in other.log
+    assert other.menu is None and other.controls == () and other.log == (t("hand.title", "en"),)
+    assert "Now playing: A Alice\n\n2 cards in your hand:\n1:♥6 2:♦8 3:Take" in other.body
 
 
 def test_a_bankrupt_seat_sees_that_it_is_out_and_no_take() -> None:
@@ -306,9 +311,9 @@ def test_hand_menu_under_attack_offers_only_defences_and_take_n() -> None:
     menu = menu_of(state.view(0))
     assert menu is not None
     assert [(o.value, o.label) for o in menu.options] == [
-        ("♠2", "[♠ 2]"),
-        ("♣A", "[♣ A]"),
-        ("JKB", "[JK B]"),
+        ("♠2", "♠2"),
+        ("♣A", "♣A"),
+        ("JKB", "Black joker"),
         ("take", "Take 2"),
     ]
 
@@ -354,7 +359,7 @@ def test_autocomplete_offers_only_the_seats_own_legal_cards() -> None:
     assert values(0, "♠") == ["♠3", "♠7"]
     assert values(0, "5h") == ["♥5"]
     sevens = ADAPTER.suggest(state.view(0), "card", "7", "ko")
-    assert [(o.label, o.value) for o in sevens] == [("[♠ 7] - 그다음 무늬를 골라요", "♠7")]
+    assert [(o.label, o.value) for o in sevens] == [("♠7 - 그다음 무늬를 골라요", "♠7")]
     assert values(1, "") == []  # not their turn: nothing
 
 
@@ -404,7 +409,7 @@ async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
         version = session.version
         reply = await registry.leave(CHANNEL, BOB.id)
         assert reply.post is not None
-        left = "Player B (Bob) left the game; 5 cards go back to the main deck"
+        left = "Bob (B) left the game: 5 cards go back to the deck"
         assert left in reply.post.content
         after = session.state.view(None)
         assert after.playing == (True, False, True)
@@ -422,7 +427,7 @@ async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
         reply = await registry.leave(CHANNEL, CAROL.id)
         await asyncio.sleep(0)
         assert registry.get(CHANNEL) is None
-        assert reply.post is not None and "Player A (Alice) wins!" in reply.post.content
+        assert reply.post is not None and "Alice (A) wins!" in reply.post.content
 
 
 async def test_a_bankrupt_member_leaving_is_told_so_and_nothing_changes() -> None:
@@ -459,3 +464,29 @@ async def test_setup_registers_the_game_and_teardown_forgets_it() -> None:
     assert added == [GameButton, MoveMenu]  # the shared components, registered once
     await cog.teardown(bot)  # type: ignore[arg-type]
     assert "onecard" not in registry.games
+
+
+# -- a card named by the number its hand shows ------------------------------------------------
+
+
+def test_a_number_shown_in_the_hand_names_that_card_and_the_last_one_take() -> None:
+    state = oc.position([cards("♠3 ♦4 ♠7"), cards("♥6 ♦8")], parse_card("♠5"))
+    view = state.view(0)
+    assert [ADAPTER.shown_card(view, n) for n in ("1", "2", " 3 ", "4")] == [
+        "♠3",
+        "♦4",
+        "♠7",
+        "take",
+    ]  # as the hand lists them: 1:♠3 2:♦4 3:♠7 4:Take
+    for text in ("0", "5", "♠3", "²", "", "1.0"):
+        assert ADAPTER.shown_card(view, text) is None
+    with pytest.raises(IllegalAction) as refused:
+        ADAPTER.parse("play", "5")  # a number the hand does not show
+    assert refused.value.code == "no_number"
+    assert refusal(refused.value, "en", "onecard") == "Your hand has no card number 5."
+    assert refusal(refused.value, "ko", "onecard") == "내 패에 5번 카드는 없어요."
+    # Autocomplete reads the number too: the card it names, when it may be played.
+    assert [o.value for o in ADAPTER.suggest(view, "card", "1", "en")] == ["♠3"]
+    assert ADAPTER.suggest(view, "card", "2", "en") == []  # ♦4 does not fit the ♠5
+    bankrupt = oc.position([cards("♠3"), []], parse_card("♠5"), out=[1]).view(1)
+    assert ADAPTER.shown_card(bankrupt, "1") is None

@@ -138,7 +138,7 @@ FINAL_KO = """\
  2 민준             2 패 51점
  3 a very long d~   1 패 20점
 
-판 끝: 다시 돌리기는 자리를 그대로 둬요."""
+판 끝: 다시 하기로 같은 자리에서 새 판."""
 
 
 def test_the_final_table_names_the_winner_and_every_hands_points() -> None:
@@ -201,3 +201,10 @@ def test_a_hand_of_half_the_deck_is_listed_by_colour_and_fits_one_message() -> N
     assert lines[1] == "92 cards:"
     assert lines[2] == "Red: 0 1 1 2 2 3 3 4 4 5 5 6 6 8 8 9 9"
     assert lines[-1] == "Wild Wild+4"
+
+
+def test_a_round_won_by_one_point_says_point() -> None:
+    state = rig([["red_3"], ["green_1"]], "red_7")
+    events = state.apply(0, Play(0))
+    assert render.event_lines(events, NAMES, "en")[-1] == "alice wins the round: 1 point!"
+    assert render.event_lines(events, NAMES, "ko")[-1] == "alice님이 이겼어요: 1점!"
