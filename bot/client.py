@@ -21,6 +21,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.budget import RequestBudget, share_of
 from bot.i18n import DeckhandTranslator, language, t
 from bot.sessions import SessionRegistry
 from bot.settings import Settings
@@ -36,6 +37,7 @@ __all__ = [
     "create_bot",
     "extension_names",
     "point_at_api",
+    "request_rate",
     "sync_refusal",
 ]
 
@@ -222,6 +224,21 @@ class DeckhandBot(commands.Bot):
         self.settings = settings
         self.store = store
         self._sessions_ready = False
+        self.budget = RequestBudget(request_rate(settings))
+        self._spend_budget()
+
+    def _spend_budget(self) -> None:
+        """Every request through the bot's own token (discord.py's HTTP client) waits for
+        this process's share of Discord's global limit; interactions' answers and
+        follow-ups go through their webhooks, which Discord does not count."""
+        send = self.http.request
+        budget = self.budget
+
+        async def request(route: discord.http.Route, **kwargs: Any) -> Any:
+            await budget.take()
+            return await send(route, **kwargs)
+
+        self.http.request = request  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, restore games, then sync the commands."""
@@ -303,6 +320,15 @@ class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):
             return True
         shard = 0 if guild_id is None else (guild_id >> 22) % self.shard_count
         return shard in self.shard_ids
+
+
+def request_rate(settings: Settings) -> float:
+    """Requests a second this process may make with the bot's token: the configured
+    share, else Discord's 50 split by the shards it serves."""
+    if settings.global_requests_per_second is not None:
+        return settings.global_requests_per_second
+    served = None if settings.shard_ids is None else len(settings.shard_ids)
+    return share_of(served, settings.shard_count)
 
 
 def point_at_api(base_url: str) -> None:

@@ -30,6 +30,13 @@ class Settings(BaseSettings):
     start_cooldown_seconds: float = Field(default=10.0, ge=0)
     # A Discord-compatible API (a local fake, a sandbox); None: Discord itself.
     discord_api_url: str | None = None
+    # Post the tables the bot makes itself (computer moves, timeouts) through members'
+    # interactions, which Discord does not count against the bot's global rate limit; off:
+    # with the bot's token (the ceiling benchmark measures both).
+    speak_through_interactions: bool = True
+    # This process's share of Discord's 50 requests a second per bot (all its processes
+    # together); None: 50 times the share of the shards it serves.
+    global_requests_per_second: float | None = Field(default=None, gt=0)
 
     @field_validator("discord_api_url")
     @classmethod

@@ -144,6 +144,7 @@ def install(bot: Any) -> Deckhand:
     calls it."""
     deckhand: Deckhand = bot
     if not isinstance(deckhand.sessions.poster, DiscordPoster):
-        deckhand.sessions.poster = DiscordPoster(bot)
+        speak = deckhand.settings.speak_through_interactions
+        deckhand.sessions.poster = DiscordPoster(bot, Voices(enabled=speak))
         bot.add_dynamic_items(GameButton, MoveMenu)
     return deckhand

@@ -52,8 +52,9 @@ def voice_of(interaction: discord.Interaction[Any]) -> Voice:
 class Voices:
     """Each channel's newest voice, and which voice posted each live message."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time, *, enabled: bool = True) -> None:
         self.clock = clock
+        self.enabled = enabled  # off: the bot speaks with its own token only
         self._channels: dict[int, Voice] = {}
         self._authors: dict[int, Voice] = {}
 
@@ -61,7 +62,7 @@ class Voices:
         """A member's interaction, answered: the channel's voice if it is the newest.
         (A follow-up needs the interaction answered first.)"""
         channel_id = interaction.channel_id
-        if channel_id is None or not interaction.response.is_done():
+        if not self.enabled or channel_id is None or not interaction.response.is_done():
             return
         voice = voice_of(interaction)
         current = self._channels.get(channel_id)
@@ -70,6 +71,8 @@ class Voices:
 
     def posted(self, message_id: int, voice: Voice) -> None:
         """``voice`` posted ``message_id``: it can edit it while it lives."""
+        if not self.enabled:
+            return
         if len(self._authors) >= _PRUNE_AT:
             now = self.clock()
             self._authors = {m: v for m, v in self._authors.items() if v.live(now)}

@@ -11,6 +11,7 @@ minutes of silence, a restart) is posted, and its predecessor retired, with the 
 from __future__ import annotations
 
 import asyncio
+import time
 import random
 from collections import Counter
 from typing import TYPE_CHECKING
@@ -107,3 +108,60 @@ async def test_a_game_at_a_human_pace_costs_nothing_against_the_global_limit(
         by_route = Counter(route for route in fake.limits.requests.elements() if counted(route))
         assert by_route == Counter(), by_route
         assert fake.limits.global_requests == 0
+
+
+async def test_without_interactions_every_table_counts_and_goes_through_the_budget(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """The design before voices (kept behind ``speak_through_interactions`` for the ceiling
+    benchmark): computer moves post and retire with the bot's token, and each of those
+    requests waits for this process's share of the global limit."""
+    fake = fake_discord
+    alice = fake.add_member("alice")
+    rng = random.Random(1)
+    async with deckhand.run(speak_through_interactions=False, global_requests_per_second=20) as bot:
+        fake.limits.reset()
+        spent = bot.budget.spent
+        await fake.slash(alice, fake.channel, "uno start", players=4, bots=3, seed=5)
+        for _ in range(3):
+            await fake.wait_for(lambda: members_turn(bot, fake.channel, alice))
+            await settled(fake, bot, fake.channel)
+            await member_move(fake, bot, alice, fake.channel, rng)
+        await settled(fake, bot, fake.channel)
+        assert fake.limits.global_requests >= 4
+        assert bot.budget.spent - spent == fake.limits.global_requests
+
+
+async def test_a_timeout_rides_on_the_last_interaction_and_costs_two_once_it_expired(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """Nobody moves: the timeout's table goes out through the newest interaction of the
+    channel (free). Once every token there has expired (15 minutes of silence), a timeout
+    costs two counted requests: its table, and retiring the one before it."""
+    fake = fake_discord
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    async with deckhand.run(default_turn_seconds=0.6) as bot:
+        await fake.slash(alice, fake.channel, "uno start", players=2, seed=5)
+        joined = await fake.slash(bob, fake.channel, "uno join")
+        assert not joined.ephemeral, joined.text
+        fake.limits.reset()
+        session = bot.sessions.get(fake.channel.id)
+        assert session is not None
+        first = session.version
+        await fake.wait_for(lambda: session.version > first or None)
+        await settled(fake, bot, fake.channel)
+        assert fake.limits.global_requests == 0  # the reminder and the timeout, both free
+        voices = bot.sessions.poster.voices  # type: ignore[attr-defined]
+        voices.clock = lambda: time.time() + 16 * 60  # every token has expired
+        fake.limits.reset()
+        second = session.version
+        await fake.wait_for(lambda: session.version > second or None)
+        await settled(fake, bot, fake.channel)
+        by_route = Counter(route for route in fake.limits.requests.elements() if counted(route))
+        # The half-time reminder, the timeout's table, and retiring the table before it.
+        assert by_route == Counter(
+            {
+                "POST /channels/{channel_id}/messages": 2,
+                "PATCH /channels/{channel_id}/messages/{message_id}": 1,
+            }
+        ), by_route

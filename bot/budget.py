@@ -1,0 +1,68 @@
+"""This process's share of Discord's global rate limit.
+
+Discord allows a bot 50 requests a second in all, across every shard and process of one
+token, and answers more with 429 (10,000 refused requests in 10 minutes ban the IP for an
+hour; discord-api-docs ``topics/rate-limits.mdx``). discord.py keeps to each route's bucket
+and waits out a 429, but it cannot know what the bot's other processes send. So each
+process takes a fixed share of the 50 and spaces its requests through the bot's own token
+to stay within it; what goes through interactions is not counted by Discord and not here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Final
+
+__all__ = ["DISCORD_GLOBAL_PER_SECOND", "RequestBudget", "share_of"]
+
+DISCORD_GLOBAL_PER_SECOND: Final = 50  # requests a second, every process of a bot together
+
+
+def share_of(served_shards: int | None, shard_count: int | None) -> float:
+    """Requests a second this process may make: the 50 split by the shards it serves
+    (``None``: all of them, one process)."""
+    if served_shards is None or not shard_count:
+        return float(DISCORD_GLOBAL_PER_SECOND)
+    return DISCORD_GLOBAL_PER_SECOND * served_shards / shard_count
+
+
+class RequestBudget:
+    """A token bucket of ``per_second`` requests a second holding one second's worth: a
+    request waits until the bucket has a token for it."""
+
+    def __init__(
+        self,
+        per_second: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        if per_second <= 0:
+            raise ValueError("a request budget needs a positive rate")
+        self.per_second = per_second
+        self.capacity = max(1.0, per_second)
+        self.clock = clock
+        self.sleep = sleep
+        self._tokens = self.capacity
+        self._stamp = clock()
+        self.spent = 0  # requests made
+        self.waited = 0  # of them, those that had to wait (for logs and benchmarks)
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self._tokens = min(self.capacity, self._tokens + (now - self._stamp) * self.per_second)
+        self._stamp = now
+
+    async def take(self) -> None:
+        """Wait until one more request fits the budget, and spend it."""
+        self.spent += 1
+        self._refill()
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return
+        self.waited += 1
+        # Spent now, paid for by waiting: requests behind it queue up in turn.
+        self._tokens -= 1
+        await self.sleep(-self._tokens / self.per_second)

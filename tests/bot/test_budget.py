@@ -1,0 +1,61 @@
+"""Each process keeps to its share of Discord's 50 requests a second."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.budget import DISCORD_GLOBAL_PER_SECOND, RequestBudget, share_of
+from bot.client import request_rate
+from bot.settings import Settings
+
+
+class Clock:
+    """Time that moves only when a request waits."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.waits: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.now += seconds
+
+
+async def test_a_budget_lets_a_seconds_worth_through_then_spaces_the_rest() -> None:
+    clock = Clock()
+    budget = RequestBudget(25, clock=clock, sleep=clock.sleep)
+    for _ in range(25):
+        await budget.take()
+    assert clock.now == 0.0 and budget.waited == 0
+    for _ in range(250):
+        await budget.take()
+    # 250 more took 10 seconds: never more than 25 in any second after the first burst.
+    assert clock.now == pytest.approx(10.0)
+    assert budget.waited == 250 and max(clock.waits) == pytest.approx(1 / 25)
+
+
+async def test_a_quiet_budget_fills_up_to_one_second_only() -> None:
+    clock = Clock()
+    budget = RequestBudget(10, clock=clock, sleep=clock.sleep)
+    clock.now = 3600.0  # an hour of silence saves no more than a second's worth
+    for _ in range(10):
+        await budget.take()
+    assert budget.waited == 0
+    await budget.take()
+    assert budget.waited == 1
+
+
+def test_the_processes_of_one_bot_share_the_50_by_the_shards_they_serve() -> None:
+    assert share_of(None, None) == DISCORD_GLOBAL_PER_SECOND == 50
+    assert share_of(1, 2) == 25.0 and share_of(3, 4) == 37.5
+    base = {"discord_token": "x", "_env_file": None}
+    assert request_rate(Settings(**base)) == 50  # type: ignore[arg-type]
+    two = Settings(shard_count=4, shard_ids="0,1", **base)  # type: ignore[arg-type]
+    assert request_rate(two) == 25
+    chosen = Settings(global_requests_per_second=10, **base)  # type: ignore[arg-type]
+    assert request_rate(chosen) == 10
+    with pytest.raises(ValueError):
+        RequestBudget(0)
