@@ -11,8 +11,8 @@ minutes of silence, a restart) is posted, and its predecessor retired, with the 
 from __future__ import annotations
 
 import asyncio
-import time
 import random
+import time
 from collections import Counter
 from typing import TYPE_CHECKING
 
