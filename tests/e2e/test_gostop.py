@@ -29,7 +29,7 @@ from rules.gostop import restore as restore_state
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, HwatuCard, Kind
 from rules.gostop.state import Shook
-from tests.e2e.deckhand_tables import version_of, whose_turn
+from tests.e2e.deckhand_tables import leave_game, version_of, whose_turn
 from tests.language import foreign_lines, message_lines
 
 if TYPE_CHECKING:
@@ -681,7 +681,7 @@ async def test_leaving_forfeits_and_the_other_member_wins(
     fake = fake_discord
     alice, minjun = members
     await open_two(fake, bot, members, TARGET_SEED)
-    left = await fake.slash(minjun, fake.channel, "gostop leave")
+    left = await leave_game(fake, minjun, fake.channel, "gostop")
     assert not left.ephemeral, left.text
     assert "민준 left the game" in left.text and "민준 left: alice wins" in left.text
     assert left.message is not None and left.message.button_labels == ["Deal again"]
