@@ -19,7 +19,7 @@ from bot.verify import VerifyError, parse_options, parse_seed, replay
 from rules.engine import IllegalAction
 
 VERBS = {
-    "blackjack": ("hit", "stand"),
+    "blackjack": ("hit", "stand", "double", "split"),
     "onecard": ("play", "take"),
     "uno": ("play", "draw", "pass", "uno", "challenge", "catch", "colour"),
     "gostop": ("go", "stop", "play", "shake", "bomb", "choose", "chongtong"),

@@ -87,6 +87,8 @@ def options_of(game: str, pick: random.Random) -> dict[str, Any]:
     if game == "uno":
         house = ("stacking", "draw_until_playable", "jump_in", "seven_zero", "uno_call")
         return {"ruleset": "official", **{rule: pick.random() < 0.5 for rule in house}}
+    if game == "blackjack" and pick.random() < 0.5:
+        return {"ruleset": "casino"}  # split hands, doubles and bets on the table
     return {}
 
 
