@@ -144,7 +144,8 @@ def install(bot: Any) -> Deckhand:
     calls it."""
     deckhand: Deckhand = bot
     if not isinstance(deckhand.sessions.poster, DiscordPoster):
-        speak = deckhand.settings.speak_through_interactions
+        settings = getattr(deckhand, "settings", None)  # a test's stand-in bot may have none
+        speak = getattr(settings, "speak_through_interactions", True)
         deckhand.sessions.poster = DiscordPoster(bot, Voices(enabled=speak))
         bot.add_dynamic_items(GameButton, MoveMenu)
     return deckhand

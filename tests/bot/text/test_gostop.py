@@ -180,10 +180,10 @@ STOP_EN = """\
 Score sheet: Alice stopped
  junk                         7
  base                         7
- shakes (1)                  x2
+ shakes: 1                   x2
  pi-bak (loser: 1-7 junk)    x2
  go-bak (loser called Go)    x2
- nagari (1)                  x2
+ nagari: 1                   x2
  7 x 16                   = 112
  instant points              +7
  total                      119"""
@@ -238,15 +238,15 @@ def test_a_sheet_with_go_bonus_go_times_bombs_and_dans_by_name() -> None:
     lines = render.sheet_lines(settlement, "en", goes=3, bombs=1, dans=dans, plain=True)
     # Alone, the sheet explains the bomb itself, its numbers moved right to make room.
     assert lines == [
-        " brights                       3",
-        " ribbons                       2",
-        " dan (red dan, blue dan)       6",
-        " base                         11",
-        " Go bonus (3 Go)              +3",
-        " 3 Go                         x2",
-        " bombs (1) (3 played at once) x2",
-        " (11 + 3) x 4               = 56",
-        " total                        56",
+        " brights                      3",
+        " ribbons                      2",
+        " dan (red dan, blue dan)      6",
+        " base                        11",
+        " Go bonus (3 Go)             +3",
+        " 3 Go                        x2",
+        " bombs: 1 (3 played at once) x2",
+        " (11 + 3) x 4              = 56",
+        " total                       56",
     ]
     assert_fits_phone("\n".join(lines))
     # The console keeps the seed's signs (its golden transcript is byte-exact).
@@ -375,12 +375,12 @@ def test_a_forfeit_ends_with_the_winners_score_sheet() -> None:
     # Said alone (no table above to explain them), the shake and the nagari are explained here.
     assert lines == [
         "Bob left: Alice wins",
-        " base                             0",
-        " Go bonus (1 Go)                 +1",
-        " shakes (1) (3 of a month shown) x2",
-        " nagari (1) (no winner)          x2",
-        " (0 + 1) x 4                    = 4",
-        " total                            4",
+        " base                            0",
+        " Go bonus (1 Go)                +1",
+        " shakes: 1 (3 of a month shown) x2",
+        " nagari: 1 (no winner)          x2",
+        " (0 + 1) x 4                   = 4",
+        " total                           4",
         "Instant points kept: Bob 7",
     ]
     assert_fits_phone("\n".join(lines))
@@ -434,7 +434,7 @@ def test_a_hand_says_a_stack_a_bomb_and_a_bonus_card() -> None:
 GO_STOP_EN = [
     "You have 7 points; Bob has 0.",
     "Stop: you win 119 points now.",
-    "Doubled by: shakes (1) (3 of a month shown), pi-bak (loser: 1-7 junk), go-bak (loser "
+    "Doubled by: shakes: 1 (3 of a month shown), pi-bak (loser: 1-7 junk), go-bak (loser "
     "called Go), nagari ×2 (no winner).",
     "Go: your Go 1 adds +1 and you play on.",
     "The risk: if Bob reaches 7 points and stops first, you pay double (go-bak).",
