@@ -65,9 +65,10 @@ def options_code(game: str, options: Mapping[str, Any], locale: str) -> str:
 
 
 def _choice_word(label: str | None, value: object) -> str:
-    """A choice's label up to its explanation (``seed (course judge)``: ``seed``), the value
-    itself where the label has no such word."""
-    word = (label or "").split(" (")[0].split(":")[0].strip()
+    """A choice's label's first word (``classroom rules``: ``classroom``), the value itself
+    where the label has no such word."""
+    words = (label or "").split(" (")[0].split(":")[0].split()
+    word = words[0] if words else ""
     return word if _CODE_WORD.fullmatch(word) else str(value)
 
 
