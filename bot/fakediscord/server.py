@@ -231,6 +231,9 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.violations: list[Violation] = []
         self.deadline = INTERACTION_DEADLINE  # seconds for the initial response
+        # Check request bodies against Discord's OpenAPI description (``spec.py``): many
+        # milliseconds a request, which a benchmark playing hundreds of tables turns off.
+        self.check_schema = True
         # Discord's rate limits: the global one on, per-route buckets as a test sets them.
         self.limits = RateLimits(self.loop_time)
         self.gateway = Gateway(self)
@@ -321,15 +324,38 @@ class FakeDiscord:
     # -- the world -----------------------------------------------------------------------------
 
     def add_member(
-        self, name: str, *, locale: str = "en-US", moderator: bool = False
+        self,
+        name: str,
+        *,
+        locale: str = "en-US",
+        moderator: bool = False,
+        guild: FakeGuild | None = None,
     ) -> FakeMember:
-        """A member of the guild (``moderator``: a role with Manage Messages)."""
+        """A member of the guild, or of ``guild`` (:meth:`add_guild`); ``moderator``: a role
+        with Manage Messages (the first guild's only)."""
         user = FakeUser(self.ids.next(), name)
         self.users[user.id] = user
         roles = [self.moderator_role.id] if moderator else []
-        member = FakeMember(user, self.guild.id, locale=locale, role_ids=roles)
-        self.guild.members[user.id] = member
+        home = self.guild if guild is None else guild
+        member = FakeMember(user, home.id, locale=locale, role_ids=roles)
+        home.members[user.id] = member
         return member
+
+    def add_guild(self, name: str, *, guild_id: int | None = None) -> FakeGuild:
+        """Another server the bot is in, with the owner and the bot as members (add it
+        before the bot connects: it arrives with READY on its shard, ``(guild_id >> 22) %
+        shard_count``; ``guild_id`` picks it, as a benchmark spreading guilds over shards
+        does). Its channels and members come from :meth:`add_channel` and :meth:`add_member`
+        with ``guild=``."""
+        guild = FakeGuild(guild_id or self.ids.next(), name, owner_id=self.owner.id)
+        self.guilds[guild.id] = guild
+        guild.add_role(guild.id, "@everyone", MEMBER_PERMISSIONS)
+        bot_role = guild.add_role(self.ids.next(), "Deckhand", ADMINISTRATOR)
+        guild.members[self.bot_user.id] = FakeMember(
+            self.bot_user, guild.id, role_ids=[bot_role.id]
+        )
+        guild.members[self.owner.id] = FakeMember(self.owner, guild.id)
+        return guild
 
     async def add_role(self, name: str, *, permissions: int = MEMBER_PERMISSIONS) -> FakeRole:
         """A new role in the guild, announced to a connected bot (GUILD_ROLE_CREATE)."""
@@ -355,10 +381,12 @@ class FakeDiscord:
         await self.gateway.dispatch_guild(self.guild.id, "GUILD_UPDATE", data)
         self.notify()
 
-    def add_channel(self, name: str) -> FakeChannel:
-        """A text channel (add it before the bot connects: it arrives with GUILD_CREATE)."""
-        channel = FakeChannel(self.ids.next(), self.guild.id, name)
-        self.guild.channels[channel.id] = channel
+    def add_channel(self, name: str, *, guild: FakeGuild | None = None) -> FakeChannel:
+        """A text channel of the guild, or of ``guild`` (add it before the bot connects: it
+        arrives with GUILD_CREATE)."""
+        home = self.guild if guild is None else guild
+        channel = FakeChannel(self.ids.next(), home.id, name)
+        home.channels[channel.id] = channel
         self.channels[channel.id] = channel
         return channel
 

@@ -1,0 +1,49 @@
+"""The ceiling benchmark at a tiny size: four tables on SQLite, both designs, a few seconds.
+
+No timing is asserted (the machine is shared): only the report's shape, and that the new
+design's member moves and computer moves cost no counted request where today's cost some.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_tiny_ceiling_reports_both_designs(tmp_path: Path) -> None:
+    out = tmp_path / "ceiling.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "ceiling.py"), "--tables", "4",
+         "--seconds", "4", "--warmup", "2", "--pace", "1", "--computer-delay", "0.2",
+         "--deployments", "sqlite", "--check-schema", "--json", str(out)],
+        capture_output=True, text=True, timeout=150, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "largest N held" in done.stdout
+    data = json.loads(out.read_text())
+    assert data["benchmark"] == "ceiling"
+    assert set(data) >= {"results", "baselines", "ratios", "notes"}
+    for entry in data["results"]:
+        assert set(entry) == {"case", "metric", "value", "unit"}
+    for entry in data["baselines"]:
+        assert set(entry) == {"peer", "case", "metric", "value", "unit"}
+        assert entry["peer"] == "today's design"
+    assert set(data["ratios"]) == {"today's design"}
+    assert any("load average" in note for note in data["notes"])
+    new, today = (
+        {m["metric"]: m["value"] for m in entries if m["case"].endswith("4 tables")}
+        for entries in (data["results"], data["baselines"])
+    )
+    assert new["counted requests per member move"] == 0
+    assert new.get("counted requests per computer move", 0) == 0
+    # Today's design strips every old table with the bot's token: it does cost.
+    assert today["counted requests per member move"] > 0
+    steps = data["steps"]
+    assert {s["design"] for s in steps} == {"today's design", "new design"}
+    for step in steps:  # Discord would have taken every request (bodies checked too)
+        assert step["member moves"] > 0
+        assert (step["errors"], step["violations"]) == (0, 0), step
