@@ -962,7 +962,7 @@ async def test_restore_resumes_a_computer_burst(table: Harness) -> None:
     assert await again.registry.restore_all() == 1
     await again.clock.advance(1)
     [post] = again.poster.posts
-    assert post.content.startswith("Bob +2")
+    assert post.content.startswith("Bob (left) +2")  # a computer plays Bob's seat on
     await again.registry.close()
 
 
@@ -1936,7 +1936,7 @@ async def test_a_normal_table_names_its_computers_as_ever(table: Harness) -> Non
     assert count_adapter(table).dealt_levels == [Level.NORMAL]
 
 
-async def test_a_seat_handed_to_a_computer_plays_and_shows_the_tables_level(
+async def test_a_seat_handed_to_a_computer_plays_at_the_tables_level_and_says_who_left(
     table: Harness,
 ) -> None:
     await table.answered(
@@ -1950,10 +1950,11 @@ async def test_a_seat_handed_to_a_computer_plays_and_shows_the_tables_level(
     await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
     await table.clock.advance(1)
     assert [(seat, level) for seat, level, _ in count_adapter(table).asked] == [(1, Level.EASY)]
-    assert table.poster.posts[-1].content.startswith("Bob (easy) +2")
+    # Played at the table's level, and shown as the member who left, never as a level.
+    assert table.poster.posts[-1].content.startswith("Bob (left) +2")
 
 
-async def test_a_long_name_gives_way_to_the_level_within_a_tables_columns(
+async def test_a_long_name_gives_way_to_its_tag_within_a_tables_columns(
     table: Harness,
 ) -> None:
     await table.answered(
@@ -1966,8 +1967,8 @@ async def test_a_long_name_gives_way_to_the_level_within_a_tables_columns(
     session = table.registry.get(CHANNEL)
     assert session is not None
     shown = session.names[0]
-    assert shown.endswith(" (hard)") and columns(shown) <= TABLE_NAME_COLUMNS
-    assert block_name(shown) == shown  # the table's own clipping leaves the level be
+    assert shown.endswith(" (left)") and columns(shown) <= TABLE_NAME_COLUMNS
+    assert block_name(shown) == shown  # the table's own clipping leaves the tag be
 
 
 async def test_the_lobby_says_how_well_its_computers_play(table: Harness) -> None:

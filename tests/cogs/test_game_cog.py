@@ -120,6 +120,8 @@ def test_the_list_of_tables_stays_within_discords_limits() -> None:
 
 
 def test_the_list_of_tables_shows_each_computers_level_in_the_moderators_language() -> None:
+    """A computer's seat shows its level; a member's seat a computer plays on since they
+    left shows that, never a level."""
     session = Session(
         channel_id=5,
         guild_id=1,
@@ -136,10 +138,10 @@ def test_the_list_of_tables_shows_each_computers_level_in_the_moderators_languag
         touched=0.0,
     )
     text, _ = game_cog.table_list([session], 60.0, "ko")
-    assert "alice, bob (고수), AI 3 (고수)" in text
+    assert "alice, bob (나감 · 컴퓨터), AI 3 (고수)" in text
     session.level = Level.NORMAL
     text, _ = game_cog.table_list([session], 60.0, "en")
-    assert "alice, bob, AI 3 —" in text
+    assert "alice, bob (left · computer), AI 3 —" in text
 
 
 def test_the_list_of_tables_leaves_restored_games_unread() -> None:

@@ -333,7 +333,7 @@ async def test_a_final_table_after_a_computer_burst_keeps_the_fair_deal_reveal(
     """Ten seats of Uno, nine of them computers: the one member times out three times, a
     computer takes the seat, and the rest of the game is one burst of computer moves whose
     log is far longer than a message. The final table keeps the reveal and says how many
-    earlier lines it left out. The secret is fixed, so the game is the same every run."""
+    earlier lines it left out, and the reveal under the table. The secret is fixed, so the game is the same every run."""
     monkeypatch.setattr(core, "new_secret", lambda: secret)
     fake = fake_discord
     alice = fake.add_member("alice")
@@ -345,7 +345,9 @@ async def test_a_final_table_after_a_computer_burst_keeps_the_fair_deal_reveal(
         )
         assert bot.sessions.get(fake.channel.id) is None  # over
     assert "earlier lines not shown" in final.text
-    assert final.text.count("```") == 2 and final.text.endswith("```")
+    assert final.text.count("```") == 2
+    *_, block_end, reveal = final.text.split("\n")
+    assert block_end == "```" and reveal.startswith("Fair deal revealed")  # read last
     assert len(final.text) <= 2000
 
 
