@@ -332,8 +332,8 @@ async def test_a_final_table_after_a_computer_burst_keeps_the_fair_deal_reveal(
 ) -> None:
     """Ten seats of Uno, nine of them computers: the one member times out three times, a
     computer takes the seat, and the rest of the game is one burst of computer moves whose
-    log is far longer than a message. The final table keeps the reveal and says how many
-    earlier lines it left out, and the reveal under the table. The secret is fixed, so the game is the same every run."""
+    log is far longer than a message. The final table says how many earlier lines it left
+    out, with the reveal under it. The secret is fixed, so the game is the same every run."""
     monkeypatch.setattr(core, "new_secret", lambda: secret)
     fake = fake_discord
     alice = fake.add_member("alice")
