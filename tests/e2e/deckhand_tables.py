@@ -7,6 +7,7 @@ session's current version instead of sleeping.
 
 from __future__ import annotations
 
+import random
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -150,3 +151,48 @@ async def leave_game(
         return asked
     label = t("button.leave_confirmed", language(member.locale))
     return await fake.click(member, asked.message, label)
+
+
+def button_action(button: dict[str, Any]) -> str:
+    """A Deckhand button's action (``dh:<channel>:<version>:<action>``), whatever its label
+    says in the reader's language."""
+    parts = str(button.get("custom_id", "")).split(":")
+    return parts[3] if len(parts) >= 4 and parts[0] == "dh" else ""
+
+
+def members_turn(bot: DeckhandBot, channel: FakeChannel, member: FakeMember) -> bool | None:
+    """Whether it is ``member``'s move or the game is over (``None``: computers play on)."""
+    session = bot.sessions.get(channel.id)
+    state = None if session is None else session.state
+    if state is None or state.is_over:
+        return True
+    return whose_turn(bot, channel) == member.id or None
+
+
+async def member_move(
+    fake: FakeDiscord,
+    bot: DeckhandBot,
+    member: FakeMember,
+    channel: FakeChannel,
+    rng: random.Random,
+) -> list[InteractionResult] | None:
+    """The member makes a move of any game as a player would: from the private hand's menu
+    or buttons, else with a button of the table; what the bot answered (``None``: no game
+    on, nothing done)."""
+    session = bot.sessions.get(channel.id)
+    if session is None or session.state is None or session.state.is_over:
+        return None
+    table = latest_table(fake, channel)
+    hand = await fake.slash(member, channel, f"{session.game} hand")
+    message = hand.message
+    menus = [] if message is None else [c for c in message.items() if c.get("type") == 3]
+    if menus and message is not None:
+        values = [str(option["value"]) for option in menus[0].get("options", [])]
+        picked = await fake.select(member, message, menus[0]["custom_id"], [rng.choice(values)])
+        return [hand, picked]
+    if message is not None and message.buttons:  # Rummikub: Draw, Done …
+        button = rng.choice(message.buttons)
+        return [hand, await fake.click(member, message, str(button["custom_id"]))]
+    moves = [b for b in table.buttons if button_action(b) not in ("leave", "hand")]
+    button = rng.choice(moves)
+    return [hand, await fake.click(member, table, str(button["custom_id"]))]

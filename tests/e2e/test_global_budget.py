@@ -18,12 +18,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+from bot.fakediscord import FakeDiscord
 from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS, counted
-from tests.e2e.deckhand_tables import settled, whose_turn
+from tests.e2e.deckhand_tables import member_move, members_turn, settled
 
 if TYPE_CHECKING:
-    from bot.client import DeckhandBot
     from tests.e2e.conftest import Deckhand
 
 # Per game: the start options (a member and computers) and the member's slash moves.
@@ -34,50 +33,6 @@ TABLES = {
     "gostop": {"bots": 1},
     "rummikub": {"players": 3, "bots": 2},
 }
-
-
-def live_table(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
-    tables = [
-        m for m in fake.public_messages(channel) if m.author.id == fake.bot_user.id and m.buttons
-    ]
-    return tables[-1] if tables else None
-
-
-async def member_move(
-    fake: FakeDiscord,
-    bot: DeckhandBot,
-    member: FakeMember,
-    channel: FakeChannel,
-    rng: random.Random,
-) -> bool:
-    """The member makes a move as a player would: the hand's menu, else a button of the
-    table; whether the game is still on."""
-    session = bot.sessions.get(channel.id)
-    if session is None or session.state is None or session.state.is_over:
-        return False
-    table = live_table(fake, channel)
-    assert table is not None
-    hand = await fake.slash(member, channel, f"{session.game} hand")
-    message = hand.message
-    menus = [] if message is None else [c for c in message.items() if c.get("type") == 3]
-    if menus and message is not None:
-        values = [str(option["value"]) for option in menus[0].get("options", [])]
-        await fake.select(member, message, menus[0]["custom_id"], [rng.choice(values)])
-    elif message is not None and message.button_labels:  # Rummikub: Draw, Done …
-        await fake.click(member, message, rng.choice(message.button_labels))
-    else:
-        labels = [label for label in table.button_labels if label not in ("Leave", "Hand")]
-        await fake.click(member, table, rng.choice(labels))
-    return True
-
-
-def members_turn(bot: DeckhandBot, channel: FakeChannel, member: FakeMember) -> bool | None:
-    """Whether it is ``member``'s move or the game is over (``None``: computers play on)."""
-    session = bot.sessions.get(channel.id)
-    state = None if session is None else session.state
-    if state is None or state.is_over:
-        return True
-    return whose_turn(bot, channel) == member.id or None
 
 
 @pytest.mark.parametrize("game", sorted(TABLES))
