@@ -128,6 +128,7 @@ def test_parsing_seeds_and_options() -> None:
         ("uno", 3, {"ruleset": "seed", "stacking": True, "jump_in": False, "uno_call": True}),
         ("uno", 2, {"ruleset": "official", "stacking": False}),
         ("gostop", 2, {"bonus_cards": 2}),
+        ("gostop", 2, {"bonus_cards": 0, "dealer": 1, "nagari_carry": 2}),  # a Deal again
         ("rummikub", 2, {"hints": True}),
         ("onecard", 4, {}),
     ],
