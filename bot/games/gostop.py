@@ -26,6 +26,7 @@ from bot.i18n import LANGUAGES, t
 from bot.settings import Settings
 from bot.text import gostop as render
 from rules import gostop
+from rules.cards import whole_number
 from rules.engine import Action, Event, GameOver, IllegalAction
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, HwatuCard, HwatuParseError, Kind, parse_hwatu
@@ -219,6 +220,16 @@ class GostopAdapter(PublicTurns):
     ) -> Action:
         """The computer player's move at ``level``, from that seat's own view only."""
         return choose_action(state.view(seat), level, rng)
+
+    def shown_card(self, view: GostopView, text: str) -> str | None:
+        """The card a member named by its number in their hand as :meth:`hand` shows it
+        (``3``), as its code; ``None``: ``text`` is no such number (a card as typed, or a
+        number the hand does not show, which :meth:`parse` refuses)."""
+        number = whole_number(text)
+        cards = render.numbered_hand(view)
+        if number is None or not 1 <= number <= len(cards):
+            return None
+        return cards[number - 1].code
 
     def parse(self, verb: str, arg: str | None) -> Action:
         """The move a button, menu or command names; a move of no Go-Stop verb is refused."""

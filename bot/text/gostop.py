@@ -17,6 +17,7 @@ seed's ``×`` where a Discord table says ``x2`` (``plain``: a column lines up in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from bot.i18n import DEFAULT, t
 from bot.text.names import TABLE_NAME_COLUMNS, block_names, escape_log
@@ -669,6 +670,15 @@ def outcome_text(
     return " ".join(outcome_words(view, card, locale, within_month=within_month))
 
 
+def numbered_hand(view: GostopView) -> list[HwatuCard]:
+    """The seat's cards in the order :func:`hand_lines` numbers them (by month, each month
+    where its first card is in the hand): the number a member reads is the card."""
+    months: dict[int, list[HwatuCard]] = {}
+    for card in view.hand or ():
+        months.setdefault(card.month, []).append(card)
+    return [card for cards in months.values() for card in cards]
+
+
 def hand_lines(view: GostopView, locale: str = DEFAULT) -> list[str]:
     """The seat's own hand, numbered and grouped by month, each month with what its cards take
     from the floor now and whether they may shake or bomb. Private: only for that seat. Lines
@@ -679,7 +689,7 @@ def hand_lines(view: GostopView, locale: str = DEFAULT) -> list[str]:
     bombs = {a.month for a in view.legal if isinstance(a, Bomb)}
     number = 0
     months: dict[int, list[HwatuCard]] = {}
-    for card in hand:
+    for card in numbered_hand(view):
         months.setdefault(card.month, []).append(card)
     for month, cards in months.items():
         words = [t("gostop.hand.month", locale, month=month_name(month, locale) if month else "")]
@@ -690,13 +700,23 @@ def hand_lines(view: GostopView, locale: str = DEFAULT) -> list[str]:
             kind = t(f"gostop.kind.{_KIND_KEYS[card.kind]}", locale) if month else ""
             shown = kind or card_name(card, locale)
             words.append(t("gostop.hand.card", locale, n=number, card=shown))
-        words += outcome_words(view, cards[0], locale, within_month=True)
+        words += _whole(outcome_words(view, cards[0], locale, within_month=True))
         if month in shakes:
-            words += _phrase("gostop.hand.may_shake", locale)
+            words += _whole(_phrase("gostop.hand.may_shake", locale))
         if month in bombs:
-            words += _phrase("gostop.hand.may_bomb", locale)
-        lines += _fit(words, "    ")
+            words += _whole(_phrase("gostop.hand.may_bomb", locale))
+        lines += _fit(words, _HAND_INDENT)
     return lines
+
+
+_HAND_INDENT: Final = "    "
+
+
+def _whole(words: list[str]) -> list[str]:
+    """A phrase kept on one line where a line can hold it (``-> stays on the floor`` never
+    ends a line at ``the``); a longer one still breaks between its words."""
+    phrase = " ".join(words)
+    return [phrase] if columns(phrase) <= PHONE_COLUMNS - len(_HAND_INDENT) else words
 
 
 def go_stop_lines(view: GostopView, names: Sequence[str], locale: str = DEFAULT) -> list[str]:

@@ -39,6 +39,7 @@ __all__ = [
     "join",
     "leave",
     "move",
+    "own_view",
     "start",
     "suggest",
 ]
@@ -183,6 +184,18 @@ async def move(
         verb,
         lambda r, c: r.act(c, interaction.user.id, (verb, arg), locale=locale),
     )
+
+
+def own_view(interaction: discord.Interaction[Any], game: str) -> Any | None:
+    """The member's own view of this channel's ``game``, to read a number of their hand
+    against the hand they were shown; ``None`` when they hold no seat here (the session
+    says why when the move is tried)."""
+    session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
+    if session is None or session.game != game:
+        return None
+    state = session.state_if_restorable()
+    seat = session.seat_of(interaction.user.id)
+    return None if state is None or seat is None else state.view(seat)
 
 
 async def hand(interaction: discord.Interaction[Any], game: str) -> None:

@@ -121,9 +121,11 @@ class GostopCog(commands.Cog):
     async def play(
         self, interaction: discord.Interaction[Any], card: app_commands.Range[str, 1, CARD_TEXT]
     ) -> None:
-        """Play ``card`` (with its target, a shake or a bomb); the engine refuses what is not
-        legal with its reason."""
-        await verbs.move(interaction, GAME, "play", card)
+        """Play ``card`` (with its target, a shake or a bomb), or the card its number names in
+        the member's hand; the engine refuses what is not legal with its reason."""
+        view = verbs.own_view(interaction, GAME)
+        shown = None if view is None else ADAPTER.shown_card(view, card)
+        await verbs.move(interaction, GAME, "play", shown or card)
 
     @play.autocomplete("card")
     async def play_card(

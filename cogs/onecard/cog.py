@@ -22,7 +22,6 @@ from cogs.common import table as verbs
 from cogs.common.respond import Deckhand
 from rules.cards import SUITS
 from rules.levels import Level
-from rules.onecard import OneCardView
 
 __all__ = ["OneCardCog"]
 
@@ -96,23 +95,12 @@ class OneCardCog(commands.Cog):
     ) -> None:
         """Play ``card`` (or what its number names in the member's hand, the last number
         being Take); the engine refuses a card that is not yours or does not fit."""
-        view = self._own_view(interaction)
+        view = verbs.own_view(interaction, GAME)
         shown = None if view is None else ADAPTER.shown_card(view, card)
         if shown == TAKE:
             await verbs.move(interaction, GAME, TAKE, None)
             return
         await verbs.move(interaction, GAME, "play", play_arg(shown or card, suit))
-
-    def _own_view(self, interaction: discord.Interaction[Any]) -> OneCardView | None:
-        """The member's own view of this channel's One Card game, to read a hand number
-        against the hand they were shown; ``None`` when they hold no seat here (the session
-        says why)."""
-        session = install(self.bot).sessions.get(interaction.channel_id or 0)
-        if session is None or session.game != GAME:
-            return None
-        state = session.state_if_restorable()
-        seat = session.seat_of(interaction.user.id)
-        return None if state is None or seat is None else state.view(seat)
 
     @play.autocomplete("card")
     async def play_card(

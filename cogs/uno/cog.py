@@ -20,7 +20,6 @@ from bot.text.uno import COLOURS
 from cogs.common import install
 from cogs.common import table as verbs
 from cogs.common.respond import Deckhand
-from rules import uno
 from rules.levels import Level
 
 __all__ = ["UnoCog"]
@@ -129,19 +128,9 @@ class UnoCog(commands.Cog):
         """Play ``card`` (or the card its number names in the member's hand); the engine
         refuses (or, seed rules, penalises) what is not legal."""
         seat = None if target is None else target - 1
-        view = self._own_view(interaction)
+        view = verbs.own_view(interaction, GAME)
         shown = None if view is None else ADAPTER.shown_card(view, card)
         await verbs.move(interaction, GAME, "play", play_arg(shown or card, colour, seat))
-
-    def _own_view(self, interaction: discord.Interaction[Any]) -> uno.UnoView | None:
-        """The member's own view of this channel's Uno game, to read a hand number against
-        the hand they were shown; ``None`` when they hold no seat here (the session says why)."""
-        session = install(self.bot).sessions.get(interaction.channel_id or 0)
-        if session is None or session.game != GAME:
-            return None
-        state = session.state_if_restorable()
-        seat = session.seat_of(interaction.user.id)
-        return None if state is None or seat is None else state.view(seat)
 
     @play.autocomplete("card")
     async def play_card(

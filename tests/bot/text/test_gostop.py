@@ -393,9 +393,9 @@ HAND_EN = """\
 Jan: 1) junk -> takes the junk
 Feb: 2) ribbon -> takes the animal or
     the junk: your pick
-Mar: 3) ribbon 4) junk 5) junk -> stays
-    on the floor (may shake: show the
-    three, a win pays ×2)
+Mar: 3) ribbon 4) junk 5) junk
+    -> stays on the floor (may shake:
+    show the three, a win pays ×2)
 Jun: 6) animal -> stays on the floor"""
 
 HAND_KO = """\
@@ -422,8 +422,8 @@ def test_a_hand_says_a_stack_a_bomb_and_a_bonus_card() -> None:
     assert render.hand_lines(state.view(0), "en") == [
         "5 cards",
         "May: 1) animal 2) ribbon 3) junk",
-        "    -> takes the junk (may bomb: play",
-        "    all three at once)",
+        "    -> takes the junk",
+        "    (may bomb: play all three at once)",
         "Sep: 4) junk -> takes all three",
         "    (animal, ribbon, junk)",
         "bonus: 5) bonus triple -> taken at once,",
@@ -725,6 +725,8 @@ def test_one_english_name_per_card_in_the_hand_the_floor_the_piles_and_the_log()
 
 
 def test_no_hand_line_breaks_inside_a_card_name_or_after_an_arrow() -> None:
+    """Nor inside a phrase that fits a line: ``-> stays on the floor`` is never left at
+    ``the``."""
     multiword = [render.card_name(c, "en") for c in CARDS if " " in render.card_name(c, "en")]
     checked = 0
     for seed in range(30):
@@ -734,6 +736,7 @@ def test_no_hand_line_breaks_inside_a_card_name_or_after_an_arrow() -> None:
                 lines = render.hand_lines(state.view(seat), "en")
                 for line, after in itertools.pairwise(lines):
                     assert not line.endswith("->"), lines
+                    assert not line.endswith((" stays on the", " stays on")), lines
                     for name in multiword:
                         words = name.split(" ")
                         for cut in range(1, len(words)):
