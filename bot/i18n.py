@@ -95,6 +95,14 @@ def t(key: str, locale: object = DEFAULT, /, **params: Any) -> str:
     return text.format_map(params) if params else text
 
 
+def counted(key: str, n: int, locale: object = DEFAULT, /, **params: Any) -> str:
+    """``key`` said of ``n`` things (its ``{n}``): its ``<key>.one`` form for one
+    (``1 card``, not ``1 cards``) where the catalog has one, else ``key`` itself."""
+    if n == 1 and f"{key}.one" in catalog(language(locale)):
+        key = f"{key}.one"
+    return t(key, locale, **{"n": n, **params})
+
+
 def describe(key: str, locale: object, /, **params: Any) -> str | None:
     """Like :func:`t`, but ``None`` when no catalog has ``key``."""
     if key not in catalog(DEFAULT):

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.games import Control, Menu, Move, Option, PublicTurns, Table, fit_options
-from bot.i18n import DEFAULT, t
+from bot.i18n import DEFAULT, counted, t
 from bot.settings import Settings
 from bot.text import onecard as render
 from rules import onecard
@@ -224,7 +224,7 @@ class OneCardAdapter(PublicTurns):
         cards = [_card_option(card, locale) for card in view.playable]
         take = Option(take_label(view.offense, locale), TAKE)
         options, left_out = fit_options(cards, keep_last=[take])
-        note = render.counted("onecard.more_cards", left_out, locale) if left_out else None
+        note = counted("onecard.more_cards", left_out, locale) if left_out else None
         return Menu(t("onecard.pick", locale), options, note=note)
 
     def picked(

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.games import Control, Menu, Move, Option, PublicTurns, Table, fit_options
-from bot.i18n import t
+from bot.i18n import counted, t
 from bot.settings import Settings
 from bot.text import uno as render
 from rules import uno
@@ -236,7 +236,7 @@ class UnoAdapter(PublicTurns):
                 draw = t("uno.take_n", locale, n=view.pending) if view.pending else None
                 last.append(Option(draw or t("uno.draw", locale), "draw"))
         kept, left_out = fit_options(options, keep_last=last)
-        note = render.counted("uno.more_cards", left_out, locale) if left_out else None
+        note = counted("uno.more_cards", left_out, locale) if left_out else None
         return Menu(t("uno.pick", locale), kept, note=note)
 
     def private(

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import DEFAULT, t
+from bot.i18n import DEFAULT, counted, t
 from bot.text.names import TABLE_NAME_COLUMNS, block_names, escape_log
 from bot.text.width import PHONE_COLUMNS, clip, columns, wrap, wrap_words
 from rules.engine import Action, Event, GameOver
@@ -53,7 +53,6 @@ __all__ = [
     "block_names",
     "card_name",
     "cards_text",
-    "counted",
     "end_lines",
     "escape_log",
     "event_lines",
@@ -110,13 +109,6 @@ class Glossary:
         if not self.first(term):
             return word
         return t(f"gostop.gloss.{term}", self.locale, word=word)
-
-
-def counted(key: str, count: int, locale: str = DEFAULT, /, **params: object) -> str:
-    """``key`` for ``count``: its ``_one`` form when ``count`` is 1 (``1 card``, ``1 pt``),
-    else itself (``0 cards``); the catalogs give both forms of every counted message (in
-    Korean alike: ``{n}장``)."""
-    return t(f"{key}_one" if count == 1 else key, locale, **params)
 
 
 def card_name(card: HwatuCard, locale: str = DEFAULT) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import DEFAULT, catalog, language, refusal, t
+from bot.i18n import DEFAULT, counted, refusal, t
 from bot.text.names import TABLE_NAME_COLUMNS, block_names, escape_log
 from bot.text.width import PHONE_COLUMNS, columns, wrap, wrap_words
 from rules.cards import Card, Rank, parse_card
@@ -45,7 +45,6 @@ __all__ = [
     "arrow",
     "card_name",
     "card_text",
-    "counted",
     "escape_log",
     "event_lines",
     "hand_body",
@@ -215,13 +214,6 @@ def _event_words(event: Event) -> tuple[str, int | None, dict[str, object]] | No
 
 
 # -- Discord's words ----------------------------------------------------------------------
-
-
-def counted(key: str, n: int, locale: str = DEFAULT, **params: object) -> str:
-    """``key`` with ``n``, in its ``<key>.one`` form for one (``1 card``, not ``1 cards``)."""
-    if n == 1 and f"{key}.one" in catalog(language(locale)):
-        key = f"{key}.one"
-    return t(key, locale, n=n, **params)
 
 
 def card_name(card: Card, locale: str = DEFAULT) -> str:

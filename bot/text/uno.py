@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import DEFAULT, catalog, language, say_params_with, t
+from bot.i18n import DEFAULT, catalog, counted, say_params_with, t
 from bot.text.names import block_names as shared_block_names
 from bot.text.names import escape_log
 from bot.text.width import PHONE_COLUMNS, clip, columns, wrap, wrap_words
@@ -42,7 +42,6 @@ __all__ = [
     "NAME_COLUMNS",
     "block_names",
     "card_name",
-    "counted",
     "escape_log",
     "event_lines",
     "hand_lines",
@@ -65,13 +64,6 @@ _COLOUR_ORDER: Final = {name: i for i, name in enumerate((*COLOURS, "none"))}
 CURRENT_MARK: Final = ">"
 ACTION_RANKS: Final = ("S", "R", "+2", "W", "W+4")
 WINNER_MARK: Final = "*"
-
-
-def counted(key: str, n: int, locale: str = DEFAULT, **params: object) -> str:
-    """``key`` with ``n``, in its ``<key>.one`` form for one (``1 card``, not ``1 cards``)."""
-    if n == 1 and f"{key}.one" in catalog(language(locale)):
-        key = f"{key}.one"
-    return t(key, locale, n=n, **params)
 
 
 def _split(code: str) -> tuple[str, str]:

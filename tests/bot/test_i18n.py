@@ -14,6 +14,7 @@ from bot.i18n import (
     LANGUAGES,
     DeckhandTranslator,
     catalog,
+    counted,
     echo,
     language,
     placeholders,
@@ -226,3 +227,11 @@ def test_texts_name_commands_as_the_reader_sees_them(lang: str) -> None:
         if command not in names or (sub and sub.isascii() != command.isascii())
     ]
     assert wrong == []
+
+
+def test_a_count_of_one_reads_in_the_singular_where_the_catalog_has_it() -> None:
+    assert counted("uno.more_cards", 1, "en") == t("uno.more_cards.one", "en", n=1)
+    assert counted("uno.more_cards", 3, "en") == t("uno.more_cards", "en", n=3)
+    assert "1 cards" not in counted("uno.more_cards", 1, "en")
+    assert counted("gostop.hand.count", 1, "ko") == "손패 1장"
+    assert counted("error.storage", 1, "en") == t("error.storage", "en")  # no singular form

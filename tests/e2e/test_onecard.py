@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
-from bot.i18n import language, t
+from bot.i18n import counted, language, t
 from bot.text import onecard as render
 from rules.cards import FULL_DECK, Card, Rank, parse_card
 from rules.engine import GameOver
@@ -283,7 +283,7 @@ async def test_the_hand_menu_holds_exactly_the_legal_cards_and_autocomplete_only
     hand = await fake.click(member, table, "Hand")
     assert hand.ephemeral and hand.message is not None
     held = state.hand(seat)
-    assert render.counted("onecard.hand.count", len(held), language(member.locale)) in hand.text
+    assert counted("onecard.hand.count", len(held), language(member.locale)) in hand.text
     for card in held:
         assert render.card_name(card, language(member.locale)) in hand.text
     options = [o["value"] for o in menu_of(hand.message)["options"]]
@@ -298,7 +298,7 @@ async def test_the_hand_menu_holds_exactly_the_legal_cards_and_autocomplete_only
         assert not [c for c in waiting.message.items() if c.get("type") == 3]
         other_seat = session.seat_of(other.id)
         count = len(state.hand(other_seat))
-        total = render.counted("onecard.hand.count", count, language(other.locale))
+        total = counted("onecard.hand.count", count, language(other.locale))
         assert total in waiting.text
         for card in state.hand(other_seat):
             assert render.card_name(card, language(other.locale)) in waiting.text
