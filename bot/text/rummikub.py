@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import say_params_with, t
+from bot.i18n import counted, say_params_with, t
 from bot.text.fit import fit_list
 from bot.text.names import block_name
 from bot.text.width import PHONE_COLUMNS, clip, columns
@@ -317,9 +317,14 @@ def event_lines(events: Iterable[Event], names: Sequence[str], locale: str) -> l
             case TimedOut(seat=seat, drawn=drawn):
                 lines.append(t("rummikub.log.timed_out", locale, name=names[seat], count=drawn))
             case Left(seat=seat, returned=returned):
-                lines.append(t("rummikub.log.left", locale, name=names[seat], count=returned))
-            case GameOver():
-                pass
+                lines.append(
+                    counted("rummikub.log.left", returned, locale, name=names[seat], count=returned)
+                )
+            case GameOver(result=result) if len(result.winners) == 1:
+                lines.append(t("rummikub.log.won", locale, name=names[result.winners[0]]))
+            case GameOver(result=result) if result.winners:
+                together = ", ".join(names[seat] for seat in result.winners)
+                lines.append(t("rummikub.log.drawn", locale, names=together))
     return lines
 
 
@@ -332,8 +337,9 @@ def result_lines(view: RummikubView, names: Sequence[str], locale: str) -> list[
     for seat in result.ranking:
         lines.append(
             clip(
-                t(
+                counted(
                     "rummikub.result.line",
+                    view.rack_counts[seat],
                     locale,
                     name=_name(names, seat),
                     left=view.rack_counts[seat],

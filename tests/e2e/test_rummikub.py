@@ -18,7 +18,7 @@ import pytest
 
 import rules.rng
 from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
-from bot.i18n import t
+from bot.i18n import counted, t
 from bot.text.rummikub import LOG_LINE
 from rules.rummikub import Draw, Meld, State
 from rules.rummikub import restore as restore_state
@@ -404,8 +404,10 @@ async def test_a_rearrangement_splits_a_run_and_reuses_a_joker_by_commands(
     pool = len(state.pool)
     left = await leave_game(fake, alice, fake.channel, "rummikub")
     assert not left.ephemeral, left.text
-    said = t("rummikub.log.left", "en", name="alice", count=1)
+    said = counted("rummikub.log.left", 1, "en", name="alice", count=1)
     assert said in left.text  # in public: who left and that the rack went back
+    assert "alice left the game: 1 tile goes back" in said
+    assert t("rummikub.log.won", "en", name="민준") in left.text  # one winner line
     finished = bot.sessions.finished.get(fake.channel.id)
     assert finished is not None and isinstance(finished.state, State)
     assert finished.state.result is not None and finished.state.result.ranking[0] == 1

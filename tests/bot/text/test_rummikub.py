@@ -260,3 +260,17 @@ def test_a_set_reason_names_the_tile_by_its_code() -> None:
     assert reason_text("group has two blue 7s", "en") == "a group has B7 twice"
     assert reason_text("group has two black 13s", "ko") == "그룹에 K13이(가) 두 개예요"
     assert reason_text("run has two R5s", "en") == "a run has R5 twice"
+
+
+def test_the_end_says_who_won_once_and_a_shared_win_names_everyone() -> None:
+    from bot.text.rummikub import event_lines
+    from rules.engine import GameOver, Outcome, Result
+
+    names = ["alice", "bob", "carol"]
+    won = GameOver(Result((Outcome.LOSE, Outcome.WIN, Outcome.LOSE), (-5, 12, -7), (1, 0, 2)))
+    assert event_lines([won], names, "en") == ["bob wins the game!"]
+    assert event_lines([won], names, "ko") == ["bob 님이 이겼어요!"]
+    shared = GameOver(Result((Outcome.WIN, Outcome.LOSE, Outcome.WIN), (3, -6, 3), (0, 2, 1)))
+    assert event_lines([shared], names, "en") == [
+        "Nobody went out: alice, carol share the win with the fewest points left."
+    ]
