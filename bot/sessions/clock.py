@@ -133,12 +133,16 @@ class TurnClock:
             locale = session.locale
             game = t(f"game.{session.game}", locale)
             notice = t("lobby.expired", locale, game=game, host=f"<@{session.host_id}>")
+            # The lobby message itself says so when it is retired; only a lobby whose
+            # message is unknown (never posted) is told in a message of its own.
+            told = session.message_id is not None and session.lobby_shown
             try:
                 await self.tables.drop(session, notice)
             except SessionError:
                 return  # the store refused: the lobby is back and its timer tries again
             log.info("channel %d (%s): lobby closed, nobody joined", channel_id, session.game)
-        await self.tables.poster.post(Post(channel_id, 0, notice, (), locale))
+        if not told:
+            await self.tables.poster.post(Post(channel_id, 0, notice, (), locale))
 
     async def _not_before(self, when: float) -> None:
         if when > self.tables.clock():

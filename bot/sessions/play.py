@@ -165,10 +165,8 @@ class PlayVerbs(Tables):
             if session.is_lobby:
                 if member_id != session.host_id and not moderator:
                     raise SessionError("error.host_only")
-                if member_id == session.host_id:
-                    notice = t("lobby.cancelled", session.locale)
-                else:  # a moderator closed someone's lobby: the channel is told who
-                    notice = t("lobby.cancelled_by", session.locale, member=f"<@{member_id}>")
+                # The channel, and the lobby message retired with it, say who closed it.
+                notice = t("lobby.cancelled_by", session.locale, member=f"<@{member_id}>")
                 reply = await self.drop(session, notice)
                 log.info(
                     "channel %d (%s): lobby closed by member %d",

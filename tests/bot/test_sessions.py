@@ -508,12 +508,12 @@ async def test_leaving_the_lobby_and_host_cancel(table: Harness) -> None:
         await registry.end(CHANNEL, BOB.id, moderator=False)
     assert refused.value.key == "error.host_only"
     reply = await registry.end(CHANNEL, ALICE.id, moderator=False)
-    assert reply.post is None and reply.notice == "The lobby is closed."
+    assert reply.post is None and reply.notice == f"The lobby was closed by <@{ALICE.id}>."
     assert registry.get(CHANNEL) is None
     assert await table.stored() is None
     assert table.store.finished == []
     await asyncio.sleep(0)  # the channel's task that retires the last lobby message
-    assert table.poster.retired[table.message_id] == "The lobby is closed."
+    assert table.poster.retired[table.message_id] == reply.notice
 
 
 async def test_a_retired_lobby_message_says_what_became_of_it(table: Harness) -> None:
@@ -725,7 +725,7 @@ async def test_a_moderator_closing_a_lobby_is_named_in_the_channel_and_the_log(
     assert table.registry.get(CHANNEL) is None and await table.stored() is None
     await table.answered(table.registry.open_lobby(CHANNEL, GUILD, "count", ALICE, players=3))
     reply = await table.registry.end(CHANNEL, ALICE.id, moderator=False)
-    assert reply.notice == "The lobby is closed."  # the host's own: no name needed
+    assert reply.notice == f"The lobby was closed by <@{ALICE.id}>."  # its host, named too
 
 
 async def test_an_end_the_store_refuses_ends_nothing_and_is_not_logged_as_done(

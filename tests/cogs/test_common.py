@@ -420,6 +420,7 @@ async def test_a_saved_notice_discord_would_not_answer_is_posted_in_the_channel(
     await GameButton(CHANNEL, lobby.post.version, "cancel").callback(click)
     assert registry.get(CHANNEL) is None and await store.load_active() == []
     [posted] = poster.posts
-    assert posted.content == t("lobby.cancelled", "en") and posted.controls == ()
+    closed = t("lobby.cancelled_by", "en", member=f"<@{ALICE.id}>")
+    assert posted.content == closed and posted.controls == ()
     assert click.response.refused == 2  # the answer, then "it was saved"
     await registry.close()

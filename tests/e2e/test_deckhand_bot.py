@@ -552,6 +552,8 @@ async def test_a_lobby_nobody_joins_closes_and_says_so_even_across_a_restart(
         closed = await fake.wait_for_message(fake.channel, lambda m: "lobby of" in m.text)
         assert closed.text == t("lobby.expired", "en", game="One Card", host=alice.mention)
         assert closed.pinged == []  # it names the host without pinging them
+        # Said once: the lobby message itself says it closed, with its buttons gone.
+        assert fake.public_messages(fake.channel) == [closed] and closed.components == []
         assert bot.sessions.get(fake.channel.id) is None
         # A join gives the lobby its time again.
         opened = await fake.slash(alice, other, "uno start", players=3)
