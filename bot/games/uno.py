@@ -210,8 +210,10 @@ class UnoAdapter(PublicTurns):
             if plays and _needs(plays) is None:
                 controls.append(Control("play", t("uno.play_it", locale), "primary", drawn))
             controls.append(Control(KEEP, t("uno.keep", locale)))
-        elif menu is not None:
-            lines.append(t("uno.your_turn", locale))
+        elif menu is not None and view.current_seat == view.seat:
+            # With no card that fits, the menu holds only the draw: say that, not "pick a card".
+            playable = any(option.value not in ("draw", KEEP) for option in menu.options)
+            lines.append(t("uno.your_turn" if playable else "uno.your_turn_draw", locale))
         body = "\n".join(render.hand_lines(view, locale))
         return Table(log=tuple(lines), body=body, lang="ansi", controls=tuple(controls), menu=menu)
 

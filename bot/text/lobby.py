@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Control
-from bot.i18n import describe, t
+from bot.i18n import counted, describe, t
 from bot.text.names import markdown_name
 from rules.levels import Level
 
@@ -50,7 +50,7 @@ def lobby_text(session: Session, notices: Sequence[str]) -> str:
         level = t(f"level.name.{session.level.value}", locale)
         lines.append(t("lobby.level", locale, level=level))
     lines += option_lines(session.game, session.options, locale)
-    lines.append(t("lobby.waiting", locale, free=free))
+    lines.append(counted("lobby.waiting", free, locale, free=free))
     return "\n".join(lines)
 
 

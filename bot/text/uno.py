@@ -237,6 +237,7 @@ def table_body(view: UnoView, names: Sequence[str], locale: str = DEFAULT) -> st
         lines.append(t("uno.table.pending", locale, n=view.pending))
     lines.append("")
     over = view.result is not None
+    digits = len(str(len(view.hand_counts)))
     for seat in _play_order(view):
         count = view.hand_counts[seat]
         mark = CURRENT_MARK if seat == view.current_seat else " "
@@ -254,7 +255,9 @@ def table_body(view: UnoView, names: Sequence[str], locale: str = DEFAULT) -> st
         elif count == 1:
             key = "uno.table.uno_open" if view.uno_exposed == seat else "uno.table.uno"
             note = t(key, locale)
-        label = _pad(f"{mark}{seat + 1} {_name(shown, seat)}", NAME_COLUMNS + 4)
+        # Seat numbers right-aligned: at ten seats " 9 ivy" and "10 jo" start their names
+        # in one column.
+        label = _pad(f"{mark}{seat + 1:>{digits}} {_name(shown, seat)}", NAME_COLUMNS + 4)
         lines.append(f"{label}{count:>3} {note}".rstrip())
     if over:
         lines.append("")

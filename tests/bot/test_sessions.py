@@ -424,6 +424,7 @@ async def test_lobby_fills_then_starts(table: Harness) -> None:
     assert session is not None and session.is_lobby
     post = await table.answered(table.registry.join(CHANNEL, BOB))
     assert post is not None and "Bob joined." in post.content
+    assert "Waiting for 1 more player: press Join." in post.content  # one, not "player(s)"
     post = await table.answered(table.registry.join(CHANNEL, CAROL))
     assert post is not None and "```\ntotal 0\n```" in post.content
     assert not session.is_lobby

@@ -3,6 +3,8 @@ the safe move when time runs out, and the table's buttons for each moment of the
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.games import Menu
@@ -215,3 +217,22 @@ def test_pass_out_of_place_is_answered_about_passing() -> None:
     assert "넘기기" in refusal(refused.value, "ko", "uno")
     assert t("name.pass", "ko") == "넘기기" and t("uno.keep", "ko") == "넘기기"
     assert t("uno.keep", "en") == "Pass"  # the button after a draw says what /uno pass does
+
+
+@pytest.mark.parametrize("locale", ["en", "ko"])
+def test_with_no_card_that_fits_the_turn_line_says_draw_not_pick_a_card(locale: str) -> None:
+    state = rig([["blue_3", "green_4"], ["green_1"]], "red_5")
+    said = ADAPTER.hand(state.view(0), ["a", "b"], locale).log
+    assert t("uno.your_turn_draw", locale) in said and t("uno.your_turn", locale) not in said
+    fits = rig([["red_3", "green_4"], ["green_1"]], "red_5")
+    assert t("uno.your_turn", locale) in ADAPTER.hand(fits.view(0), ["a", "b"], locale).log
+    assert ADAPTER.hand(fits.view(1), ["a", "b"], locale).log == (t("hand.title", locale),)
+
+
+def test_ten_seats_start_every_name_in_one_column() -> None:
+    state = uno.new(10, seed=3)
+    names = [f"p{n}" for n in range(1, 11)]
+    body = render.table_body(state.view(None), names, "en")
+    seats = [line for line in body.splitlines() if re.match(r"^.[ 0-9]{2} p", line)]
+    assert len(seats) == 10, body
+    assert {line.index(" p") for line in seats} == {3}, body  # " 9 p9", "10 p10"
