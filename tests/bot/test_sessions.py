@@ -2218,3 +2218,12 @@ async def test_a_seat_that_plays_again_has_a_new_turn_and_is_told(table: Harness
     assert session.deadline_seat == seat and session.deadline is not None
     assert not registry.turns.new_turn(session, [Added(0, 1, 1)])
     assert registry.turns.new_turn(session, [PlayAgain(seat)])
+    # The table that says so pings the member whose turn it is again, with a whole turn.
+    deadline = session.deadline
+    await table.clock.advance(5)
+    reply = await registry.commit(session, [PlayAgain(seat)], [])
+    assert reply.post is not None and reply.post.mention == session.seats[seat].member_id
+    assert f"<@{session.seats[seat].member_id}>, your turn." in reply.post.content
+    assert session.deadline == deadline + 5
+    quiet = await registry.commit(session, [], [])  # a change that gives no new turn
+    assert quiet.post is not None and quiet.post.mention is None
