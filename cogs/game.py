@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.i18n import DEFAULT, describe, echo, t
+from bot.i18n import DEFAULT, LANGUAGES, catalog, describe, echo, t
 from bot.sessions import Session, SessionError
 from bot.store._common import SEEDING
 from bot.text.fit import pages
@@ -70,9 +70,23 @@ MAX_LISTED = 25  # End buttons in one message: five rows of five
 MAX_LIST_TEXT = 1900  # the list's text, with room for its last line under Discord's 2,000
 
 
+def _game_words() -> dict[str, str]:
+    """Every word a member may type for a game, in any language (``uno``, ``우노``), and
+    for all of them (``all``, ``모두``: ``"all"``)."""
+    words = {game: game for game in GAMES}
+    for lang in LANGUAGES:
+        words[catalog(lang)["word.all"].casefold()] = "all"
+        for game in GAMES:
+            words[catalog(lang)[f"name.{game}"].casefold()] = game
+    return words
+
+
 def parse_games(text: str) -> tuple[str, ...] | None:
-    """``"blackjack, uno"`` → those games; ``"all"`` → ``None`` (every game allowed)."""
-    names = [name.strip().lower() for name in text.replace(" ", ",").split(",") if name.strip()]
+    """``"blackjack, uno"`` (or ``"블랙잭, 우노"``) → those games; ``"all"`` (``"모두"``) →
+    ``None`` (every game allowed)."""
+    words = _game_words()
+    typed = [name.strip().casefold() for name in text.replace(" ", ",").split(",")]
+    names = [words.get(name, name) for name in typed if name]
     if names == ["all"]:
         return None
     unknown = [name for name in names if name not in GAMES]

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.games import HARD_SECONDS, Control, Option, PublicTurns, Table
-from bot.i18n import t
+from bot.i18n import LANGUAGES, catalog, t
 from bot.settings import Settings
 from bot.text import rummikub as render
 from bot.text.names import escape_log
@@ -54,6 +54,10 @@ __all__ = ["ADAPTER", "ARRANGE", "RummikubAdapter", "parse_gather", "parse_table
 
 ARRANGE: Final = "arrange"
 NEW: Final = "new"
+# "new" as a member may type it in any language (``rummikub.word.new``: 새).
+_NEW_WORDS: Final = frozenset(
+    {NEW, *(catalog(lang)["rummikub.word.new"].casefold() for lang in LANGUAGES)}
+)
 _ECHO: Final = 40
 _SOURCE: Final = re.compile(r"(\d+)\s*:\s*")
 _TURN_CONTROLS: Final = (
@@ -217,7 +221,7 @@ class RummikubAdapter(PublicTurns):
             return PutSet(tuple(_tiles(text)))
         if verb in ("add", "move") and text:
             where, _, tiles = text.partition(" ")
-            target = None if where.lower() == NEW else _number(where)
+            target = None if where.strip().casefold() in _NEW_WORDS else _number(where)
             return Gather(parse_gather(tiles), target)
         if verb == "split" and text:
             where, _, at = text.partition(" ")

@@ -154,8 +154,8 @@ class RummikubCog(commands.Cog):
         to: app_commands.Range[str, 1, 8],
     ) -> None:
         """Stage tiles moved to set ``to`` or a new set."""
-        target = NEW if to.strip().lower() in (NEW, "새", "새로") else to.strip()
-        await verbs.move(interaction, GAME, "move", f"{target or NEW} {tiles}")
+        # "new" in the member's words (새) is the adapter's to read, as in any move.
+        await verbs.move(interaction, GAME, "move", f"{to.strip() or NEW} {tiles}")
 
     @group.command(name="split", description=_("Split a set in two", key="cmd.rummikub.split"))
     @app_commands.describe(

@@ -84,6 +84,9 @@ async def test_the_game_cog_loads_with_its_commands_and_installs_the_poster() ->
 def test_allowed_games_are_parsed_forgivingly_and_checked() -> None:
     assert game_cog.parse_games("Blackjack, uno uno") == ("blackjack", "uno")
     assert game_cog.parse_games("all") is None
+    # In Korean as the Korean texts name them: the games' command names, and 모두.
+    assert game_cog.parse_games("블랙잭, 고스톱 원카드") == ("blackjack", "gostop", "onecard")
+    assert game_cog.parse_games("모두") is None
     with pytest.raises(SessionError) as refused:
         game_cog.parse_games("blackjack, poker")
     assert refused.value.key == "error.unknown_games"

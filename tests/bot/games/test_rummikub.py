@@ -38,6 +38,8 @@ def test_add_and_move_name_rack_tiles_and_tiles_of_sets() -> None:
     assert ADAPTER.parse("move", "new 3:K9 2:J") == Gather(
         ((2, parse_tile("K9")), (1, parse_tile("J"))), None
     )
+    # "new" as the Korean option's description says it: 새.
+    assert ADAPTER.parse("move", "새 3:K9 2:J") == ADAPTER.parse("move", "new 3:K9 2:J")
     assert ADAPTER.parse("split", "3 4") == SplitSet(2, 3)
 
 
