@@ -6,7 +6,7 @@ example): :func:`create_bot` takes the :class:`~bot.settings.Settings` and a not
 the session registry, loads the cogs, restores running games and syncs the slash commands.
 
 One process is a plain :class:`DeckhandBot` unless ``SHARD_COUNT`` is set, in which case it
-is a :class:`ShardedDeckhandBot` serving ``SHARD_IDS`` (DESIGN.md section 7).
+is a :class:`ShardedDeckhandBot` serving ``SHARD_IDS`` (docs/design.md §7).
 """
 
 from __future__ import annotations
@@ -286,7 +286,7 @@ class DeckhandBot(commands.Bot):
         return "none (unsharded)"
 
     def owns_guild(self, guild_id: int | None) -> bool:
-        """Whether this process serves the guild's games (restore only those; DESIGN.md 7)."""
+        """Whether this process serves the guild's games (restore only those; docs/design.md §7)."""
         return True
 
     async def close(self) -> None:

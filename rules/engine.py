@@ -1,4 +1,4 @@
-"""The engine contract shared by every game (DESIGN.md section 2).
+"""The engine contract shared by every game (docs/design.md §2).
 
 A game package exposes ``new(players, *, seed=None, options=None)`` and
 ``restore(snapshot)`` functions returning a state that satisfies :class:`GameState`, plus a

@@ -9,8 +9,8 @@ __all__ = ["fair_blackjack_deals"]
 
 
 def fair_blackjack_deals(monkeypatch: pytest.MonkeyPatch, players: int) -> int:
-    """Make every unseeded ("fair", rule 12) deal from now on draw the same operating-system
-    seed, one whose deal for ``players`` seats does not end at once; that seed.
+    """Make every unseeded ("fair", Blackjack rule 12) deal from now on draw the same
+    operating-system seed, one whose deal for ``players`` seats does not end at once; that seed.
 
     An unseeded deal ends at once about one time in twenty (the House's 21): a test of a
     deal nobody seeded, such as "Deal again", must not depend on that chance.

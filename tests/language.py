@@ -1,4 +1,4 @@
-"""Checking that a message speaks one language only (DESIGN.md §4: answers in the member's
+"""Checking that a message speaks one language only (docs/design.md §4: answers in the member's
 language). A line "of the other language" holds a phrase from the other language's message
 catalog that this language's catalog does not have: card codes and names belong to no
 language and are never flagged.

@@ -1,4 +1,4 @@
-"""The phone-width check every game's table tests share (DESIGN.md §4: tables fit a phone).
+"""The phone-width check every game's table tests share (docs/design.md §4: tables fit a phone).
 
 A code block does not wrap on a phone, so each line of a public table must fit in
 :data:`~bot.text.width.PHONE_COLUMNS` columns (a Hangul syllable counts two, colour codes

@@ -4,7 +4,7 @@ The seed (a textbook's console game) draws North at the top, the blanket (담요
 players, the deck as ``???`` with the card it flips beside it, each side's captured cards and
 South's hand at the bottom, then asks ``내고 싶은 화투를 선택하세요(1~N,0:종료)``. This console
 keeps that screen and the seed's prompts and messages (``설사했습니다.``, ``쪽입니다.``, ...),
-and plays gostop.md's rules with the engine: when a card could take either of two floor cards
+and plays docs/rules/gostop.md with the engine: when a card could take either of two floor cards
 the blanket marks them ``[1]`` ``[2]`` and asks ``어떤 카드를 선택하시겠습니까?(1~2)``; it also
 asks what the seed has no rule for (a shake, a bomb, a chongtong), and Go or Stop with the
 seed's ``추가 점수를 획득했습니다.(0:스톱, 1:계속)``. The game ends with the score sheet.

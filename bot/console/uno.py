@@ -1,4 +1,4 @@
-"""``deckhand play uno N``: the course judge's Uno protocol (seed 003, rules/uno.md rule 19).
+"""``deckhand play uno N``: the course judge's Uno protocol (docs/rules/uno.md rule 19).
 
 The judge prints ``add players`` / ``player i added`` for each player, then before every
 turn a block: the last turn's message (``Start Game!``, ``End Turn`` or

@@ -93,7 +93,7 @@ class BlackjackAdapter(PublicTurns):
     timeout_moves = 2
 
     def timeout_action(self, state: Any, seat: int) -> Action:
-        """Stand (DESIGN.md section 3)."""
+        """Stand (docs/design.md §3)."""
         return _VERBS["stand"]
 
     def computer_action(

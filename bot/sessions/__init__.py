@@ -1,4 +1,4 @@
-"""Sessions: one lobby or game per channel, its seats, timers and persistence (DESIGN.md §3).
+"""Sessions: one lobby or game per channel, its seats, timers and persistence (docs/design.md §3).
 
 :class:`SessionRegistry` maps a channel id to its :class:`Session` and runs everything that
 changes a session under that channel's lock: check-then-create, apply-then-save, end-game.

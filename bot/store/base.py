@@ -1,4 +1,4 @@
-"""The persistence contract: what sessions need from a database (DESIGN.md section 3).
+"""The persistence contract: what sessions need from a database (docs/design.md §3).
 
 Two implementations follow it, SQLite (sqlite3) and PostgreSQL (asyncpg), and the same
 tests run on both. Every write of an active game names the version it expects to replace,

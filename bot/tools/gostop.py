@@ -1,4 +1,4 @@
-"""``deckhand gostop score FILE.json``: the score sheet of a finished Go-Stop game (gostop.md 27).
+"""``deckhand gostop score FILE.json``: the score sheet of a finished Go-Stop game (rule 27).
 
 Input (a file, or ``-`` for standard input)::
 

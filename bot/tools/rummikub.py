@@ -1,4 +1,4 @@
-"""``deckhand rummikub check|solve``: set checking and the exact solver (rummikub.md rule 18).
+"""``deckhand rummikub check|solve``: set checking and the exact solver (rule 18).
 
 ``check "R1 R2 R3" "B5 O5 K5 J"`` prints one JSON object per set, a line each:
 ``{"set": [...], "valid": true, "kind": "run", "value": 6, "jokers": [], "reason": null}``.

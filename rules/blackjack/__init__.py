@@ -1,4 +1,4 @@
-"""Blackjack: the engine for rules/blackjack.md.
+"""Blackjack: the engine for docs/rules/blackjack.md.
 
 ``new(players, seed=...)`` deals a game, ``restore(snapshot)`` continues one; the moves are
 :class:`Hit` and :class:`Stand`, and at a casino table (``options={"ruleset": "casino"}``)

@@ -1,4 +1,4 @@
-"""The Blackjack engine (rules/blackjack.md): one table, one shoe, the House plays itself.
+"""The Blackjack engine (docs/rules/blackjack.md): one table, one shoe, the House plays itself.
 
 Cards are kept as their stable indices (``rules.cards.Card.index``, 0..51) in plain lists;
 four of each make the 208-card shoe (rule 1), drawn from the end of its list (rule 11).
@@ -19,10 +19,11 @@ Seats the engine is told a computer holds (``options={"computers": [...]}`` or
 act (:attr:`State.current_seat`) is always a human's, and ``apply`` returns what every
 automatic step did as events.
 
-Two rulesets (option ``ruleset``). ``seed``, the default, is rules/blackjack.md exactly: Hit
-or Stand, nothing staked, each seat wins, loses or draws. ``casino`` keeps that shoe, deal,
-card values and turn order (rules 1-3, 5, 6) and adds what the spec does not cover, as
-casinos commonly play it (the spec is silent, so these are our choices):
+Two rulesets (option ``ruleset``). ``seed``, the default, is rules 1-15 of
+docs/rules/blackjack.md: Hit or Stand, nothing staked, each seat wins, loses or draws.
+``casino`` keeps that shoe, deal, card values and turn order (rules 1-3, 5, 6) and adds what
+the seed does not cover, as casinos commonly play it (our choices, written down as rules
+16-22):
 
 * Every hand stakes one bet. A player's first two cards making 21 are a Blackjack, paid 3 to
   2 (1.5 bets) and not played (the seat has no turn); it beats any other 21 of the House.
@@ -32,7 +33,7 @@ casinos commonly play it (the spec is silent, so these are our choices):
   hands of one bet each, played in turn; each is given its second card at once (a fair shoe
   makes the order of dealing them irrelevant). Split Aces take that one card each and
   stand. A split hand making 21 with two cards counts 21, not a Blackjack. One split per
-  seat (no resplitting): rules/blackjack.md has no split at all, so nothing supports more,
+  seat (no resplitting): the seed's rules have no split at all, so nothing supports more,
   and one split keeps every seat at two hands at most, which a phone's table can show.
 * The House checks for Blackjack as in rule 4 ("peeks"): with one the game ends at once,
   a player's Blackjack draws and every other hand loses its one bet (nothing was doubled or
@@ -110,7 +111,7 @@ SHOE_SIZE: Final = 52 * DECKS
 BLACKJACK: Final = 21
 HOUSE_STANDS_ON: Final = 17  # rule 8
 SEED_SWAPS: Final = 1000  # rule 11
-SEED_RULES: Final = "seed"  # rules/blackjack.md as written
+SEED_RULES: Final = "seed"  # the seed program's rules (rules 1-15), "classic" in Discord
 CASINO: Final = "casino"  # with double, split and Blackjack paid 3 to 2 (module docstring)
 RULESETS: Final = (SEED_RULES, CASINO)
 SOFT17: Final = ("stand", "hit")  # the ``soft17`` option: the House on a soft 17
@@ -421,7 +422,7 @@ class State:
 
     @property
     def ruleset(self) -> str:
-        """``seed`` (rules/blackjack.md) or ``casino`` (double, split, 3 to 2)."""
+        """``seed`` (rules 1-15) or ``casino`` (double, split, 3 to 2)."""
         return self._ruleset
 
     @property

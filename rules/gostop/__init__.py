@@ -1,4 +1,4 @@
-"""Go-Stop, two-player Matgo (맞고): the engine of ``rules/gostop.md``.
+"""Go-Stop, two-player Matgo (맞고): the engine of ``docs/rules/gostop.md``.
 
 ``new(2, seed=..., options=...)`` deals; ``restore(snapshot)`` rebuilds a saved game. Cards and
 their codes are in :mod:`rules.gostop.cards`, scoring in :mod:`rules.gostop.scoring`, the turn

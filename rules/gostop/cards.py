@@ -1,4 +1,4 @@
-"""The hwatu deck for Go-Stop: 48 cards (4 per month) plus optional bonus cards (gostop.md 1–2).
+"""The hwatu deck for Go-Stop: 48 cards (4 per month) plus optional bonus cards (rules 1–2).
 
 Canonical codes are month + kind (``1광``, ``2열``, ``2띠``, ``5피a``, ``11쌍피``), bonus cards
 ``B2a``, ``B2b``, ``B3``. English aliases read ``jan-bright``, ``feb-animal``, ``may-junk-a``,
@@ -54,7 +54,7 @@ _KIND_EN = {
     Kind.DOUBLE: "double-junk",
 }
 
-# The table of gostop.md rule 1: per month the kinds in slot order.
+# The table of rule 1: per month the kinds in slot order.
 _LAYOUT: tuple[tuple[Kind, ...], ...] = (
     (Kind.BRIGHT, Kind.RIBBON, Kind.JUNK, Kind.JUNK),  # 1
     (Kind.ANIMAL, Kind.RIBBON, Kind.JUNK, Kind.JUNK),  # 2

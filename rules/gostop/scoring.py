@@ -1,4 +1,4 @@
-"""Go-Stop scoring (gostop.md rules 17–26): the breakdown of a capture pile and the settlement.
+"""Go-Stop scoring (rules 17–26): the breakdown of a capture pile and the settlement.
 
 Everything works on card indices (see :mod:`rules.gostop.cards`). The 국진 (September animal)
 counts where it gives its owner the higher score (rule 21), a tie keeping it an animal. "Score"

@@ -1,6 +1,6 @@
 """The Go-Stop (2-player Matgo) engine: deal, turns as a small state machine, settlement.
 
-A turn (gostop.md 6–16): the player's decision (:class:`Play` a card — naming which of two
+A turn (rules 6–16): the player's decision (:class:`Play` a card — naming which of two
 different floor cards it takes, and whether to shake — or :class:`Bomb` a month), then the
 automatic part: the flip, matching, ppuk/jjok/ttadak/sweep, steals and instant points. The
 turn stops for a decision only when the flipped card could take either of two different floor
@@ -8,7 +8,7 @@ cards (:class:`TakeFlip`) and when the player's score asks for :class:`Go` or :c
 Flip-only turns owed after a bomb run by themselves, as the player's next turns. Cards are
 indices (see ``cards``) inside; actions, events and views carry :class:`HwatuCard` instances.
 
-Where gostop.md leaves room, this engine reads it so:
+Where docs/rules/gostop.md leaves room, this engine reads it so:
 
 - *A player's last card* (rules 12, 22) is the turn after which they hold no card and owe no
   flip-only turn, or the turn that flips the pile's last card.

@@ -1,4 +1,4 @@
-"""One Card (원카드): the engine for rules/onecard.md.
+"""One Card (원카드): the engine for docs/rules/onecard.md.
 
 ``new(players, seed=...)`` deals a game, ``restore(snapshot)`` continues one; moves are
 :class:`PlayCard` and :class:`Take`, and :mod:`rules.onecard.ai` is the computer player.

@@ -1,11 +1,11 @@
-"""The One Card engine (rules/onecard.md): one mutable state, verified moves, typed events.
+"""The One Card engine (docs/rules/onecard.md): one mutable state, verified moves, typed events.
 
 Cards are kept as their stable indices (0..53, see :class:`rules.cards.Card`) in plain lists,
 and what may be played is a 54-bit mask, so a decision costs a few integer operations. The
 *main deck* of the rules is ``deck`` plus the open card: ``deck`` never holds the open card,
 which is why a draw can never take it (rule 6).
 
-Decisions where onecard.md is silent:
+Decisions where the rules are silent (each is noted under its rule):
 
 - "With 2 players" (rules 18 and 19) counts the players still in the game: once all but two
   have gone out (bankrupt or left), a Q changes nothing and a J gives its player another turn.

@@ -1,4 +1,4 @@
-"""Rummikub: the engine for rules/rummikub.md.
+"""Rummikub: the engine for docs/rules/rummikub.md.
 
 ``new(players, seed=...)`` deals a game, ``restore(snapshot)`` continues one. Tiles and their
 parser are in :mod:`rules.rummikub.tiles`, set checking with reasons in

@@ -1,4 +1,4 @@
-"""Uno: the official and the seed (course judge) rulesets of ``rules/uno.md``, house rules.
+"""Uno: the official and the seed (course judge) rulesets of ``docs/rules/uno.md``, house rules.
 
 ``new(players, seed=..., options={"ruleset": "seed", "stacking": True})`` deals a game
 (``deal`` also says what the first card did);

@@ -1,11 +1,11 @@
-"""The Uno state machine: both rulesets of ``rules/uno.md`` and its house rules.
+"""The Uno state machine: both rulesets of ``docs/rules/uno.md`` and its house rules.
 
 Cards are ints (see :mod:`rules.uno.cards`), hands are lists in the order the cards came
 (the seed's ``rank`` is an index into them, and drawn cards go to the end), the draw pile
 is a list drawn from its end. Nothing is copied on the hot path: :meth:`UnoState.apply`
 checks, then mutates in place.
 
-Where rules/uno.md is silent, this engine decides:
+Where the rules are silent, this engine decides (docs/rules/uno.md lists these too):
 
 - A game can block: when nobody can play and nothing is left to draw, a whole round of
   turns changes nothing. After ``players`` such turns in a row the game ends and the fewest

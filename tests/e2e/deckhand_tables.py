@@ -126,7 +126,7 @@ async def play_to_the_end(
 
 def blackjack_seed(players: int) -> int:
     """The first seed whose deal for ``players`` seats does not end the game at once (the
-    House's first two cards making 21 ends it, rule 4), so tests are repeatable."""
+    House's first two cards making 21 ends it, Blackjack rule 4), so tests are repeatable."""
     from rules.blackjack import new
 
     return next(seed for seed in range(1000) if not new(players, seed=seed).is_over)

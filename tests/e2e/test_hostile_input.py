@@ -1,5 +1,5 @@
 """Hostile input to every command the bot syncs: empty, maximum-length, control and
-right-to-left text, out-of-range numbers (DESIGN.md §4: bad input gets a clear message and
+right-to-left text, out-of-range numbers (docs/design.md §4: bad input gets a clear message and
 changes nothing).
 
 The commands are read from what the bot synced, so a new game's commands are covered as

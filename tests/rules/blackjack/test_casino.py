@@ -1,8 +1,8 @@
-"""The casino ruleset (issue 32): double, split, Blackjack paid 3 to 2, the House's soft 17.
+"""The casino ruleset (rules 16-22): double, split, Blackjack paid 3 to 2, the House's soft 17.
 
 Positions are set up card by card: a seeded casino snapshot with the hands, the House and the
 shoe's next cards chosen (a seeded shoe is drawn from its end), restored. The rules follow
-common casino practice where rules/blackjack.md is silent (see rules/blackjack/state.py).
+common casino practice where the seed is silent (docs/rules/blackjack.md rules 16-22).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One test (or more) per numbered rule of rules/blackjack.md, rule 13 in test_console.py."""
+"""One test (or more) per numbered rule of docs/rules/blackjack.md, rule 13 in test_console.py."""
 
 from __future__ import annotations
 

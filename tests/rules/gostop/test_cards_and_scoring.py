@@ -1,4 +1,4 @@
-"""gostop.md rules 1–2 (the deck) and 17–24 (scoring), with the issue's worked totals."""
+"""Rules 1–2 (the deck) and 17–24 (scoring), with the worked totals of docs/rules/gostop.md."""
 
 import pytest
 

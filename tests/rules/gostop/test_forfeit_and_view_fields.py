@@ -1,6 +1,6 @@
 """Leaving a game (the bot's ``/gostop leave``) and what a view tells a renderer of the end.
 
-Not a numbered rule of gostop.md: a member who leaves a running game forfeits it, and the
+Not a numbered rule of docs/rules/gostop.md: a member who leaves a running game forfeits it, and the
 other seat wins as if they had stopped (rule 26's points). The view carries what the table's
 header and the final score sheet show: the deal's options, its redeals, the settlement.
 """

@@ -1,4 +1,4 @@
-"""Invariants over thousands of seeded playouts (DESIGN.md section 2, issue 6 item 5)."""
+"""Invariants over thousands of seeded playouts (docs/design.md §2)."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""gostop.md rule 27: ``deckhand gostop score`` — the worked totals and bad input."""
+"""Rule 27: ``deckhand gostop score`` — the worked totals and bad input."""
 
 import io
 import json

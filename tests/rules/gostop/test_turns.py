@@ -1,4 +1,4 @@
-"""gostop.md rules 2–16, 22, 25, 26: the deal and the turn machine, on arranged positions."""
+"""Rules 2–16, 22, 25, 26: the deal and the turn machine, on arranged positions."""
 
 import pytest
 

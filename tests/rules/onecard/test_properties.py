@@ -1,4 +1,4 @@
-"""Invariants over thousands of seeded random playouts with 2-4 players (DESIGN.md section 2)."""
+"""Invariants over thousands of seeded random playouts with 2-4 players (docs/design.md §2)."""
 
 from __future__ import annotations
 

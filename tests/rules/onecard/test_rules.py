@@ -1,4 +1,4 @@
-"""One test (or a few) per numbered rule of rules/onecard.md."""
+"""One test (or a few) per numbered rule of docs/rules/onecard.md."""
 
 from __future__ import annotations
 

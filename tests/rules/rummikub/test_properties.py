@@ -1,4 +1,4 @@
-"""Invariants over seeded random games with computer players (DESIGN.md section 2)."""
+"""Invariants over seeded random games with computer players (docs/design.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test (or a few) per numbered rule of rules/rummikub.md: the deal and the turn model."""
+"""One test (or a few) per numbered rule of docs/rules/rummikub.md: the deal and the turn model."""
 
 from __future__ import annotations
 
@@ -643,7 +643,7 @@ def test_rule_14_tiles_a_leaver_returns_start_the_round_of_passes_over() -> None
     assert not state.is_over
 
 
-# ---------------------------------------------------------------- issue 32: refusals name tiles
+# ---------------------------------------------------------------- rule 11: refusals name tiles
 
 
 def refused(state: rk.State, action: rk.Action) -> IllegalAction:
@@ -681,7 +681,7 @@ def test_before_the_initial_meld_the_refusal_names_the_set_to_leave_alone() -> N
     assert (arranged.code, arranged.params) == ("initial_meld_table", {"tiles": "R1 R2 R3"})
 
 
-# ---------------------------------------------------------------- issue 32: hints, an option
+# ---------------------------------------------------------------- rule 16: hints, an option
 
 
 def test_hints_are_a_table_option_off_by_default_and_kept_by_a_snapshot() -> None:

@@ -43,11 +43,11 @@ def cards_held(state: UnoState) -> int:
     return len(state.pile) + len(state.discard) + sum(map(len, state.hands))
 
 
-IN_PLAY = ("red", "green", "blue", "yellow", "none")  # state.colour as rules/uno.md names it
+IN_PLAY = ("red", "green", "blue", "yellow", "none")  # state.colour as docs/rules/uno.md names it
 
 
 def judge(state: UnoState, seat: int, action: Play) -> str:
-    """What rules/uno.md makes of this play: ``legal``, ``penalty`` (seed rule 11) or
+    """What docs/rules/uno.md makes of this play: ``legal``, ``penalty`` (seed rule 11) or
     ``refused``, worked out from the card codes alone, never from legal_actions or the
     engine's tables, so an over- or under-permissive legal_actions fails against it.
 

@@ -1,4 +1,4 @@
-"""One test (or more) per numbered rule of rules/uno.md, on tables dealt by hand."""
+"""One test (or more) per numbered rule of docs/rules/uno.md, on tables dealt by hand."""
 
 from __future__ import annotations
 
