@@ -1,4 +1,4 @@
-"""Computer-player strength (issue 18): every level against random, each other and outside
+"""Computer-player strength at each level: every level against random, each other and outside
 baselines, with 95% confidence intervals.
 
     python benchmarks/ai.py [GAME ...] [--games N] [--seed S] [--jobs J] [--json OUT.json]
@@ -24,7 +24,7 @@ Contract of every ``benchmarks/ai_<game>.py``:
   intervals from ``benchmarks/ai_stats.py`` (``wilson_interval``, ``mean_interval``).
   Case names start with the game: ``"uno hard vs normal"``.
 - The hard player's decision time p99 as metric ``"decision p99"``, unit ``"ms"``.
-- ``report.note(...)`` for every target of the issue, saying met / not met with the figures:
+- ``report.note(...)`` for every target of the levels (docs/design.md §8), met or not:
   hard beats normal (win share >= 55% heads-up), easy loses to normal, hard decides within
   200 ms (p99); Uno: normal beats ``uno-rule-v1`` (>= 52%).
 - Seats alternate between the games of a match (each deal played with the seats swapped,

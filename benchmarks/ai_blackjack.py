@@ -1,4 +1,4 @@
-"""Blackjack computer players (issue 18): expected return per hand against the House.
+"""Blackjack computer players at each level: expected return per hand against the House.
 
     python benchmarks/ai_blackjack.py [--games HANDS] [--seed S] [--json OUT.json]
 

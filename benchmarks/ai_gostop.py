@@ -1,4 +1,4 @@
-"""Go-Stop computer players (issue 18): mean point difference per game, heads-up.
+"""Go-Stop computer players at each level: mean point difference per game, heads-up.
 
     python benchmarks/ai_gostop.py [--games N] [--seed S] [--json OUT.json]
 
@@ -7,7 +7,7 @@ deal's figure is the first player's mean point difference (its final score minus
 other's) over its two games, and the interval is over deals. Opponents: each other level,
 a uniformly random legal player, and a greedy one (the biggest capture first, Stop at once).
 The hard player's decision time p99 is taken over every hard decision of the section.
-Target (issue 18): hard at least +1.0 point per game over normal; easy loses to normal.
+Target (docs/design.md §8): hard at least +1.0 point per game over normal; easy loses to normal.
 """
 
 from __future__ import annotations

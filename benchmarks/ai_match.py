@@ -20,7 +20,7 @@ from rules.levels import Level
 
 # A player: the seat's view and a generator to decide with -> the action.
 Player = Callable[[Any, random.Random], Action]
-DECISION_P99_MS = 200  # issue 18: the hard player's budget per decision on one core
+DECISION_P99_MS = 200  # the levels' target: the hard player's budget per decision on one core
 MAX_MOVES = 5_000  # a match game this long is scored as shared (it never happens in practice)
 
 
@@ -113,7 +113,7 @@ Case = tuple[str, Player, Player, int, float | None]
 
 def level_cases(game: str, choose: Callable[..., Action], rand: Player, games: int) -> list[Case]:
     """The matches every card game plays: each level against ``rand``, normal against easy
-    and hard against easy and normal, with the issue's targets. The hard player's matches
+    and hard against easy and normal, with the levels' targets. The hard player's matches
     play half of ``games`` against normal and a twentieth against the weaker players: each
     of its decisions plays hundreds of games in its head (see :func:`hard_games`)."""
     easy, normal, hard = (

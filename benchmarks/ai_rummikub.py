@@ -1,4 +1,4 @@
-"""Rummikub computer players (issue 18): win share and mean points, heads-up.
+"""Rummikub computer players at each level: win share and mean points, heads-up.
 
     python benchmarks/ai_rummikub.py [--games N] [--seed S] [--json OUT.json]
 
@@ -9,7 +9,7 @@ share's is Wilson's over games (a shared win counts half). Opponents: each other
 random player (a uniform pick among drawing and every single legal placement: one new set of
 three from the rack, or one rack tile added to an end of a table set; before its initial
 meld, drawing or the solver's meld) and a greedy one (the solver's most-tiles play each turn).
-Target (issue 18): hard wins at least 55% heads-up against normal; easy loses to normal.
+Target (docs/design.md §8): hard wins at least 55% heads-up against normal; easy loses to normal.
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ side by side with a bare ``/ping`` bot measured in the same run.
 One process, one action in flight: the fake injects an interaction over the gateway and the
 latency clock stops when the bot's interaction callback reaches the fake. Two rates:
 
-- ``rate`` (the issue's definition): the next action is injected once the callback arrives;
-  the bot's remaining work for the last one (retiring the old table's buttons) overlaps it.
+- ``rate`` (the target's definition, docs/design.md §8): the next action is injected once the
+  callback arrives; the bot's remaining work for the last one (retiring the old table's
+  buttons) overlaps it.
 - ``rate, settled``: the next action also waits until that work is done, so the rate counts
   everything an action costs, one after another.
 
@@ -355,8 +356,8 @@ def main() -> int:
     report.note("bot's, their runs alternating so load from elsewhere hits both alike")
     report.note("SQLite as shipped (WAL, synchronous=NORMAL): each move committed before the")
     report.note("answer; synchronous=full also fsyncs each commit (survives power loss)")
-    report.note("rate: next action on the callback (the issue's definition); settled: also after")
-    report.note("the old table's buttons are gone. Target (issue 16): ratio >= 0.45, p99 <= 5 ms")
+    report.note("rate: next action on the callback (the target's definition); settled: also after")
+    report.note("the old table's buttons are gone. Target (bot speed): ratio >= 0.45, p99 <= 5 ms")
     report.note(f"{many} channels: one action in flight per channel, all channels at once;")
     report.note("its ratio is against the ping bot answering in as many channels at once")
     report.note("uno action: a member's move by command (two members, stacking, UNO calls);")

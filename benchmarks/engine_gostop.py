@@ -5,10 +5,10 @@ or not, bomb, Go or Stop, chongtong end or play on). Each batch plays whole game
 included; each figure is the median of ``--repeats`` (at least 5) runs on one core. The
 verdict and the ratio use the wall-clock median; games per CPU second are shown beside it.
 
-Target (issue 16): 12,000 random games/s, the figure a TypeScript Matgo engine (p2p-gostop)
-states on Node (V8 JIT). That peer is *reported, not measured*: no Matgo engine is installable
-from a Python registry and p2p-gostop is not on npm (``npm view p2p-gostop``: 404), so the
-ratio compares our measured figure with the stated one.
+Target (engine speed, docs/design.md §8): 12,000 random games/s, the figure a TypeScript
+Matgo engine (p2p-gostop) states on Node (V8 JIT). That peer is *reported, not measured*: no
+Matgo engine is installable from a Python registry and p2p-gostop is not on npm (``npm view
+p2p-gostop``: 404), so the ratio compares our measured figure with the stated one.
 """
 
 from __future__ import annotations

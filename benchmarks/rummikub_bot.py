@@ -1,5 +1,5 @@
 """Rummikub in the bot: how long ``/rummikub hint`` and a computer seat's move take on the
-fullest tables, the work the bot runs off the event loop (rule 16; issue 14's target: p99 at
+fullest tables, the work the bot runs off the event loop (rule 16; the target: p99 at
 most 2 s, within the 1.5 s limit the bot gives them).
 
     python benchmarks/rummikub_bot.py [--states N] [--json OUT.json]

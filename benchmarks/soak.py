@@ -1,4 +1,4 @@
-"""The chaos soak (issue 15): the real bot process, the fake Discord, a real store, and
+"""The chaos soak: the real bot process, the fake Discord, a real store, and
 everything going wrong at once for ``--minutes``.
 
     python benchmarks/soak.py --minutes 1 --channels 3 --seed 7 [--database-url URL] --json OUT
@@ -136,7 +136,7 @@ def _gostop(rng: random.Random) -> dict[str, Any]:
 
 def _blackjack(rng: random.Random) -> dict[str, Any]:
     chosen = _players(1, 3)(rng)
-    if rng.random() < 0.5:  # casino tables (issue 32): double and split get played too
+    if rng.random() < 0.5:  # casino tables (Blackjack rules 16-22): double and split get played too
         chosen["rules"] = "casino"
     return chosen
 

@@ -1,4 +1,4 @@
-"""How well a computer seat plays (issue 18): one scale shared by every game's ``ai.py``."""
+"""A computer seat's level, how well it plays: one scale shared by every game's ``ai.py``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Determinized Monte Carlo: the search behind the ``hard`` computer players (issue 18).
+"""Determinized Monte Carlo: the search behind the ``hard`` computer players.
 
 A game's ``ai.py`` samples *worlds*: full engine states consistent with what its seat has
 seen (its own hand, the table, the card counts), the unseen cards dealt at random. Every

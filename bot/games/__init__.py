@@ -36,7 +36,7 @@ __all__ = [
 
 MAX_OPTIONS = 25  # Discord's limit of options in a select menu and of autocomplete choices
 # How long a hard computer player may think, off the event loop, before the safe move is
-# played instead (issue 18: hard decides within 200 ms p99; this is the guard, not the aim).
+# played instead (the levels' target is 200 ms p99, docs/design.md §8; this is the guard).
 HARD_SECONDS = 1.5
 
 Move = tuple[str, str | None]

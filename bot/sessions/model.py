@@ -163,11 +163,12 @@ class Session:
     # The record last saved or loaded, as JSON (a copy nothing can mutate): what a failed
     # save rolls the session back to without asking the store, which may be down.
     saved: tuple[int, str] | None = None  # (version, JSON of the record's data)
-    # How well its computer seats play (issue 18), those handed over later too.
+    # How well its computer seats play (the table's level), those handed over later too.
     level: Level = Level.NORMAL
     # A game restored from the store whose state is read from ``saved`` on first use: a
-    # table nobody touches costs its record's text, not its engine objects (issue 16 asks
-    # 10,000 restored tables of a process). ``stored_turn`` is the seat to move meanwhile.
+    # table nobody touches costs its record's text, not its engine objects (restart at scale,
+    # docs/design.md §8: 10,000 restored tables in a process). ``stored_turn`` is the seat to
+    # move meanwhile.
     unloaded: AnyAdapter | None = None
     stored_turn: int | None = None
     # Why the stored game cannot be restored (its engine refused the snapshot), once known;

@@ -52,8 +52,8 @@ def give_back_freed_memory() -> None:
     """Hand the heap a bulk restore freed back to the system (glibc's ``malloc_trim``).
 
     Parsing 10,000 stored records leaves some 100 MB of freed blocks that glibc keeps for
-    the process; the tables themselves need a tenth of that (issue 16 counts the resident
-    memory per table). Elsewhere (musl, macOS) there is no such call and nothing happens.
+    the process; the tables themselves need a tenth of that (restart at scale counts the
+    resident memory per table). Elsewhere (musl, macOS) there is no such call and nothing happens.
     """
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None).malloc_trim(0)

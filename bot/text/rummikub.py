@@ -201,7 +201,7 @@ def reason_text(reason: str, locale: str) -> str:
         found = pattern.search(reason)
         if found is not None:
             params = dict(zip(_PARAMS.get(key, ()), found.groups(), strict=False))
-            if "colour" in params:  # the tile by its code, as the hand shows it (issue 32)
+            if "colour" in params:  # the tile by its code, as the hand shows it (rule 11)
                 colour = Colour[params.pop("colour").upper()]
                 params["tile"] = f"{colour.value}{params.pop('number')}"
             return t(key, locale, **params)

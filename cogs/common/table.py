@@ -48,7 +48,7 @@ __all__ = [
 # its description (Int53Type) refuses a max_value of 2**53 in the command sync at start-up.
 SEED_MAX = 2**53 - 1
 
-# The ``level`` option of every ``/<game> start`` with computer seats (issue 18).
+# The ``level`` option of every ``/<game> start``: how well the computer seats play.
 LEVEL_DESCRIPTION = _("How well the computer seats play (default: normal)", key="param.level")
 LEVEL_CHOICES = [
     app_commands.Choice(name=_("easy", key="choice.level.easy"), value=Level.EASY.value),

@@ -5,7 +5,7 @@ seed's ``int is_hit = rand() % 2``, 1 meaning Hit. The coin is a callable so it 
 only when the rule needs it, exactly when the seed program called ``rand()``; the engine
 passes its own random stream, which is what makes seeded games replay the seed.
 
-Levels (issue 18; the engine's ``computer_level`` option): ``normal`` is that rule.
+Levels (the engine's ``computer_level`` option): ``normal`` is that rule.
 ``hard`` is basic strategy for these rules (Hit or Stand only, no double or split, the House
 stands on all 17s and has already checked for Blackjack): against the House's face-up card it
 stands on hard 12 against 4–6, hard 13–16 against 2–6, hard 17 up, soft 18 against 2–8 and

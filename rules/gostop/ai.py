@@ -5,7 +5,7 @@ towards a 단, pi towards ten) and for the opponent's: it takes what the opponen
 they can, avoids leaving such cards on the floor, always shows a shake and takes a bomb, and
 calls Go only when ahead, with the opponent far from 7 and enough cards left to use it.
 
-Levels (issue 18): ``normal`` is that player. ``easy`` is a hasty human: half of its turns
+Levels: ``normal`` is that player. ``easy`` is a hasty human: half of its turns
 (drawn from ``rng``) it takes the first capture it sees in its hand, whatever it is worth, and
 it calls Go on a whim (three times in five while it holds cards) without looking at the
 opponent's score. ``hard`` searches where it pays (:mod:`rules.gostop.search`): at Go/Stop it

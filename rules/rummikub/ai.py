@@ -8,7 +8,7 @@ rack), the joker stays on the rack for later; and once melded, when the joker is
 to play and the play puts down at most 2 other tiles, it draws instead. An initial meld is
 always worth the joker: it opens the table. With no play it draws.
 
-Levels (issue 18): ``normal`` is that computer. ``easy`` plays like a beginner: it only lays
+Levels: ``normal`` is that computer. ``easy`` plays like a beginner: it only lays
 down new sets from its own rack and lays single tiles off at the ends of sets on the table,
 but never splits or rearranges a set, and now and
 then (one turn in five, drawn from ``rng``) it draws although it could play.
@@ -52,7 +52,7 @@ def hint(view: RummikubView) -> Solution:
 
 @dataclass(frozen=True, slots=True)
 class NextMeld:
-    """One meld of the hint's play (issue 32: a hint shows one meld at a time, not the turn).
+    """One meld of the hint's play (rule 16: a hint shows one meld at a time, not the turn).
 
     ``meld`` is the set to make, ``rack`` its tiles that come from the rack; ``table`` is the
     staged table once it is made (the sets made so far kept, the meld last, the tiles it

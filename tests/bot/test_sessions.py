@@ -1872,7 +1872,7 @@ async def test_a_game_whose_next_options_fail_records_nothing(table: Harness) ->
     assert session.state.total == 2 and not session.state.is_over
 
 
-# -- levels (issue 18) -----------------------------------------------------------------------
+# -- computer levels -------------------------------------------------------------------------
 
 
 def count_adapter(table: Harness) -> CountAdapter:

@@ -148,7 +148,7 @@ def test_the_list_of_tables_shows_each_computers_level_in_the_moderators_languag
 
 
 def test_the_list_of_tables_leaves_restored_games_unread() -> None:
-    """A restart restores every table without reading its game (issue 16); listing them
+    """A restart restores every table without reading its game (restart at scale); listing them
     shows whose turn it is from the stored record, and reads none of them."""
     session = Session(
         channel_id=5,

@@ -1,4 +1,4 @@
-"""Issue 18 in Discord: ``/<game> start level:`` picks how well the computer seats play;
+"""Computer levels in Discord: ``/<game> start level:`` picks how well the computer seats play;
 the table names each computer seat with its level, in the table's language, the computers
 play on at that level, and a restart keeps it. A level Discord never offered is refused.
 """

@@ -288,7 +288,7 @@ async def test_two_members_and_a_computer_play_to_the_end_then_deal_again_and_st
         assert len(message.content) <= 2000
         assert_tables_fit_phone(message.content)
         assert drawn.leaks(message) == [], message.content
-        # Issue 32: a turn's log is broken between melds, no line a wall of text.
+        # A turn's log is broken between melds, no line a wall of text.
         for line in BLOCK.sub("", message.content).splitlines():
             if TILE.search(line):
                 assert len(line) <= LOG_LINE, line
@@ -457,7 +457,7 @@ async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done
     assert session is not None
     before = session.version
     shown, _ = await arrange(fake, minjun, table, "R3 R4 R5")
-    # The refusal names the tiles left out, as the hand shows them (issue 32).
+    # The refusal names the tiles left out, as the hand shows them (rule 11).
     missing = "R6 R7 R8 R9 B9 O9 K1 K2 K9 J"
     assert shown.text == t("illegal.rummikub.table_tile_missing", "ko", tiles=missing)
     assert session.version == before
@@ -607,7 +607,7 @@ async def test_a_table_with_hints_on_says_so_gives_one_meld_and_deals_again_with
 async def test_a_staged_turn_is_one_private_message(
     fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
 ) -> None:
-    """Issue 32: every staging step posted a new private message with five buttons. A step
+    """Every staging step once posted a new private message with five buttons. A step
     made with a button (or the Arrange box opened from one) edits that message."""
     fake = fake_discord
     alice, _ = members

@@ -77,7 +77,7 @@ def deal_blackjack(pick: random.Random, seed: int) -> bj.State:
     players = pick.randint(bj.MIN_PLAYERS, bj.MAX_PLAYERS)
     computers = [s for s in range(players) if pick.random() < 0.3]
     options = {"computers": computers, "computer_level": pick.choice(["easy", "normal", "hard"])}
-    if pick.random() < 0.5:  # a casino table (issue 32): split hands and doubles to restore
+    if pick.random() < 0.5:  # a casino table (Blackjack rules 16-22): split hands, doubles
         options |= {"ruleset": "casino", "soft17": pick.choice(["stand", "hit"])}
     kind = pick.randrange(3)  # the seed program's deal, a fair deal, a fair deal from a seed
     if kind == 0:
@@ -140,7 +140,7 @@ GAMES: dict[str, Game] = {
     "uno": Game(deal_uno, uno.restore, apply_any, 80, 20, 600),
     "gostop": Game(deal_gostop, gs.restore, apply_any, 300, 300, 200),
     "rummikub": Game(
-        # Hints on or off (issue 32): the option is in the snapshot as well.
+        # Hints on or off (Rummikub rule 16): the option is in the snapshot as well.
         lambda pick, seed: rk.new(
             pick.randint(2, 4), seed=seed, options={"hints": pick.random() < 0.5}
         ),

@@ -1,5 +1,5 @@
 """Every adapter hands the computer's level and the session's own rng to its game's
-``choose_action`` (issue 18), and Blackjack, whose engine plays its computer seats, gets the
+``choose_action``, and Blackjack, whose engine plays its computer seats, gets the
 level as the engine option ``computer_level`` (none at normal: the deal it always made)."""
 
 from __future__ import annotations

@@ -144,8 +144,8 @@ def test_a_refused_done_says_which_set_and_why_in_the_members_language(
     ],
 )
 def test_every_refusal_names_the_tiles_it_means(locale: str, expected: list[str]) -> None:
-    """Issue 32: 'one is missing from your arrangement' named no tile; each refusal about
-    tiles says which, by their codes as the hand shows them, in the member's language."""
+    """Rule 11's refusals name their tiles ('one is missing from your arrangement' once named
+    none): each says which, by their codes as the hand shows them, in the member's language."""
     state = game(STATE_RACKS, STATE_TABLE)
     said = []
     for verb, arg in [

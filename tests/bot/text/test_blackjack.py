@@ -164,7 +164,7 @@ def test_a_name_with_markdown_cannot_format_the_public_log() -> None:
     assert "  *Al*_ice: ♦9, ♦6, ♠5 (20) - Stand" in table.body.splitlines()
 
 
-# ---------------------------------------------------------------- casino tables (issue 32)
+# ---------------------------------------------------------------- casino tables (rules 16-22)
 
 
 def played(*codes: str, total: int, **flags: Any) -> PlayedHand:

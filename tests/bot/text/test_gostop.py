@@ -579,7 +579,7 @@ def test_random_positions_never_name_a_hidden_card_in_the_table() -> None:
                     assert not re.search(rf"(?<![0-9]){re.escape(name)}", body), (name, body)
 
 
-# -- a newcomer reads it (issue 32): terms explained, one name per card, plurals, alignment ----
+# -- a newcomer reads it: terms explained, one name per card, plurals, alignment ----
 
 # Each term a table may use, the English word for it, and how it is explained the first time.
 EXPLAINED = {

@@ -110,7 +110,7 @@ def test_a_table_of_100_tiles_fits_one_message_and_a_phone() -> None:
         assert_fits_phone(hand.body)
 
 
-# -- issue 32: hints as a table option, one meld at a time; log lines; both widths ------------
+# -- rule 16: hints as a table option, one meld at a time; log lines; both widths ------------
 
 
 def test_a_table_with_hints_on_says_so_golden_en_and_ko() -> None:
@@ -206,7 +206,7 @@ def test_a_hint_of_a_long_play_keeps_a_wrapped_set_whole_in_arrange() -> None:
 
 
 def test_move_log_lines_break_between_melds_and_stay_short() -> None:
-    """Issue 32: a whole-table turn made one 600-character log line."""
+    """A whole-table turn once made one 600-character log line."""
     from bot.text.rummikub import LOG_LINE, event_lines
     from rules.rummikub import TableChanged
 

@@ -1,4 +1,4 @@
-"""Computer-seat levels (issue 18): the ``computer_level`` option, basic strategy and easy."""
+"""Computer-seat levels: the ``computer_level`` option, basic strategy and easy."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The computer player (issue 6 item 3) and what a view shows (item 2)."""
+"""The computer player, and what a view shows (captures by kind; no hidden card, ever)."""
 
 import random
 

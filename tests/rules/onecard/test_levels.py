@@ -1,4 +1,4 @@
-"""The easy and hard levels (issue 18): always legal, repeatable per seed, view-only."""
+"""The easy and hard levels: always legal, repeatable per seed, view-only."""
 
 from __future__ import annotations
 

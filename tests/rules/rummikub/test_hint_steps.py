@@ -1,4 +1,4 @@
-"""Rule 16 as issue 32 asks: the hint gives one meld at a time, and staging each meld it
+"""Rule 16: the hint gives one meld at a time, and staging each meld it
 gives (the whole staged table, as the Arrange box takes it) leads to the best play."""
 
 from __future__ import annotations

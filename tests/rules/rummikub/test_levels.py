@@ -1,4 +1,4 @@
-"""The computer player's levels (issue 18): easy's beginner play, hard from the view only."""
+"""The computer player's levels: easy's beginner play, hard from the view only."""
 
 from __future__ import annotations
 
