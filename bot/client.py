@@ -22,10 +22,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.budget import RequestBudget, share_of
-from bot.i18n import DeckhandTranslator, language, t
+from bot.i18n import language, t
 from bot.sessions import SessionRegistry
 from bot.settings import Settings
 from bot.store.base import GameStore
+from bot.translator import DeckhandTranslator
 
 __all__ = [
     "COGS_PACKAGE",

@@ -5,9 +5,9 @@ share, one file per game (``uno.json``) for that game's words, so a game's text 
 without touching another's. A key may appear in one file only. Every sentence a member can
 see is a key in those files; code asks for ``t(key, locale, **params)``. The language is
 the first of (member's locale, guild's locale) Deckhand speaks, else English; a key missing
-in a language falls back to English. Slash-command descriptions
-and choices are translated by :class:`DeckhandTranslator` from ``locale_str(..., key=...)``,
-command and option names from ``name.<english name>``.
+in a language falls back to English. Slash-command descriptions and choices are translated
+by :class:`bot.translator.DeckhandTranslator` from ``locale_str(..., key=...)``, command and
+option names from ``name.<english name>``; this module knows nothing of Discord.
 """
 
 from __future__ import annotations
@@ -21,15 +21,11 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import discord
-from discord import app_commands
-
 from rules.engine import IllegalAction
 
 __all__ = [
     "DEFAULT",
     "LANGUAGES",
-    "DeckhandTranslator",
     "ParamWords",
     "catalog",
     "describe",
@@ -76,7 +72,7 @@ def language(*locales: object) -> str:
             continue
         if locale in LANGUAGES:  # a session's own locale, as most calls pass: no parsing
             return str(locale)
-        code = str(locale.value if isinstance(locale, discord.Locale) else locale).lower()
+        code = str(getattr(locale, "value", locale)).lower()  # a discord.Locale is an Enum
         base = code.split("-")[0]
         if base in LANGUAGES:
             return base
@@ -185,36 +181,3 @@ def refusal(
 def placeholders(text: str) -> set[str]:
     """The ``{name}`` fields of a catalog message."""
     return {field for _, field, _, _ in string.Formatter().parse(text) if field}
-
-
-# Where Discord shows a name: a command, a group or an option.
-NAME_LOCATIONS = frozenset(
-    {
-        app_commands.TranslationContextLocation.command_name,
-        app_commands.TranslationContextLocation.group_name,
-        app_commands.TranslationContextLocation.parameter_name,
-    }
-)
-
-
-class DeckhandTranslator(app_commands.Translator):
-    """Translates what carries a catalog ``key``, and names through ``name.<english name>``.
-
-    Names need no key at each command: one catalog entry per word (``name.start``) names
-    that word in every game's commands, so a new command only needs its catalog line.
-    """
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        """The catalog text for ``string``'s key in ``locale``, if Deckhand has it."""
-        key = string.extras.get("key")
-        if key is None and context.location in NAME_LOCATIONS:
-            key = f"name.{string.message}"
-        lang = language(locale)
-        if key is None or lang == DEFAULT:
-            return None  # the English text is the command's own
-        return catalog(lang).get(key)

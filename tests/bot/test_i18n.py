@@ -12,7 +12,6 @@ from discord import app_commands
 from bot.i18n import (
     ECHO_LIMIT,
     LANGUAGES,
-    DeckhandTranslator,
     catalog,
     counted,
     echo,
@@ -21,6 +20,7 @@ from bot.i18n import (
     refusal,
     t,
 )
+from bot.translator import DeckhandTranslator
 from rules.engine import IllegalAction
 
 

@@ -10,10 +10,11 @@ from discord.ext import commands
 
 from bot.games import GameCatalog
 from bot.games.uno import UnoAdapter
-from bot.i18n import DeckhandTranslator, catalog, t
+from bot.i18n import catalog, t
 from bot.sessions import Seat, Session, SessionError, SessionRegistry
 from bot.settings import Settings
 from bot.store.memory import MemoryStore
+from bot.translator import DeckhandTranslator
 from cogs import game as game_cog
 from cogs import stats as stats_cog
 from cogs.common.poster import DiscordPoster
