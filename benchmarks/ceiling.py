@@ -75,7 +75,7 @@ from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS
 from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
-STEPS = (100, 200, 400, 700, 1000, 1300, 1600)
+STEPS = (50, 100, 200, 400, 700, 1000, 1300, 1600)
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 LIMIT_SECONDS = 1.0
 TODAY = "today's design"
@@ -120,9 +120,28 @@ class CeilingBot(BotProcess):
     def cpu_seconds(self) -> float:
         """User and system CPU the process has used (all its threads)."""
         assert self.process is not None
-        stat = Path(f"/proc/{self.process.pid}/stat").read_text()
-        fields = stat.rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / TICKS
+        return cpu_seconds(self.process.pid)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU process ``pid`` has used (all its threads); 0 if it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat.rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def database_cpu() -> dict[int, float]:
+    """CPU used so far by each PostgreSQL server process of this machine (a local server)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if (entry / "comm").read_text().strip() == "postgres":
+                    found[int(entry.name)] = cpu_seconds(int(entry.name))
+    return found
 
 
 def own_cpu_seconds() -> float:
@@ -161,6 +180,7 @@ async def run_step(
     else:
         url = f"sqlite:///{workdir / 'ceiling.db'}"
     errors: list[str] = []
+    at_stop = 0
     try:
         async with FakeDiscord(guild_name="Ceiling") as fake:
             fake.limits.route_limits.update(DISCORD_ROUTE_LIMITS)
@@ -185,6 +205,7 @@ async def run_step(
                 players = [asyncio.create_task(t.play()) for t in world.tables]
                 await asyncio.sleep(args.warmup)
                 figures = await measure(fake, world, bots, args.seconds)
+                played = [len(bot.log_text()) for bot in bots]
                 world.stopping = True
                 for task in players:
                     task.cancel()
@@ -192,18 +213,25 @@ async def run_step(
             finally:
                 for bot in bots:
                     await bot.stop()
-            for bot in bots:
-                errors += log_errors(bot.log_text())
+            # Errors while the tables played; the ones a stop with moves in flight causes
+            # (SIGTERM closing the bot's HTTP session under them) are counted apart.
+            for bot, length in zip(bots, played, strict=True):
+                errors += log_errors(bot.log_text()[:length])
+                at_stop += len(log_errors(bot.log_text()[length:]))
             violations = [str(v) for v in fake.violations]
     finally:
         if schema is not None:
             await _drop_schema(args.database_url, schema)
-        if not errors or not args.keep_logs:
+        keep = args.keep_logs or errors
+        if not keep:
             shutil.rmtree(workdir, ignore_errors=True)
-    figures.update(
-        deployment=deployment.label, design=label, tables=tables, errors=len(errors),
-        error_lines=errors[:5], violations=len(violations), violation_lines=violations[:5],
-    )  # fmt: skip
+    figures.update({
+        "deployment": deployment.label, "design": label, "tables": tables,
+        "tables not opened": len(world.not_opened), "not opened, first": world.not_opened[:5],
+        "errors": len(errors), "errors, first": errors[:5], "errors at stop": at_stop,
+        "violations": len(violations), "violations, first": violations[:5],
+        "logs": str(workdir) if keep else None,
+    })  # fmt: skip
     figures["held"] = held(figures)
     return figures
 
@@ -216,13 +244,18 @@ async def measure(
     limits = fake.limits
     global_429, route_429 = limits.global_429, sum(limits.route_429.values())
     bot_cpu = [bot.cpu_seconds() for bot in bots]
+    database = database_cpu()
     own, machine, started = own_cpu_seconds(), machine_busy(), loop.time()
+    lags: list[float] = []
+    ticker = asyncio.create_task(loop_lag(lags))
     world.measuring = True
     await asyncio.sleep(seconds)
     world.measuring = False
+    ticker.cancel()
     wall = loop.time() - started
     bot_cpu = [bot.cpu_seconds() - before for bot, before in zip(bots, bot_cpu, strict=True)]
     own = own_cpu_seconds() - own
+    database = {pid: cpu_seconds(pid) - cpu for pid, cpu in database.items()}
     busy, total = (now - then for now, then in zip(machine_busy(), machine, strict=True))
     tally = world.tally
     moves = sum(tally.member_moves.values())
@@ -238,6 +271,7 @@ async def measure(
         "member moves per second": moves / wall,
         "refused moves": tally.refused,
         "stalled tables": tally.stalls,
+        "stalled, first": tally.stalled[:8],
         "costs": fit_costs(table_rows(world)),
         "counted requests": counted,
         "counted requests not in a channel": tally.other_requests,
@@ -250,15 +284,37 @@ async def measure(
         "bot cpu %": [round(100 * cpu / wall, 1) for cpu in bot_cpu],
         "bot cpu ms per move": 1000 * sum(bot_cpu) / max(all_moves, 1),
         "driver cpu %": round(100 * own / wall, 1),
+        "driver loop lag p99 ms": percentile(lags or [0.0], 0.99) * 1000,
+        "database cpu %": round(100 * sum(database.values()) / wall, 1),
+        "p99 ms by game": {
+            game: round(percentile(found, 0.99) * 1000)
+            for game, found in sorted(tally.by_game.items())
+        },
         "machine busy %": round(100 * busy / total * (os.cpu_count() or 1), 1),
+        "others cpu %": round(
+            100 * (busy / total * (os.cpu_count() or 1) - (sum(bot_cpu) + own) / wall)
+            - 100 * sum(database.values()) / wall,
+            1,
+        ),
         "machine load": os.getloadavg(),
     }
+
+
+async def loop_lag(lags: list[float], every: float = 0.05) -> None:
+    """How late this process's event loop wakes a sleeper: the fake and the members share
+    it, so a late loop delays the answers it times."""
+    loop = asyncio.get_running_loop()
+    while True:
+        started = loop.time()
+        await asyncio.sleep(every)
+        lags.append(loop.time() - started - every)
 
 
 def held(step: dict[str, Any]) -> bool:
     """Whether the step kept up: see the module's docstring."""
     return bool(
         step["member moves"]
+        and not step["tables not opened"]
         and step["p99 ms"] <= LIMIT_SECONDS * 1000
         and step["computer lag p99 ms"] <= LIMIT_SECONDS * 1000
         and step["global 429s"] == 0
@@ -287,8 +343,8 @@ async def ramp(args: argparse.Namespace) -> list[dict[str, Any]]:
 COLUMNS = (
     ("deployment", 23), ("design", 14), ("tables", 6), ("moves/s", 7), ("req/move", 8),
     ("req/comp", 8), ("req/tmo", 7), ("req/s", 5), ("p50 ms", 6), ("p99 ms", 6),
-    ("lag p99", 7), ("g429", 4), ("bot ms/mv", 9), ("bots cpu%", 11), ("drv cpu%", 8),
-    ("held", 4),
+    ("lag p99", 7), ("g429", 4), ("bot ms/mv", 9), ("bots cpu%", 9), ("drv%", 4),
+    ("drv lag", 7), ("db%", 4), ("other%", 6), ("held", 4),
 )  # fmt: skip
 
 
@@ -305,7 +361,9 @@ def line(step: dict[str, Any]) -> str:
         f"{step['counted requests per second']:.0f}", f"{step['p50 ms']:.0f}",
         f"{step['p99 ms']:.0f}", f"{step['computer lag p99 ms']:.0f}", str(step["global 429s"]),
         f"{step['bot cpu ms per move']:.2f}", "+".join(f"{c:.0f}" for c in step["bot cpu %"]),
-        f"{step['driver cpu %']:.0f}", "yes" if step["held"] else "NO",
+        f"{step['driver cpu %']:.0f}", f"{step['driver loop lag p99 ms']:.0f}",
+        f"{step['database cpu %']:.0f}",
+        f"{step['others cpu %']:.0f}", "yes" if step["held"] else "NO",
     )  # fmt: skip
     return "  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, (_, w)) in
                      enumerate(zip(cells, COLUMNS, strict=True)))  # fmt: skip
@@ -331,6 +389,8 @@ METRICS = (
     ("member moves per second", "moves/s"), ("counted requests per second", "requests/s"),
     ("global 429s", "429s"), ("route 429s", "429s"), ("p50 ms", "ms"), ("p99 ms", "ms"),
     ("computer lag p99 ms", "ms"), ("bot cpu ms per move", "ms"), ("driver cpu %", "% of a core"),
+    ("database cpu %", "% of a core"), ("others cpu %", "% of a core"),
+    ("driver loop lag p99 ms", "ms"), ("errors at stop", "log lines"),
     ("refused moves", "moves"), ("stalled tables", "tables"), ("errors", "log lines"),
     ("violations", "refusals"),
 )  # fmt: skip

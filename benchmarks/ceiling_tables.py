@@ -65,9 +65,11 @@ class Tally:
     requests: Counter[int] = field(default_factory=Counter)  # counted requests by channel
     other_requests: int = 0  # counted requests naming no channel
     latencies: list[float] = field(default_factory=list)  # action -> its public table, s
+    by_game: dict[str, list[float]] = field(default_factory=dict)  # the same, by game
     computer_lag: list[float] = field(default_factory=list)  # reply - answer - delay, s
     refused: int = 0  # a move the bot answered only to the member (no new table)
     stalls: int = 0  # a table where no member's turn came for STALL_SECONDS
+    stalled: list[str] = field(default_factory=list)  # the first few: game, kind, table
     not_sent: int = 0  # a button gone before the click (a table moved on meanwhile)
 
 
@@ -93,20 +95,26 @@ class World:
         self.by_channel: dict[int, Table] = {}
         self.tables: list[Table] = []
         self.slow_guilds: list[FakeGuild] = []
+        self.not_opened: list[str] = []  # why tables could not be opened
         kinds: dict[str, list[int]] = {kind: [] for kind in KINDS}
         for index in range(tables):
             kinds[kind_of(index)].append(index)
-        # Guild ids one millisecond apart alternate between two shards ((id >> 22) % 2).
+        # Guild ids one millisecond apart alternate between two shards ((id >> 22) % 2);
+        # each kind's tables are dealt round the kind's guilds (an even number of them), so
+        # either shard gets half of every kind.
         base = fake.ids.next() >> 22
         made = 0
         for kind, indices in kinds.items():
-            for start in range(0, len(indices), TABLES_PER_GUILD):
-                guild = fake.add_guild(f"{kind}-{made}", guild_id=(base + 1 + made) << 22)
+            count = -(-len(indices) // TABLES_PER_GUILD)
+            guilds = []
+            for _ in range(count + count % 2):
+                guilds.append(fake.add_guild(f"{kind}-{made}", guild_id=(base + 1 + made) << 22))
                 made += 1
-                if kind == "timeout":
-                    self.slow_guilds.append(guild)
-                for index in indices[start : start + TABLES_PER_GUILD]:
-                    self.tables.append(Table(self, index, guild, kind, seed))
+            if kind == "timeout":
+                self.slow_guilds = guilds
+            for number, index in enumerate(indices):
+                guild = guilds[number % len(guilds)]
+                self.tables.append(Table(self, index, guild, kind, seed))
         for table in self.tables:
             self.by_channel[table.channel.id] = table
         self._watch()
@@ -166,18 +174,27 @@ class World:
         """The slow guilds' owner sets their turn time."""
         for guild in self.slow_guilds:
             owner = guild.members[self.fake.owner.id]
-            channel = next(iter(guild.channels.values()))
+            channel = next(iter(guild.channels.values()), None)
+            if channel is None:
+                continue  # a guild of no table (a kind's guilds are an even number)
             await self.fake.slash(owner, channel, "game settings", turn_seconds=SLOW_TURN_SECONDS)
 
     async def open_all(self, at_once: int = 16) -> None:
         """Open every table (and seat its members), ``at_once`` at a time."""
         gate = asyncio.Semaphore(at_once)
 
-        async def one(table: Table) -> None:
+        async def one(table: Table) -> Table | None:
             async with gate:
-                await table.open()
+                try:
+                    await table.open()
+                except (RuntimeError, KeyError, UsageError) as error:
+                    self.not_opened.append(str(error)[:300])
+                    return None
+                return table
 
-        await asyncio.gather(*(one(table) for table in self.tables))
+        opened = await asyncio.gather(*(one(table) for table in self.tables))
+        # A table the bot would not open (its refusal is reported) is not played.
+        self.tables = [table for table in opened if table is not None]
 
 
 def _versioned(message: FakeMessage) -> bool:
@@ -231,6 +248,12 @@ class Table:
             if joined.ephemeral:
                 raise RuntimeError(f"{self.channel.name}: could not join: {joined!r}")
 
+    def describe(self) -> str:
+        """The table as a stalled one is reported: its game, kind, buttons and first line."""
+        live = self.live
+        shown = "no table" if live is None else f"{live.button_labels} {live.content!r}"
+        return f"{self.channel.name} ({self.kind}): {shown}"
+
     def offers_deal(self) -> bool:
         """Whether the live table is a finished game's, offering a new deal."""
         return self.live is not None and "again" in actions_of(self.live)
@@ -242,7 +265,19 @@ class Table:
             return None
         if "again" in actions_of(live):
             return self.members[0]
-        return next((m for m in self.members if m.mention in live.content), None)
+        for member in self.members:
+            if member.mention in live.content:
+                return member
+        # A turn that goes on (a hit, a drawn card to play or keep) names nobody: the table
+        # marks the seat to move with '>' ("> m3x0: ..."), Go-Stop says "m3x0 to play" or
+        # asks "m3x0: which card does the flip take?".
+        for line in live.content.splitlines():
+            line = line.strip()  # noqa: PLW2901
+            for member in self.members:
+                asked = line.startswith(f"{member.name}:") and line.endswith("?")
+                if member.name in line and (line.startswith(">") or "to play" in line or asked):
+                    return member
+        return None
 
     async def turn(self, within: float) -> FakeMember | None:
         """Wait until a member is to move (``None``: none within ``within`` seconds)."""
@@ -287,6 +322,7 @@ class Table:
             if member is None:
                 if self.world.measuring:
                     self.world.tally.stalls += 1
+                    self.world.tally.stalled.append(self.describe())
                 member = self.rng.choice(self.members)
             elif self.kind == "timeout" and not self.offers_deal():
                 skip = self.skip[member.id] = not self.skip.get(member.id, False)
@@ -355,6 +391,7 @@ class Table:
             world.tally.member_moves[self.kind] += 1
             self.moves += 1
             world.tally.latencies.append(done - inter.created)
+            world.tally.by_game.setdefault(self.game, []).append(done - inter.created)
 
 
 def fit_costs(rows: list[tuple[float, float, float, float]]) -> dict[str, float | None]:
