@@ -2,7 +2,7 @@
 a human pace through the fake Discord with Discord's rate limits on, N raised until the bot
 falls behind, for today's design and the new one in the same run.
 
-    python benchmarks/ceiling.py [--tables 100,200,400,...] [--seconds S] [--json OUT.json]
+    python benchmarks/ceiling.py [--tables 50,100,200,...] [--seconds S] [--json OUT.json]
 
 The fake Discord (this process) enforces the global 50 requests a second on counted routes
 (all but the interaction endpoints) and the per-route buckets (``DISCORD_ROUTE_LIMITS``). The
@@ -13,15 +13,15 @@ request budget. Each is measured with today's design (``SPEAK_THROUGH_INTERACTIO
 computer moves, timeouts and reminders posted, and old tables stripped, with the bot's token)
 and the new one (through members' interactions), both at every step, one after the other.
 
-The tables (``benchmarks/ceiling_tables.py``): every game in turn, spread over guilds of 25
-tables whose ids alternate between the two shards; a third have computer seats (one member
-each), one in nine is in a guild whose owner set ``/game settings turn_seconds:10`` and whose
-members let every other turn of theirs run out, the rest are members only. A table's members
-move every ``--pace`` seconds on average (uniform from half to one and a half of it; sooner
-on a timeout table, so its member's turns between timeouts meet no reminder) when the table
-names them: mostly Hand, then a pick from its menu (or its buttons), sometimes a button of the
-table; "Deal again" when a game is over. Computers wait ``--computer-delay`` (the bot's
-default, 1 s) before they move.
+The tables (``benchmarks/ceiling_tables.py``): every game in turn, each in its own channel,
+dealt round guilds of up to 25 whose ids alternate between the two shards; a third have
+computer seats (one member each), one in nine is in a guild whose owner set ``/game settings
+turn_seconds:10`` and whose members let every other turn of theirs run out, the rest are
+members only. A table's members move every ``--pace`` seconds on average (uniform from half
+to one and a half of it; sooner on a timeout table, so its member's turns between timeouts
+meet no reminder) when the table names them: mostly Hand, then a pick from its menu (or its
+buttons), sometimes a button of the table; "Deal again" when a game is over. Computers wait
+``--computer-delay`` (the bot's default, 1 s) before they move.
 
 At each step the tables are opened and play ``--warmup`` seconds unmeasured, then
 ``--seconds`` measured. A step **holds** when, over the measured window:
@@ -46,7 +46,17 @@ interaction's answer: at a computer table the computers' burst, elsewhere a time
 least-squares fit of ``requests = m * member moves + c * computer tables + t * timeouts``
 over the tables gives m, c and t: a timeout's cost includes its reminder, a computer burst
 is one table however many computer moves it holds. CPU is read from ``/proc/<pid>/stat`` for
-the bot processes and from this process (the fake and the members) over the window.
+the bot processes and the local PostgreSQL server's, and from this process (the fake and the
+members) over the window.
+
+Printed per step: member moves a second; counted requests per member move, per computer
+move (burst) and per timeout, and a second; p50/p99 of move -> table and the p99 computers'
+reply lag (ms); global 429s; the bots' CPU per move (member moves and the bot's own tables)
+and each bot process's CPU (% of a core), this process's (``drv%``) and its event loop's
+p99 lag (``drv lag``: a late loop stamps answers late), PostgreSQL's (``db%``) and what the
+rest of the machine used meanwhile (``other%``, other jobs and the kernel). The fake's check
+of every body against Discord's OpenAPI description costs it more CPU than the bot spends on
+a move, so it is off unless ``--check-schema`` (the test turns it on).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Three kinds of table, each game in turn within each kind:
 - ``human``: members only (Blackjack alone, the other games two members);
 - ``computer`` (every third table): one member and computer seats;
 - ``timeout`` (one table in nine), in guilds whose ``/game settings turn_seconds`` is
-  :data:`SLOW_TURN_SECONDS` (Discord's minimum for the setting): the seated members let every
+  :data:`SLOW_TURN_SECONDS` (the least the setting takes): the seated members let every
   other turn of theirs run out, so the bot plays it for them (after its reminder at half
   time), and play the turns between at once.
 """
