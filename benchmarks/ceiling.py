@@ -1,4 +1,4 @@
-"""How many tables Deckhand holds under Discord's own ceiling (issue 33): N tables played at
+"""How many tables Deckhand holds under Discord's own ceiling: N tables played at
 a human pace through the fake Discord with Discord's rate limits on, N raised until the bot
 falls behind, for today's design and the new one in the same run.
 
@@ -36,8 +36,8 @@ At each step the tables are opened and play ``--warmup`` seconds unmeasured, the
 - no global 429.
 
 N goes up until a step does not hold; the largest N held is reported, and ``ratios`` is the
-new design's largest N over today's, on two processes with PostgreSQL (the issue's
-deployment; the SQLite one is reported beside it).
+new design's largest N over today's, on two processes with PostgreSQL (the deployment
+that scales out; the SQLite one is reported beside it).
 
 Counted requests are attributed per table: the fake counts, for each channel, the requests
 Discord would count against the global limit, and the members count per table their moves,
