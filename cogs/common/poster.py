@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
@@ -77,9 +78,9 @@ class DiscordPoster:
             message = await voice.webhook.send(
                 post.content, allowed_mentions=mentions(post.mention), wait=True, **extra
             )
-        except (discord.HTTPException, ValueError) as error:
+        except (discord.HTTPException, aiohttp.ClientError, ValueError) as error:
             self.voices.silenced(voice)
-            reason = refused(error) if isinstance(error, discord.HTTPException) else str(error)
+            reason = refused(error) if isinstance(error, discord.HTTPException) else repr(error)
             log.info("channel %d: an interaction could not post (%s)", post.channel_id, reason)
             return None
         self.voices.posted(message.id, voice)

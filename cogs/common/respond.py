@@ -171,6 +171,11 @@ async def _answered(
         log.log(level, "%s: Discord refused an answer: %s", what, refused(error))
         await quietly(ephemeral(interaction, t("error.unexpected", locale)))
     except Exception:
+        if interaction.client.is_closed():
+            # The bot is shutting down under this answer (its HTTP session closed): what
+            # was saved stands and is posted again at the restart; no bug to report.
+            log.warning("%s was cut short: the bot is shutting down", what)
+            return
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
         log.exception(
             "%s failed in channel %s (guild %s, game %s, version %s)",

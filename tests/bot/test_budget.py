@@ -24,24 +24,26 @@ class Clock:
         self.now += seconds
 
 
-async def test_a_budget_lets_a_seconds_worth_through_then_spaces_the_rest() -> None:
+async def test_a_budget_keeps_every_second_under_its_share() -> None:
+    """A share of 25 a second: a small burst, then 22.5 a second (a tenth below the share),
+    so no one-second window, however it falls, holds 25."""
     clock = Clock()
     budget = RequestBudget(25, clock=clock, sleep=clock.sleep)
-    for _ in range(25):
+    stamps = []
+    for _ in range(500):
         await budget.take()
-    assert clock.now == 0.0 and budget.waited == 0
-    for _ in range(250):
-        await budget.take()
-    # 250 more took 10 seconds: never more than 25 in any second after the first burst.
-    assert clock.now == pytest.approx(10.0)
-    assert budget.waited == 250 and max(clock.waits) == pytest.approx(1 / 25)
+        stamps.append(clock.now)
+    assert stamps[:2] == [0.0, 0.0] and budget.waited == 498  # a burst of 2.25: two at once
+    assert stamps[-1] == pytest.approx((500 - 2.25) / 22.5)  # the burst, then the pace
+    for start in stamps:
+        assert sum(start <= s < start + 1 for s in stamps) < 25
 
 
-async def test_a_quiet_budget_fills_up_to_one_second_only() -> None:
+async def test_a_quiet_budget_fills_up_to_a_tenth_of_a_second_only() -> None:
     clock = Clock()
-    budget = RequestBudget(10, clock=clock, sleep=clock.sleep)
-    clock.now = 3600.0  # an hour of silence saves no more than a second's worth
-    for _ in range(10):
+    budget = RequestBudget(50, clock=clock, sleep=clock.sleep)
+    clock.now = 3600.0  # an hour of silence saves no more than a small burst
+    for _ in range(4):
         await budget.take()
     assert budget.waited == 0
     await budget.take()

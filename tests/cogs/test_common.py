@@ -424,3 +424,41 @@ async def test_a_saved_notice_discord_would_not_answer_is_posted_in_the_channel(
     assert posted.content == closed and posted.controls == ()
     assert click.response.refused == 2  # the answer, then "it was saved"
     await registry.close()
+
+
+async def test_an_answer_cut_short_by_the_bot_shutting_down_is_no_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """At a stop, answers still in flight meet a closed HTTP session: a WARNING each (the
+    move was saved and its table is posted again at the restart), not an ERROR with a
+    traceback; the same failure while the bot runs is an ERROR."""
+    closed = {"now": True}
+    client = SimpleNamespace(is_closed=lambda: closed["now"], sessions=SimpleNamespace(
+        get=lambda channel_id: None, poster=None
+    ))  # fmt: skip
+    sent: list[str] = []
+
+    class Response:
+        def is_done(self) -> bool:
+            return False
+
+        async def send_message(self, text: str, **_: Any) -> None:
+            sent.append(text)
+
+    interaction: Any = SimpleNamespace(
+        client=client, locale="en-US", guild_locale=None, channel_id=1, guild_id=2,
+        response=Response(), followup=None,
+    )  # fmt: skip
+
+    async def cut() -> None:
+        raise RuntimeError("Session is closed")
+
+    caplog.set_level(logging.WARNING)
+    await guarded(interaction, cut, what="/uno play")
+    assert [r.levelname for r in caplog.records] == ["WARNING"]
+    assert "shutting down" in caplog.records[0].getMessage() and sent == []
+    closed["now"] = False
+    caplog.clear()
+    await guarded(interaction, cut, what="/uno play")
+    assert [r.levelname for r in caplog.records] == ["ERROR"]
+    assert sent == [t("error.unexpected", "en")]
