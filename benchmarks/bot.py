@@ -13,7 +13,9 @@ latency clock stops when the bot's interaction callback reaches the fake. Two ra
   everything an action costs, one after another.
 
 ``ratio`` = Deckhand's SQLite ``rate`` / the ping bot's rate (1 would mean the game costs
-nothing beyond discord.py itself).
+nothing beyond discord.py itself). A CPU profile, with no target on the ratio: a move answers
+and retires a table by design, and what limits a deployment is how many tables it holds
+under Discord's own rate limits (``benchmarks/ceiling.py``, docs/design.md §8).
 
 The many-channels case: ``--channels`` (50) channels, each with its own member at its own
 running Blackjack table, all acting at once with one action in flight per channel; its
@@ -357,7 +359,8 @@ def main() -> int:
     report.note("SQLite as shipped (WAL, synchronous=NORMAL): each move committed before the")
     report.note("answer; synchronous=full also fsyncs each commit (survives power loss)")
     report.note("rate: next action on the callback (the target's definition); settled: also after")
-    report.note("the old table's buttons are gone. Target (bot speed): ratio >= 0.45, p99 <= 5 ms")
+    report.note("the old table's buttons are gone. A CPU profile with no ratio target: what")
+    report.note("limits a deployment is benchmarks/ceiling.py (tables held under Discord's limits)")
     report.note(f"{many} channels: one action in flight per channel, all channels at once;")
     report.note("its ratio is against the ping bot answering in as many channels at once")
     report.note("uno action: a member's move by command (two members, stacking, UNO calls);")
