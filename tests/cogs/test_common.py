@@ -196,7 +196,7 @@ def interaction(locale: discord.Locale = discord.Locale.american_english) -> Any
         guild_locale=None,
         channel_id=10,
         guild_id=1,
-        client=SimpleNamespace(sessions=sessions),
+        client=SimpleNamespace(sessions=sessions, is_closed=lambda: False),
         response=FakeResponse(),
     )
 
@@ -301,7 +301,7 @@ def clicker(
         channel_id=channel,
         guild_id=1,
         user=SimpleNamespace(id=member.id, display_name=member.name),
-        client=SimpleNamespace(sessions=registry, store=store),
+        client=SimpleNamespace(sessions=registry, store=store, is_closed=lambda: False),
         response=RecordingResponse(store),
     )
 
