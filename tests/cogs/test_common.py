@@ -208,7 +208,7 @@ async def test_a_session_refusal_is_an_ephemeral_sentence_in_the_members_languag
         raise SessionError("error.not_your_turn")
 
     await guarded(clicked, work, what="test")
-    assert clicked.response.sent == [("당신 차례가 아니에요.", {"ephemeral": True})]
+    assert clicked.response.sent == [("지금은 내 차례가 아니에요.", {"ephemeral": True})]
 
 
 async def test_an_engine_refusal_falls_back_to_its_reason() -> None:

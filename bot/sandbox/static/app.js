@@ -281,7 +281,7 @@ async function suggest() {
     const typed = focus.typed.toLowerCase();
     showSuggestions(option.choices
       .filter((c) => !typed || localName(c, lang).toLowerCase().includes(typed) || String(c.value).startsWith(typed))
-      .map((c) => ({ label: localName(c, lang), what: String(c.value), insert: `${localName(option, lang)}:${localName(c, lang)} ` })));
+      .map((c) => ({ label: localName(c, lang), what: "", insert: `${localName(option, lang)}:${localName(c, lang)} ` })));
     return;
   }
   if (option.autocomplete) {
