@@ -83,8 +83,9 @@ class TurnStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class CardDrawn(Event):
-    """``seat`` hit and drew ``card``; ``total`` is the hand's total now (rule 5)."""
+class _CardTaken(Event):
+    """``seat`` took ``card`` into a hand (``hand``: which of a split seat's), whose total
+    is ``total`` now."""
 
     seat: int
     card: Card
@@ -95,6 +96,11 @@ class CardDrawn(Event):
     def bust(self) -> bool:
         """Whether the card took the hand over 21."""
         return self.total > 21
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(_CardTaken):
+    """``seat`` hit and drew ``card``; ``total`` is the hand's total now (rule 5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,18 +113,8 @@ class Stood(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Doubled(Event):
+class Doubled(_CardTaken):
     """Casino: ``seat`` doubled its bet and drew ``card``, making ``total``; the hand is done."""
-
-    seat: int
-    card: Card
-    total: int
-    hand: int | None = None
-
-    @property
-    def bust(self) -> bool:
-        """Whether the card took the hand over 21."""
-        return self.total > 21
 
 
 @dataclass(frozen=True, slots=True)
