@@ -27,7 +27,8 @@ from cogs.common.ids import (
 )
 from cogs.common.respond import guarded
 from rules.engine import IllegalAction
-from tests.bot.test_sessions import ALICE, BOB, CHANNEL, CountAdapter, FakePoster
+from tests.bot.sessions.harness import ALICE, BOB, CHANNEL, FakePoster
+from tests.reference_game import CountAdapter
 
 BIG_CHANNEL = 2**64 - 1  # the largest snowflake
 
