@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.games import Menu, Move, Option, PublicTurns, Table
-from bot.settings import Settings
+from bot.games import BaseAdapter, Program, Scores, SoakStrategy, Table, soak_seats
 from bot.text import blackjack as render
 from rules.blackjack import ai
 from rules.blackjack import state as engine
 from rules.blackjack.events import Double, Hit, Split, Stand
 from rules.engine import Action, Event, IllegalAction
 from rules.levels import Level
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 __all__ = ["ADAPTER", "RULES_OPTION", "BlackjackAdapter", "engine_options", "table_options"]
 
@@ -37,12 +39,31 @@ def engine_options(computers: Sequence[int], level: Level) -> dict[str, Any]:
     return options
 
 
-class BlackjackAdapter(PublicTurns):
+def _soak_start(rng: random.Random) -> dict[str, Any]:
+    """Up to three seats, half the time at a casino table (rules 16-22: double and split get
+    played too)."""
+    chosen = soak_seats(1, 3)(rng)
+    if rng.random() < 0.5:
+        chosen["rules"] = "casino"
+    return chosen
+
+
+class BlackjackAdapter(BaseAdapter):
     """Seats 1-7 against the House; the engine plays computer seats and the House itself."""
 
     name = engine.GAME
     min_seats = engine.MIN_PLAYERS
     max_seats = engine.MAX_PLAYERS
+    verbs = tuple(_VERBS)
+    order = 1
+    scores = Scores.HOUSE
+    console = Program("bot.console.blackjack", "the Blackjack seed program: SEED PLAYERS")
+    session_plays_computers = False
+    soak = SoakStrategy(
+        start=_soak_start,
+        moves=(("hit", {}), ("stand", {}), ("double", {}), ("split", {})),
+        practice={"players": 2, "bots": 1, "rules": "casino"},
+    )
 
     def turn_seconds(self, settings: Settings) -> float:
         """``BLACKJACK_TURN_SECONDS`` (45 s by default)."""
@@ -73,11 +94,6 @@ class BlackjackAdapter(PublicTurns):
     def restore(self, snapshot: dict[str, Any]) -> engine.State:
         """Continue a stored game."""
         return engine.restore(snapshot)
-
-    def next_options(self, state: engine.State, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The next deal keeps this one's options (a casino table stays one); nothing of the
-        game carries over."""
-        return dict(options)
 
     def hand_to_computer(self, state: Any, seat: int) -> Sequence[Event]:
         """The engine takes the seat over (and plays it at once if it is its turn)."""
@@ -123,21 +139,6 @@ class BlackjackAdapter(PublicTurns):
         """One seat's hand (:func:`bot.text.blackjack.hand`): Hit and Stand are buttons, and
         Double and Split when the hand may make them."""
         return render.hand(view, names, locale)
-
-    def picked(
-        self,
-        view: Any,
-        step: str | None,
-        value: str,
-        locale: str,
-        names: Sequence[str] = (),
-    ) -> Move | Menu:
-        """Blackjack offers no menu; a pick is read as the verb it names."""
-        return (value, None)
-
-    def suggest(self, view: Any, option: str, typed: str, locale: str) -> Sequence[Option]:
-        """No command of Blackjack takes a card."""
-        return ()
 
 
 ADAPTER = BlackjackAdapter()

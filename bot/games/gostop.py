@@ -21,9 +21,20 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.games import Control, Menu, Move, Option, PublicTurns, Table
+from bot.games import (
+    AUTOCOMPLETE,
+    NONSENSE,
+    BaseAdapter,
+    Control,
+    Menu,
+    Move,
+    Option,
+    Program,
+    Scores,
+    SoakStrategy,
+    Table,
+)
 from bot.i18n import LANGUAGES, t
-from bot.settings import Settings
 from bot.text import gostop as render
 from rules import gostop
 from rules.cards import whole_number
@@ -149,17 +160,37 @@ def parse_move(text: str) -> Play | Bomb:
     return Play(_card(whole), None, shake)
 
 
-class GostopAdapter(PublicTurns):
+def _soak_start(rng: random.Random) -> dict[str, Any]:
+    """A member against a member or a computer, mostly seeded."""
+    chosen: dict[str, Any] = {"bots": rng.randint(0, 1)}
+    if rng.random() < 0.8:
+        chosen["seed"] = rng.randint(0, 10**6)
+    return chosen
+
+
+class GostopAdapter(BaseAdapter):
     """Matgo for the session code: two seats, the safe move when time runs out, the engine's
-    computer player, and leaving as a forfeit."""
+    computer player, and leaving as a forfeit (the other seat wins)."""
 
-    name: Final = "gostop"
-    min_seats: Final = 2
-    max_seats: Final = 2
-
-    def turn_seconds(self, settings: Settings) -> float:
-        """The guild default: Go-Stop has no limit of its own."""
-        return settings.default_turn_seconds
+    name = "gostop"
+    min_seats = 2
+    max_seats = 2
+    verbs = ("go", "stop", "play", SHAKE, BOMB, "choose", "chongtong")
+    order = 4
+    scores = Scores.POINTS  # the score sheet
+    console = Program("bot.console.gostop", "the Go-Stop (Matgo) seed program, South against North")
+    tools = Program("bot.tools.gostop", "Go-Stop tools (score sheets)")
+    soak = SoakStrategy(
+        start=_soak_start,
+        moves=(
+            ("play", {"card": AUTOCOMPLETE}),
+            ("play", {"card": NONSENSE}),
+            ("go", {}),
+            ("stop", {}),
+            ("hand", {}),
+        ),
+        practice={"bots": 1},
+    )
 
     def new(
         self,
@@ -184,16 +215,6 @@ class GostopAdapter(PublicTurns):
         the stakes double again."""
         return {**options, **state.next_options()}
 
-    def hand_to_computer(self, state: GostopState, seat: int) -> tuple[Event, ...]:
-        """Nothing changes at once: the session plays the seat with :meth:`computer_action`."""
-        return ()
-
-    forfeits: Final = True  # leaving a game of two loses it to the other seat
-
-    def forfeit(self, state: GostopState, seat: int) -> list[Event]:
-        """A member leaves the running game: the other seat wins (its score sheet)."""
-        return state.forfeit(seat)
-
     def timeout_action(self, state: GostopState, seat: int) -> Action:
         """Out of time: the engine's first legal move, the safe one: the first card, no shake
         or bomb, Stop, play on a chongtong; where a floor card is chosen, the one the table
@@ -211,15 +232,9 @@ class GostopAdapter(PublicTurns):
         shown_first = render.in_floor_order(a.target for a in choices if a.target)[0]
         return next(a for a in choices if a.target is shown_first)
 
-    def computer_action(
-        self,
-        state: GostopState,
-        seat: int,
-        level: Level = Level.NORMAL,
-        rng: random.Random | None = None,
-    ) -> Action:
-        """The computer player's move at ``level``, from that seat's own view only."""
-        return choose_action(state.view(seat), level, rng)
+    def choose(self, view: GostopView, level: Level, rng: random.Random | None) -> Action:
+        """``rules/gostop/ai.py``."""
+        return choose_action(view, level, rng)
 
     def shown_card(self, view: GostopView, text: str) -> str | None:
         """The card a member named by its number in their hand as :meth:`hand` shows it
@@ -477,4 +492,4 @@ def _move_option(view: GostopView, action: Play | Bomb, locale: str) -> Option:
     return Option(f"{name} {render.outcome_text(view, card, locale)}", card.code)
 
 
-ADAPTER: Final = GostopAdapter()
+ADAPTER = GostopAdapter()

@@ -14,9 +14,21 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.games import Control, Menu, Move, Option, PublicTurns, Table, fit_options
+from bot.games import (
+    AUTOCOMPLETE,
+    NONSENSE,
+    BaseAdapter,
+    Control,
+    Menu,
+    Move,
+    Option,
+    Program,
+    SoakStrategy,
+    Table,
+    fit_options,
+    soak_seats,
+)
 from bot.i18n import DEFAULT, counted, t
-from bot.settings import Settings
 from bot.text import onecard as render
 from rules import onecard
 from rules.cards import SUITS, Card, CardParseError, Rank, Suit, parse_card, whole_number
@@ -82,16 +94,25 @@ def take_label(offense: int, locale: str) -> str:
     return t("onecard.take_n", locale, n=offense) if offense else t("onecard.take", locale)
 
 
-class OneCardAdapter(PublicTurns):
+class OneCardAdapter(BaseAdapter):
     """One Card for the session code: 2-4 seats, Take when time runs out, ``ai`` for computers."""
 
-    name: Final = "onecard"
-    min_seats: Final = MIN_PLAYERS
-    max_seats: Final = MAX_PLAYERS
-
-    def turn_seconds(self, settings: Settings) -> float:
-        """The guild default: One Card has no limit of its own."""
-        return settings.default_turn_seconds
+    name = "onecard"
+    min_seats = MIN_PLAYERS
+    max_seats = MAX_PLAYERS
+    verbs = ("play", TAKE)
+    order = 2
+    console = Program("bot.console.onecard", "the One Card seed program")
+    soak = SoakStrategy(
+        start=soak_seats(2, 3),
+        moves=(
+            ("play", {"card": AUTOCOMPLETE}),
+            ("play", {"card": NONSENSE}),
+            ("take", {}),
+            ("hand", {}),
+        ),
+        practice={"players": 3, "bots": 2},
+    )
 
     def new(
         self,
@@ -111,33 +132,15 @@ class OneCardAdapter(PublicTurns):
         """Continue a saved game."""
         return onecard.restore(snapshot)
 
-    def next_options(self, state: onecard.State, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The next deal keeps this one's options: nothing carries over."""
-        return dict(options)
-
-    def hand_to_computer(self, state: onecard.State, seat: int) -> tuple[Event, ...]:
-        """Nothing changes at once: the session plays the seat with :meth:`computer_action`."""
-        return ()
-
-    forfeits: Final = True  # leaving a game returns the seat's cards to the main deck
-
-    def forfeit(self, state: onecard.State, seat: int) -> list[Event]:
-        """A member leaves the running game: the seat's cards go back to the main deck."""
-        return state.forfeit(seat)
-
     def timeout_action(self, state: onecard.State, seat: int) -> onecard.Take:
         """Out of time: take (one card, or the attack's penalty) — always legal."""
         return onecard.Take()
 
-    def computer_action(
-        self,
-        state: onecard.State,
-        seat: int,
-        level: Level = Level.NORMAL,
-        rng: random.Random | None = None,
+    def choose(
+        self, view: onecard.OneCardView, level: Level, rng: random.Random | None
     ) -> onecard.PlayCard | onecard.Take:
-        """The computer player's move at ``level``, from that seat's own view only."""
-        return choose_action(state.view(seat), level, rng)
+        """``rules/onecard/ai.py``."""
+        return choose_action(view, level, rng)
 
     def parse(self, verb: str, arg: str | None) -> onecard.PlayCard | onecard.Take:
         """``take`` or ``play <card>[/<suit>]``; anything else is refused with a reason."""
@@ -284,4 +287,4 @@ def _card_option(card: Card, locale: str) -> Option:
     return Option(render.card_name(card, locale), card.code, description)
 
 
-ADAPTER: Final = OneCardAdapter()
+ADAPTER = OneCardAdapter()

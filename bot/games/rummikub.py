@@ -24,9 +24,20 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.games import HARD_SECONDS, Control, Option, PublicTurns, Table
+from bot.games import (
+    AUTOCOMPLETE,
+    HARD_SECONDS,
+    NONSENSE,
+    BaseAdapter,
+    Control,
+    Option,
+    Program,
+    Scores,
+    SoakStrategy,
+    Table,
+    soak_seats,
+)
 from bot.i18n import LANGUAGES, catalog, t
-from bot.settings import Settings
 from bot.text import rummikub as render
 from bot.text.names import escape_log
 from rules import rummikub
@@ -144,17 +155,38 @@ def arrange_text(view: RummikubView) -> str:
     return "\n".join(render.tiles_plain(tiles) for tiles in sets)
 
 
-class RummikubAdapter(PublicTurns):
+def _soak_start(rng: random.Random) -> dict[str, Any]:
+    """Two or three players, hints on half the time (off, ``/rummikub hint`` is refused)."""
+    chosen = soak_seats(2, 3)(rng)
+    chosen["hints"] = rng.choice(("on", "off"))
+    return chosen
+
+
+class RummikubAdapter(BaseAdapter):
     """Rummikub for the session code: 2-4 seats, rule 12 on timeouts, the solver's computer
     player, and leaving as a forfeit (the rack goes back to the pool)."""
 
-    name: Final = "rummikub"
-    min_seats: Final = 2
-    max_seats: Final = 4
-
-    def turn_seconds(self, settings: Settings) -> float:
-        """The guild default: a rearranging turn takes as long as any other game's."""
-        return settings.default_turn_seconds
+    name = "rummikub"
+    min_seats = 2
+    max_seats = 4
+    verbs = ("put", "add", "move", "split", ARRANGE, "done", "draw", "undo", "reset")
+    order = 5
+    scores = Scores.POINTS  # the racks' values
+    tools = Program("bot.tools.rummikub", "Rummikub tools (check, solve)")
+    soak = SoakStrategy(
+        start=_soak_start,
+        moves=(
+            ("put", {"tiles": AUTOCOMPLETE}),
+            ("put", {"tiles": NONSENSE}),
+            ("done", {}),
+            ("undo", {}),
+            ("reset", {}),
+            ("draw", {}),
+            ("hint", {}),
+            ("hand", {}),
+        ),
+        practice={"players": 2, "bots": 1, "hints": "on"},
+    )
 
     def new(
         self,
@@ -174,33 +206,13 @@ class RummikubAdapter(PublicTurns):
         """Continue a saved game, its staged turn included."""
         return rummikub.restore(snapshot)
 
-    def next_options(self, state: State, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Deal again with the same options (hints)."""
-        return dict(options)
-
-    def hand_to_computer(self, state: State, seat: int) -> tuple[Event, ...]:
-        """Nothing at once: the session plays the seat with :meth:`computer_action`."""
-        return ()
-
-    forfeits: Final = True
-
-    def forfeit(self, state: State, seat: int) -> list[Event]:
-        """The seat leaves: its rack goes back to the pool and it is skipped from now on."""
-        return state.forfeit(seat)
-
     def timeout_action(self, state: State, seat: int) -> Action:
         """Rule 12: staged changes undone, 3 tiles drawn if there were any, else 1."""
         return TimeOut()
 
-    def computer_action(
-        self,
-        state: State,
-        seat: int,
-        level: Level = Level.NORMAL,
-        rng: random.Random | None = None,
-    ) -> Action:
-        """The solver's play at ``level`` for that seat's own view (draw when there is none)."""
-        return choose_action(state.view(seat), level, rng)
+    def choose(self, view: RummikubView, level: Level, rng: random.Random | None) -> Action:
+        """The solver's play (``rules/rummikub/ai.py``); a draw when there is none."""
+        return choose_action(view, level, rng)
 
     def computer_seconds(self, level: Level) -> float | None:
         """At every level the solver runs off the event loop, at most this long."""
@@ -362,4 +374,4 @@ def _rack_sets(rack: Sequence[Tile]) -> list[tuple[Tile, ...]]:
     return list(sets)
 
 
-ADAPTER: Final = RummikubAdapter()
+ADAPTER = RummikubAdapter()

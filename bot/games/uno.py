@@ -14,9 +14,22 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.games import Control, Menu, Move, Option, PublicTurns, Table, fit_options
+from bot.games import (
+    AUTOCOMPLETE,
+    NONSENSE,
+    BaseAdapter,
+    Control,
+    Menu,
+    Move,
+    Option,
+    Program,
+    Scores,
+    SoakStrategy,
+    Table,
+    fit_options,
+    soak_seats,
+)
 from bot.i18n import counted, t
-from bot.settings import Settings
 from bot.text import uno as render
 from rules import uno
 from rules.cards import whole_number
@@ -70,16 +83,38 @@ def _needs(plays: Sequence[uno.Play]) -> str | None:
     return None
 
 
-class UnoAdapter(PublicTurns):
+def _soak_start(rng: random.Random) -> dict[str, Any]:
+    """Two to four players, each house rule on half the time."""
+    chosen = soak_seats(2, 4)(rng)
+    for rule in ("stacking", "jump_in", "seven_zero", "uno_call"):
+        chosen[rule] = rng.random() < 0.5
+    return chosen
+
+
+class UnoAdapter(BaseAdapter):
     """Uno for the session code: 2-10 seats, Draw then Keep when time runs out."""
 
-    name: Final = "uno"
-    min_seats: Final = uno.MIN_PLAYERS
-    max_seats: Final = uno.MAX_PLAYERS
-
-    def turn_seconds(self, settings: Settings) -> float:
-        """The guild default: Uno has no limit of its own."""
-        return settings.default_turn_seconds
+    name = "uno"
+    min_seats = uno.MIN_PLAYERS
+    max_seats = uno.MAX_PLAYERS
+    verbs = ("play", "draw", KEEP, "uno", "challenge", "catch", "colour")
+    order = 3
+    scores = Scores.POINTS  # the cards left in the others' hands
+    console = Program("bot.console.uno", "the Uno judge protocol: PLAYERS")
+    soak = SoakStrategy(
+        start=_soak_start,
+        moves=(
+            ("play", {"card": AUTOCOMPLETE}),
+            ("play", {"card": NONSENSE}),
+            ("draw", {}),
+            ("pass", {}),
+            ("uno", {}),
+            ("challenge", {}),
+            ("hand", {}),
+        ),
+        practice={"players": 3, "bots": 2, "stacking": True},
+    )
+    timeout_moves = 2  # Draw, then Keep the drawn card
 
     def new(
         self,
@@ -101,22 +136,6 @@ class UnoAdapter(PublicTurns):
         """Continue a saved game."""
         return uno.restore(snapshot)
 
-    def next_options(self, state: uno.UnoState, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The next round keeps the ruleset and house rules."""
-        return dict(options)
-
-    def hand_to_computer(self, state: uno.UnoState, seat: int) -> tuple[Event, ...]:
-        """Nothing changes at once: the session plays the seat with :meth:`computer_action`."""
-        return ()
-
-    forfeits: Final = True  # leaving puts the seat's cards under the draw pile
-    timeout_moves = 2  # Draw, then Keep the drawn card
-
-    def forfeit(self, state: uno.UnoState, seat: int) -> list[Event]:
-        """A member leaves the running game: the seat's cards go under the draw pile and
-        the seat leaves the rotation; the last seat left wins."""
-        return state.forfeit(seat)
-
     def timeout_action(self, state: uno.UnoState, seat: int) -> Action:
         """Out of time: draw (or take the pending cards); after a draw, keep the card; a
         wild turned first takes the colour the computer would name."""
@@ -127,15 +146,9 @@ class UnoAdapter(PublicTurns):
             return choose_action(state.view(seat))
         return uno.Draw()
 
-    def computer_action(
-        self,
-        state: uno.UnoState,
-        seat: int,
-        level: Level = Level.NORMAL,
-        rng: random.Random | None = None,
-    ) -> Action:
-        """The computer player's move at ``level`` (``rules/uno/ai.py``), from its own view."""
-        return choose_action(state.view(seat), level, rng)
+    def choose(self, view: uno.UnoView, level: Level, rng: random.Random | None) -> Action:
+        """``rules/uno/ai.py``."""
+        return choose_action(view, level, rng)
 
     def parse(self, verb: str, arg: str | None) -> Action:
         """A verb and its argument as the engine's action; ``IllegalAction`` if none."""
@@ -370,4 +383,4 @@ def _parse_play(arg: str) -> uno.PlayCard:
     return uno.PlayCard(code, None if colour is None else int(colour), target)
 
 
-ADAPTER: Final = UnoAdapter()
+ADAPTER = UnoAdapter()
