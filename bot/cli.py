@@ -13,21 +13,17 @@ import sys
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot.games import GameCatalog, Program
+
 __all__ = ["USAGE_ERROR", "main"]
 
 USAGE_ERROR = 2
 
-# name -> (module, one-line help)
-PLAY_GAMES: dict[str, tuple[str, str]] = {
-    "blackjack": ("bot.console.blackjack", "the Blackjack seed program: SEED PLAYERS"),
-    "onecard": ("bot.console.onecard", "the One Card seed program"),
-    "uno": ("bot.console.uno", "the Uno judge protocol: PLAYERS"),
-    "gostop": ("bot.console.gostop", "the Go-Stop (Matgo) seed program, South against North"),
-}
-TOOLS: dict[str, tuple[str, str]] = {
-    "gostop": ("bot.tools.gostop", "Go-Stop tools (score sheets)"),
-    "rummikub": ("bot.tools.rummikub", "Rummikub tools (check, solve)"),
-    "verify": ("bot.tools.verify", "check a fair deal: GAME SEED SALT, as the final table showed"),
+# The tools of no one game; each game's console and tools are its adapter's (bot.games).
+TOOLS: dict[str, Program] = {
+    "verify": Program(
+        "bot.tools.verify", "check a fair deal: GAME SEED SALT, as the final table showed"
+    ),
 }
 
 
@@ -86,16 +82,19 @@ def _build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     sandbox.set_defaults(module="bot.sandbox.run")
     if wanted[:1] == ["sandbox"]:
         _load("bot.sandbox.run").add_arguments(sandbox)
-    for name, (module, help_text) in PLAY_GAMES.items():
-        sub = games.add_parser(name, help=help_text)
-        sub.set_defaults(module=module)
-        if wanted[:2] == ["play", name]:
-            _load(module).add_arguments(sub)
-    for name, (module, help_text) in TOOLS.items():
-        sub = commands.add_parser(name, help=help_text)
-        sub.set_defaults(module=module)
+    catalog = GameCatalog.discover()
+    for game in catalog:
+        if game.console is not None:
+            sub = games.add_parser(game.name, help=game.console.help)
+            sub.set_defaults(module=game.console.module)
+            if wanted[:2] == ["play", game.name]:
+                _load(game.console.module).add_arguments(sub)
+    tools = {**{g.name: g.tools for g in catalog if g.tools is not None}, **TOOLS}
+    for name, program in tools.items():
+        sub = commands.add_parser(name, help=program.help)
+        sub.set_defaults(module=program.module)
         if wanted[:1] == [name]:
-            _load(module).add_arguments(sub)
+            _load(program.module).add_arguments(sub)
     return parser
 
 

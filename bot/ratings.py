@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from bot.games import GameCatalog, Scores
 from bot.store.base import GameRecord, SeatResult
 
 __all__ = [
@@ -31,7 +32,8 @@ __all__ = [
     "standings",
 ]
 
-HOUSE_GAMES = frozenset({"blackjack"})  # played against the House: ranked by hands won
+# Played against the House (Blackjack), as each game's adapter says: ranked by hands won.
+HOUSE_GAMES = frozenset(game.name for game in GameCatalog.discover() if game.scores is Scores.HOUSE)
 MIN_HOUSE_HANDS = 20  # hands a member plays before a win share is ranked
 
 

@@ -15,8 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from bot.fairness import commitment
-from bot.games import UnknownGame
-from bot.games.known import ADAPTERS, adapter
+from bot.games import GameCatalog, UnknownGame
 from bot.i18n import LANGUAGES, catalog, t
 from rules.engine import IllegalAction
 
@@ -162,10 +161,11 @@ def replay(
     """The commitment of ``(game, seed, salt)`` and the deal as text: each seat's starting
     hand, then the table. :class:`VerifyError` for a game, seat count or option that
     cannot be dealt."""
+    games = GameCatalog.discover()
     try:
-        game_adapter = adapter(game)
+        game_adapter = games.get(game)
     except UnknownGame:
-        known = ", ".join(sorted(ADAPTERS))
+        known = ", ".join(games.names())
         raise VerifyError(f"unknown game {game!r} (known: {known})", "unknown_game") from None
     seats = game_adapter.min_seats if players is None else players
     if not game_adapter.min_seats <= seats <= game_adapter.max_seats:

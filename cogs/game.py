@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.games import GameCatalog
 from bot.i18n import DEFAULT, LANGUAGES, catalog, describe, echo, t
 from bot.sessions import Session, SessionError
 from bot.store._common import SEEDING
@@ -31,8 +32,8 @@ __all__ = ["GAMES", "GAME_CHOICES", "GameCog", "channel_of", "parse_games", "set
 
 log = logging.getLogger(__name__)
 
-# Every game Deckhand knows, for /rules and /leaderboard (whether or not its cog is loaded).
-GAMES = ("blackjack", "onecard", "uno", "gostop", "rummikub")
+# Every game Deckhand has, for /rules and /leaderboard (whether or not its cog is loaded).
+GAMES = tuple(GameCatalog.discover().names())
 GAME_CHOICES = [
     app_commands.Choice(name=_(t(f"game.{game}"), key=f"game.{game}"), value=game) for game in GAMES
 ]
@@ -91,7 +92,7 @@ def parse_games(text: str) -> tuple[str, ...] | None:
         return None
     unknown = [name for name in names if name not in GAMES]
     if unknown or not names:
-        raise SessionError("error.unknown_games", names=", ".join(unknown) or text)
+        raise SessionError("error.unknown_games", names=", ".join(unknown) or text, games=GAMES)
     return tuple(dict.fromkeys(names))
 
 

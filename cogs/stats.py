@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.games import GameCatalog, Scores
 from bot.i18n import t
 from bot.ratings import HOUSE_GAMES, MIN_HOUSE_HANDS, Standing, leaderboard, practice, standings
 from bot.store.base import GameStore
@@ -27,9 +28,11 @@ from cogs.game import GAME_CHOICES, GAMES, channel_of
 
 __all__ = ["POINTS_GAMES", "StatsCog", "setup"]
 
-# Uno: the cards left in the others' hands, Go-Stop: the score sheet, Rummikub: the racks
-# (negative for a loser).
-POINTS_GAMES = frozenset({"uno", "gostop", "rummikub"})
+# Games whose results carry points (Uno: the cards left in the others' hands, Rummikub: the
+# racks, negative for a loser), as each game's adapter says.
+POINTS_GAMES = frozenset(
+    game.name for game in GameCatalog.discover() if game.scores is Scores.POINTS
+)
 
 
 class StatsCog(commands.Cog):

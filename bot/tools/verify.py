@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from bot.games import GameCatalog
 from bot.verify import VerifyError, matches, parse_options, parse_seed, replay
 
 __all__ = ["add_arguments", "run"]
@@ -21,7 +22,8 @@ USAGE_ERROR = 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``GAME SEED SALT [--players N] [--options CODE]``."""
-    parser.add_argument("game", help="blackjack, onecard, uno, gostop or rummikub")
+    games = ", ".join(GameCatalog.discover().names())
+    parser.add_argument("game", help=f"one of {games}")
     parser.add_argument("seed", help="the seed the final table revealed")
     parser.add_argument("salt", help="the salt the final table revealed")
     parser.add_argument("--players", type=int, default=None, metavar="N", help="seats dealt")
