@@ -3,7 +3,7 @@ baselines, with 95% confidence intervals.
 
     python benchmarks/ai.py [GAME ...] [--games N] [--seed S] [--jobs J] [--json OUT.json]
 
-GAME is any of uno, onecard, gostop, rummikub, blackjack (default: all). Each game's section
+GAME is any of the games (``bot.games.GameCatalog``; default: all). Each game's section
 lives in ``benchmarks/ai_<game>.py``; a game without one is skipped with a note. Without
 ``--games`` each section plays its own ordinary size (its ``GAMES``): a match of Uno is
 thousands of quick games, a Rummikub one sixty deals, Blackjack's a hundred thousand hands.
@@ -47,14 +47,15 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
-# Run as a script, the repository root is needed for ``benchmarks.*``, ``rules.*``. Only
-# the root: putting ``benchmarks/`` first would let benchmarks/bot.py shadow the bot package
-# for whoever imports this module (the tests do).
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+# Run as a script, the repository root is needed for ``benchmarks.*``, ``rules.*`` and
+# ``bot.*``, and first: ``benchmarks/``, where the script runs from, would let
+# benchmarks/bot.py shadow the bot package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.harness import Report
+from bot.games import GameCatalog
 
-GAMES = ("uno", "onecard", "gostop", "rummikub", "blackjack")
+GAMES = tuple(GameCatalog.discover().names())
 
 
 def run_games(

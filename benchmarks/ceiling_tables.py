@@ -31,22 +31,33 @@ from bot.fakediscord import (
     UsageError,
 )
 from bot.fakediscord.ratelimits import counted
+from bot.games import GameCatalog
 
 __all__ = ["KINDS", "SLOW_TURN_SECONDS", "Table", "World", "fit_costs"]
 
-GAMES = ("blackjack", "onecard", "gostop", "uno", "rummikub")
+CATALOG = GameCatalog.discover()
+GAMES = tuple(CATALOG.names())
 KINDS = ("human", "computer", "timeout")
 SLOW_TURN_SECONDS = 10
 TABLES_PER_GUILD = 25
 STALL_SECONDS = 20.0  # no member's turn for this long: a member tries a move anyway
-# Seats per game: (players, computers) at a computer table; members only otherwise.
-COMPUTER_SEATS = {"blackjack": (2, 1), "onecard": (3, 2), "gostop": (2, 1), "uno": (3, 2),
-                  "rummikub": (2, 1)}  # fmt: skip
-HUMAN_SEATS = {"blackjack": 1, "onecard": 2, "gostop": 2, "uno": 2, "rummikub": 2}
+
 # Buttons that are not a move (or not one a member at a human pace would press here).
 NOT_MOVES = frozenset(
     {"hand", "leave", "cancel", "join", "start", "undo", "reset", "arrange", "done", "rules"}
 )
+
+
+def computer_seats(game: str) -> tuple[int, int]:
+    """``(seats, computers)`` at a computer table: the game's practice table's."""
+    adapter = CATALOG.get(game)
+    practice = adapter.soak.practice
+    return int(practice.get("players", adapter.min_seats)), int(practice["bots"])
+
+
+def human_seats(game: str) -> int:
+    """Members at a members-only table: the fewest the game is played by."""
+    return CATALOG.get(game).min_seats
 
 
 def kind_of(index: int) -> str:
@@ -212,9 +223,8 @@ class Table:
         self.game = GAMES[(index // 3) % len(GAMES)]
         self.rng = random.Random(seed * 100_003 + index)
         self.channel = self.fake.add_channel(f"t{index}-{self.game}", guild=guild)
-        seats = COMPUTER_SEATS[self.game][0] - COMPUTER_SEATS[self.game][1]
-        if kind != "computer":
-            seats = HUMAN_SEATS[self.game]
+        players, bots = computer_seats(self.game)
+        seats = players - bots if kind == "computer" else human_seats(self.game)
         self.members = [
             self.fake.add_member(f"m{index}x{seat}", guild=guild) for seat in range(seats)
         ]
@@ -226,10 +236,10 @@ class Table:
 
     def start_options(self) -> dict[str, Any]:
         options: dict[str, Any] = {"seed": self.rng.randint(0, 10**6)}
-        players, bots = COMPUTER_SEATS[self.game]
+        players, bots = computer_seats(self.game)
         if self.kind != "computer":
-            players, bots = HUMAN_SEATS[self.game], 0
-        if self.game != "gostop":
+            players, bots = human_seats(self.game), 0
+        if "players" in CATALOG.get(self.game).soak.practice:  # a game of fixed seats has none
             options["players"] = players
         if bots:
             options["bots"] = bots

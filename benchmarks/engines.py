@@ -2,22 +2,30 @@
 
     python benchmarks/engines.py GAME|all [--repeats N] [--json OUT.json]
 
-Each game's cases live in ``benchmarks/engine_<game>.py`` as ``bench(report, args)``.
+Each game's cases live in ``benchmarks/engine_<game>.py`` as ``bench(report, args)``; a game
+without one is not offered.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+# The repository first: benchmarks/bot.py must not stand in for the bot package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from harness import Report
 
-GAMES = ("blackjack", "onecard", "uno", "gostop", "rummikub")
+from bot.games import GameCatalog
+
+# Every game that has a benchmarks/engine_<game>.py, in the games' order.
+GAMES = tuple(
+    game for game in GameCatalog.discover().names() if importlib.util.find_spec(f"engine_{game}")
+)
 
 
 def main() -> int:

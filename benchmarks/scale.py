@@ -37,7 +37,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.harness import Report
 from bot.fakediscord import FakeDiscord, running_client
 from bot.games import GameCatalog
-from bot.games.known import ADAPTERS, adapter
 from bot.sessions import Player, SessionRegistry
 from bot.settings import Settings
 from bot.store import open_store
@@ -66,16 +65,14 @@ async def populate(database_url: str, tables: int) -> dict[str, int]:
     """Deal ``tables`` games (every game in turn) into the store; how many of each."""
     store = open_store(database_url)
     await store.open()
-    games = GameCatalog()
-    for name in ADAPTERS:
-        games.register(adapter(name))
+    games = GameCatalog.discover()
     registry = SessionRegistry(store=store, settings=settings(database_url), games=games)
     made: dict[str, int] = defaultdict(int)
-    names = list(ADAPTERS)
+    names = games.names()
     try:
         for number in range(tables):
             game = names[number % len(names)]
-            seats = max(2, adapter(game).min_seats)
+            seats = max(2, games.get(game).min_seats)
             host = Player(10_000 + number, f"player {number}")
             await registry.open_lobby(
                 FIRST_CHANNEL + number, GUILD, game, host, players=seats, bots=seats - 1

@@ -1,12 +1,12 @@
 """The chaos soak: the real bot process, the fake Discord, a real store, and
 everything going wrong at once for ``--minutes``.
 
-    python benchmarks/soak.py --minutes 1 --channels 3 --seed 7 [--database-url URL] --json OUT
+    python benchmarks/soak.py --minutes 1 [--channels N] --seed 7 [--database-url URL] --json OUT
 
 This process runs the fake Discord (``bot/fakediscord``) and the members; the bot runs
 as ``python -m bot run`` in a child process pointed at the fake with ``DISCORD_API_URL``, so
 it can be killed with SIGKILL and started again. Each channel plays one game at a time, the
-games taken in turn from :data:`STRATEGIES`; members act at random (buttons, hand menus,
+games taken in turn (:data:`GAMES`); members act at random (buttons, hand menus,
 slash commands with legal and illegal arguments, out of turn, stale buttons, double clicks,
 leaving and joining) and a moderator ends tables and kicks players. Faults come on a seeded
 schedule (:data:`FAULTS`).
@@ -31,8 +31,9 @@ At the end it reports, all of which must be 0 (the exit status is 1 otherwise):
   (one process writes each channel under its lock, so nothing else can cause one; a kill
   cannot either: the new process reads what the store holds).
 
-Adding a game is adding a :class:`Strategy` to :data:`STRATEGIES` (how to start it, which
-slash moves a member may try); its buttons and hand menus are played without more code.
+A game is played as its adapter's :class:`~bot.games.SoakStrategy` says (how to start it,
+which slash moves a member may try): nothing here names a game, and its buttons and hand menus
+are played without more code.
 
 Storage faults: SQLite is locked by a second connection holding ``BEGIN EXCLUSIVE``.
 PostgreSQL: half the time a second connection holds ``LOCK TABLE active_games IN ACCESS
@@ -60,7 +61,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,7 @@ from bot.fakediscord import (
     UsageError,
 )
 from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS
+from bot.games import AUTOCOMPLETE, GameCatalog, SoakStrategy
 from bot.i18n import t
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,119 +98,11 @@ CONFLICT = "version conflict; reloading"
 
 # -- the games ------------------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Strategy:
-    """How a random member plays one game: the rest (buttons, hand menus) is generic.
-
-    ``start`` gives the slash options for ``/<game> start``; ``moves`` are slash commands a
-    member may try at any time (legal or not, in turn or not): ``(subcommand, options)``,
-    where an option given as ``AUTOCOMPLETE`` is filled from the bot's own suggestions.
-    """
-
-    game: str
-    start: Callable[[random.Random], dict[str, Any]]
-    moves: tuple[tuple[str, dict[str, Any]], ...]
-    join: bool = True  # has /<game> join and /<game> leave
-
-
-AUTOCOMPLETE = object()
-NONSENSE = ("", "zz", "♠♠♠", "\u202eRTL", "x" * 30)
-
-
-def _players(low: int, high: int) -> Callable[[random.Random], dict[str, Any]]:
-    def options(rng: random.Random) -> dict[str, Any]:
-        players = rng.randint(low, high)
-        chosen: dict[str, Any] = {"players": players, "bots": rng.randint(0, players - 1)}
-        if rng.random() < 0.8:  # mostly seeded, so a run can be replayed
-            chosen["seed"] = rng.randint(0, 10**6)
-        return chosen
-
-    return options
-
-
-def _gostop(rng: random.Random) -> dict[str, Any]:
-    chosen: dict[str, Any] = {"bots": rng.randint(0, 1)}
-    if rng.random() < 0.8:
-        chosen["seed"] = rng.randint(0, 10**6)
-    return chosen
-
-
-def _blackjack(rng: random.Random) -> dict[str, Any]:
-    chosen = _players(1, 3)(rng)
-    if rng.random() < 0.5:  # casino tables (Blackjack rules 16-22): double and split get played too
-        chosen["rules"] = "casino"
-    return chosen
-
-
-def _uno(rng: random.Random) -> dict[str, Any]:
-    chosen = _players(2, 4)(rng)
-    for rule in ("stacking", "jump_in", "seven_zero", "uno_call"):
-        chosen[rule] = rng.random() < 0.5
-    return chosen
-
-
-def _rummikub(rng: random.Random) -> dict[str, Any]:
-    chosen = _players(2, 3)(rng)
-    chosen["hints"] = rng.choice(("on", "off"))  # off by default: /rummikub hint is refused
-    return chosen
-
-
-STRATEGIES: tuple[Strategy, ...] = (
-    Strategy(
-        "blackjack",
-        _blackjack,
-        (("hit", {}), ("stand", {}), ("double", {}), ("split", {})),
-    ),
-    Strategy(
-        "onecard",
-        _players(2, 3),
-        (
-            ("play", {"card": AUTOCOMPLETE}),
-            ("play", {"card": NONSENSE}),
-            ("take", {}),
-            ("hand", {}),
-        ),
-    ),
-    Strategy(
-        "gostop",
-        _gostop,
-        (
-            ("play", {"card": AUTOCOMPLETE}),
-            ("play", {"card": NONSENSE}),
-            ("go", {}),
-            ("stop", {}),
-            ("hand", {}),
-        ),
-    ),
-    Strategy(
-        "uno",
-        _uno,
-        (
-            ("play", {"card": AUTOCOMPLETE}),
-            ("play", {"card": NONSENSE}),
-            ("draw", {}),
-            ("pass", {}),
-            ("uno", {}),
-            ("challenge", {}),
-            ("hand", {}),
-        ),
-    ),
-    Strategy(
-        "rummikub",
-        _rummikub,
-        (
-            ("put", {"tiles": AUTOCOMPLETE}),
-            ("put", {"tiles": NONSENSE}),
-            ("done", {}),
-            ("undo", {}),
-            ("reset", {}),
-            ("draw", {}),
-            ("hint", {}),
-            ("hand", {}),
-        ),
-    ),
-)
+# How a random member plays each game: its adapter's own SoakStrategy (the options of
+# /<game> start and the slash moves to try), in the games' order; the rest (buttons, hand
+# menus) is generic.
+STRATEGIES: dict[str, SoakStrategy] = {game.name: game.soak for game in GameCatalog.discover()}
+GAMES = tuple(STRATEGIES)
 
 # -- faults ---------------------------------------------------------------------------------
 
@@ -594,7 +488,7 @@ class Table:
         self.members = members
         self.rng = random.Random(soak.seed * 1000 + index)
         self.game_index = index
-        self.strategy = STRATEGIES[index % len(STRATEGIES)]
+        self.game = GAMES[index % len(GAMES)]
         self.old_tables: list[FakeMessage] = []
         # Refusals in a row saying no game runs here: a kill left an ended game's table with
         # its buttons (nobody stripped them), so members open a new one as people would.
@@ -639,7 +533,7 @@ class Table:
 
     async def step(self) -> None:
         rng = self.rng
-        game = self.strategy.game
+        game = self.game
         member = rng.choice(self.members)
         table = self.live_table()
         actions = actions_of(table) if table is not None else {}
@@ -648,8 +542,7 @@ class Table:
             self.no_game = 0
             # Each new table plays the next game in turn.
             self.game_index += 1
-            self.strategy = STRATEGIES[self.game_index % len(STRATEGIES)]
-            game = self.strategy.game
+            game = self.game = GAMES[self.game_index % len(GAMES)]
             options = self.strategy.start(rng)
             await self.send(self.fake.slash(member, self.channel, f"{game} start", **options))
             return
@@ -711,8 +604,13 @@ class Table:
             picked = self.rng.choice(values)
             result = await self.send(self.fake.select(member, shown, menu["custom_id"], [picked]))
 
-    async def slash_move(self, member: FakeMember, verb: str, options: dict[str, Any]) -> None:
-        game = self.strategy.game
+    @property
+    def strategy(self) -> SoakStrategy:
+        """How the game played here now is played."""
+        return STRATEGIES[self.game]
+
+    async def slash_move(self, member: FakeMember, verb: str, options: Mapping[str, Any]) -> None:
+        game = self.game
         chosen: dict[str, Any] = {}
         for name, value in options.items():
             if value is AUTOCOMPLETE:
@@ -971,7 +869,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
                 "channels": args.channels,
                 "seed": args.seed,
                 "store": "postgresql" if args.database_url else "sqlite",
-                "games": [s.game for s in STRATEGIES],
+                "games": list(GAMES),
                 "interactions sent": tally.interactions,
                 "acknowledged in public": tally.acknowledged,
                 "answered privately": tally.refused,
@@ -1048,7 +946,9 @@ COUNTS = (
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=1.0)
-    parser.add_argument("--channels", type=int, default=3)
+    parser.add_argument(
+        "--channels", type=int, default=len(GAMES), help="default: one table of each game"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=None, help="PostgreSQL instead of SQLite")
     parser.add_argument("--json", default=None, help="write the report here")

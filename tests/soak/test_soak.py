@@ -113,9 +113,10 @@ def test_cards_are_told_from_month_numbers() -> None:
 def test_every_game_of_the_soak_has_a_strategy_that_starts_it() -> None:
     import random
 
-    for strategy in STRATEGIES:
+    assert STRATEGIES
+    for game, strategy in STRATEGIES.items():
         options = strategy.start(random.Random(1))
-        assert "bots" in options, strategy.game
+        assert "bots" in options, game
 
 
 def test_the_log_counts_errors_and_stray_tracebacks_not_survived_failures() -> None:
