@@ -12,7 +12,7 @@ import pytest
 import rules.onecard as oc
 from bot.cli import USAGE_ERROR, main
 from bot.fairness import SHOWN, Secret, commitment, new_secret
-from bot.games.known import ADAPTERS
+from bot.games import GameCatalog
 from bot.text.onecard import card_name
 from bot.verify import (
     VerifyError,
@@ -46,9 +46,9 @@ def test_a_secret_seed_deals_blackjack_fairly_a_members_seed_the_seed_programs_w
     assert fair.view(None).hands != faithful.view(None).hands
 
 
-@pytest.mark.parametrize("game", sorted(ADAPTERS))
+@pytest.mark.parametrize("game", GameCatalog.discover().names())
 def test_the_replay_deals_what_the_bot_dealt(game: str) -> None:
-    from bot.games.known import adapter
+    adapter = GameCatalog.discover().get
 
     seats = adapter(game).min_seats
     dealt, _ = adapter(game).new(seats, 123456789, {}, [], secret=True)

@@ -14,17 +14,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.games import known
+from bot.games import GameCatalog
 from bot.verify import VerifyError, parse_options, parse_seed, replay
 from rules.engine import IllegalAction
 
-VERBS = {
-    "blackjack": ("hit", "stand", "double", "split"),
-    "onecard": ("play", "take"),
-    "uno": ("play", "draw", "pass", "uno", "challenge", "catch", "colour"),
-    "gostop": ("go", "stop", "play", "shake", "bomb", "choose", "chongtong"),
-    "rummikub": ("put", "add", "move", "split", "arrange", "done", "draw", "undo", "reset"),
-}
+GAMES = GameCatalog.discover()
+# Every verb each game's adapter reads (its buttons', menus' and commands' moves).
+VERBS = {game.name: game.verbs for game in GAMES}
 HOSTILE = st.one_of(
     st.text(max_size=100),
     st.sampled_from(
@@ -52,7 +48,7 @@ HOSTILE = st.one_of(
 
 
 def deal(game: str) -> object:
-    adapter = known.adapter(game)
+    adapter = GAMES.get(game)
     state, _ = adapter.new(adapter.max_seats, 3, {}, [], secret=True)
     return state
 
@@ -64,7 +60,7 @@ def deal(game: str) -> object:
 def test_every_verb_refuses_hostile_text_with_a_reason(
     game: str, text: str, verb_index: int
 ) -> None:
-    adapter = known.adapter(game)
+    adapter = GAMES.get(game)
     verbs = VERBS[game]
     verb = verbs[verb_index % len(verbs)]
     state = deal(game)

@@ -24,7 +24,7 @@ import bot.text.rummikub  # noqa: F401 - registers how Rummikub's refusals are s
 import rules.rummikub as rk
 from bot.fakediscord.limits import check_message
 from bot.fakediscord.spec import check_body, readable_path
-from bot.games import known
+from bot.games import GameCatalog
 from bot.i18n import refusal, t
 from bot.sessions.model import Post, compose
 from bot.text.fit import MAX_MESSAGE, fit_list, fit_tail, pages
@@ -111,7 +111,7 @@ def grow(game: str, state: Any, pick: random.Random) -> None:
 
 def decisions(game: str, seed: int, pick: random.Random) -> Iterator[tuple[Any, list[Any]]]:
     """A random game at the most seats: its state and the events of each decision."""
-    adapter = known.adapter(game)
+    adapter = GameCatalog.discover().get(game)
     seats = adapter.max_seats
     computers = [s for s in range(seats) if s % 3 == 2]
     state, events = adapter.new(seats, seed, options_of(game, pick), computers, secret=True)
@@ -139,11 +139,11 @@ def decisions(game: str, seed: int, pick: random.Random) -> Iterator[tuple[Any, 
 
 @pytest.mark.parametrize("kind", sorted(NAMES))
 @pytest.mark.parametrize("locale", ["en", "ko"])
-@pytest.mark.parametrize("game", sorted(known.ADAPTERS))
+@pytest.mark.parametrize("game", GameCatalog.discover().names())
 def test_every_message_of_random_and_extreme_states_is_one_discord_accepts(
     game: str, locale: str, kind: str
 ) -> None:
-    adapter = known.adapter(game)
+    adapter = GameCatalog.discover().get(game)
     pick = random.Random(f"{game}{locale}{kind}")
     shown = 0
     for seed in range(3):

@@ -20,19 +20,15 @@ import pytest
 
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS, counted
+from bot.games import GameCatalog
 from tests.e2e.deckhand_tables import member_move, members_turn, settled
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
 
-# Per game: the start options (a member and computers) and the member's slash moves.
-TABLES = {
-    "blackjack": {"players": 3, "bots": 2, "rules": "casino"},
-    "onecard": {"players": 3, "bots": 2},
-    "uno": {"players": 4, "bots": 3},
-    "gostop": {"bots": 1},
-    "rummikub": {"players": 3, "bots": 2},
-}
+# Per game: the options of a table of one member and computers with the game's own features
+# on (its adapter's practice table).
+TABLES = {game.name: game.soak.practice for game in GameCatalog.discover()}
 
 
 @pytest.mark.parametrize("game", sorted(TABLES))
@@ -48,7 +44,7 @@ async def test_a_game_at_a_human_pace_costs_nothing_against_the_global_limit(
     rng = random.Random(game)
     async with deckhand.run() as bot:
         fake.limits.reset()
-        opened = await fake.slash(alice, fake.channel, f"{game} start", seed=5, **TABLES[game])
+        opened = await fake.slash(alice, fake.channel, f"{game} start", seed=3, **TABLES[game])
         assert not opened.ephemeral, opened.text
         for _ in range(400):
             await fake.wait_for(lambda: members_turn(bot, fake.channel, alice))

@@ -9,19 +9,16 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bot.fakediscord import FakeDiscord
+from bot.games import GameCatalog
 from tests.e2e.deckhand_tables import member_move, members_turn, settled
 from tests.language import english_words
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
 
-TABLES = {
-    "blackjack": {"players": 2, "bots": 1, "rules": "casino"},
-    "onecard": {"players": 3, "bots": 2},
-    "uno": {"players": 3, "bots": 2, "stacking": True},
-    "gostop": {"bots": 1},
-    "rummikub": {"players": 2, "bots": 1, "hints": "on"},
-}
+# Per game: the options of a table of one member and computers with the game's own features
+# on (its adapter's practice table).
+TABLES = {game.name: game.soak.practice for game in GameCatalog.discover()}
 
 
 @pytest.mark.parametrize("game", sorted(TABLES))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage, UsageError
+from bot.games import GameCatalog
 from rules.levels import Level
 from tests.e2e.deckhand_tables import settled, version_of, whose_turn
 from tests.phone import assert_tables_fit_phone
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 SEED = 11
 BLOCK = re.compile(r"```[a-z]*\n(.*?)\n```", re.DOTALL)
-GAMES_WITH_COMPUTERS = {"blackjack", "gostop", "onecard", "rummikub", "uno"}
+GAMES_WITH_COMPUTERS = set(GameCatalog.discover().names())  # every game seats computers
 
 
 def body(text: str) -> str:

@@ -26,6 +26,7 @@ import rules.blackjack as bj
 import rules.gostop as gs
 import rules.onecard as oc
 import rules.rummikub as rk
+from bot.games import AnyAdapter, GameCatalog
 from rules import uno
 from rules.engine import IllegalAction
 from rules.rummikub.ai import choose_action as rummikub_move
@@ -52,7 +53,7 @@ def apply_any(state: Any, pick: random.Random) -> None:
     random legal action; now and then a seat leaves instead."""
     seats = range(getattr(state, "players", None) or getattr(state, "n", 2))
     current = state.current_seat
-    if pick.random() < LEAVE_CHANCE:
+    if pick.random() < LEAVE_CHANCE and hasattr(state, "forfeit"):
         try:
             state.forfeit(pick.choice(seats))
         except IllegalAction:  # already out
@@ -126,7 +127,9 @@ def step_rummikub(state: rk.State, pick: random.Random) -> None:
     state.apply(seat, pick.choice(list(state.legal_actions(seat))))
 
 
-GAMES: dict[str, Game] = {
+# Games whose deals mix their options, or whose turns need a step of their own; every other
+# game of the catalog is played as :func:`plainly` deals it.
+TUNED: dict[str, Game] = {
     "blackjack": Game(deal_blackjack, bj.restore, step_blackjack, 800, 800, 100),
     "onecard": Game(
         lambda pick, seed: oc.new(pick.randint(2, 4), seed=seed),
@@ -151,6 +154,20 @@ GAMES: dict[str, Game] = {
         400,
     ),
 }
+
+
+def plainly(adapter: AnyAdapter) -> Game:
+    """A game dealt by its adapter with its default options to any number of seats, and
+    played by :func:`apply_any`."""
+
+    def deal(pick: random.Random, seed: int) -> Any:
+        state, _ = adapter.new(pick.randint(adapter.min_seats, adapter.max_seats), seed, {}, [])
+        return state
+
+    return Game(deal, adapter.restore, apply_any, 100, 50, 1_000)
+
+
+GAMES: dict[str, Game] = {game.name: plainly(game) for game in GameCatalog.discover()} | TUNED
 SEED_RANGES = [
     (name, start, min(start + game.per_test, game.games))
     for name, game in sorted(GAMES.items())

@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 
 import bot.games.blackjack as blackjack_adapter
-from bot.games import HARD_SECONDS
-from bot.games.known import adapter as adapter_of
+from bot.games import HARD_SECONDS, GameCatalog
 from rules.levels import Level
 
-COMPUTER_GAMES = ["gostop", "onecard", "rummikub", "uno"]  # the session plays their computers
+GAMES = GameCatalog.discover()
+adapter_of = GAMES.get
+# The games whose computer seats the session plays (Blackjack's engine plays its own).
+COMPUTER_GAMES = [game.name for game in GAMES if game.session_plays_computers]
 
 
 @pytest.mark.parametrize("game", COMPUTER_GAMES)
@@ -40,12 +42,12 @@ def test_computer_action_passes_the_level_and_rng_with_the_seats_own_view(
     assert view == state.view(seat)  # the seat's own view, never the whole state
 
 
-@pytest.mark.parametrize("game", [*COMPUTER_GAMES, "blackjack"])
+@pytest.mark.parametrize("game", GAMES.names())
 def test_only_a_hard_player_is_given_time_off_the_event_loop(game: str) -> None:
     adapter = adapter_of(game)
     assert adapter.computer_seconds(Level.HARD) == HARD_SECONDS
     # Rummikub's solver is off the loop at every level (a full table takes a while).
-    quick = HARD_SECONDS if game == "rummikub" else None
+    quick = {"rummikub": HARD_SECONDS}.get(game)
     assert adapter.computer_seconds(Level.EASY) == adapter.computer_seconds(Level.NORMAL) == quick
 
 
