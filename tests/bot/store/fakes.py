@@ -1,15 +1,15 @@
-"""Stand-ins for a store (bot/store/) that fails as a real one can: unreachable, cut after a
-number of writes, or losing the answer to a write. Every test that needs a failing store
-uses these.
+"""Stand-ins for a store (bot/store/): ones that fail as a real one can (unreachable, cut
+after a number of writes, losing the answer to a write), and a watch on what a store is
+asked to write. Every test that needs a failing or watched store uses these.
 """
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.store import StoreUnavailable, StoreUncertain
-from bot.store.base import ActiveGame, GuildSettings
+from bot.store.base import ActiveGame, GameStore, GuildSettings
 from bot.store.memory import MemoryStore
 
 
@@ -100,3 +100,31 @@ class AnswerLosingStore(DownStore):
 
     async def finish(self, channel_id: int, **kwargs: Any) -> None:
         await self._maybe_lose(super().finish(channel_id, **kwargs))
+
+
+def watch_writes(
+    store: GameStore,
+    written: Callable[[ActiveGame], None],
+    finishing: Callable[[int], None],
+) -> None:
+    """Have ``written`` see every game ``store`` is about to create or save, and
+    ``finishing`` every channel whose game it is about to finish, before the store does: how
+    an end-to-end test keeps each position the bot saved (hidden cards included) to check
+    what was public at the time. The store is the test's own, so it is changed in place."""
+    create, save, finish = store.create, store.save, store.finish
+
+    async def creating(game: ActiveGame) -> None:
+        written(game)  # a game dealt at once is stored with its first table
+        await create(game)
+
+    async def saving(game: ActiveGame, *, expected_version: int) -> None:
+        written(game)
+        await save(game, expected_version=expected_version)
+
+    async def finished(channel_id: int, **kwargs: Any) -> None:
+        finishing(channel_id)
+        await finish(channel_id, **kwargs)
+
+    store.create = creating  # type: ignore[method-assign]
+    store.save = saving  # type: ignore[method-assign]
+    store.finish = finished  # type: ignore[method-assign]
