@@ -123,3 +123,10 @@ async def deckhand(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[D
     runner = Deckhand(fake_discord, tmp_path / "deckhand.db")
     yield runner
     await runner.bury()
+
+
+@pytest.fixture
+async def bot(deckhand: Deckhand) -> AsyncIterator[DeckhandBot]:
+    """The real bot, running for the whole test (a test that restarts it uses ``deckhand``)."""
+    async with deckhand.run() as running:
+        yield running

@@ -1,8 +1,10 @@
-"""Reading and driving Deckhand's public tables in e2e tests (any game).
+"""Reading and driving Deckhand's tables in e2e tests (any game): one place for finding the
+table, waiting for it to settle, opening a hand and picking in its menus.
 
 A table is the newest public message with live buttons; its buttons' custom ids carry the
-game version (``dh:<channel>:<version>:<action>``), so a test can wait for the table of the
-session's current version instead of sleeping.
+game version (``dh:<channel>:<version>:<action>``, read with the patterns of
+``cogs/common/ids.py``), so a test can wait for the table of the session's current version
+instead of sleeping.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
 from bot.fakediscord.server import InteractionResult
 from bot.i18n import language, t
+from cogs.common.ids import BUTTON_TEMPLATE, MENU_TEMPLATE, parse_button_id
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
@@ -21,49 +24,113 @@ if TYPE_CHECKING:
 __all__ = [
     "CALLBACK",
     "blackjack_seed",
+    "button_action",
+    "code_block",
     "hole_card",
     "latest_table",
+    "leave_game",
+    "live_tables",
+    "member_move",
+    "members_turn",
+    "menu_of",
+    "open_hand",
     "open_table",
+    "pick_in_menus",
     "play_to_the_end",
     "settled",
+    "to_play",
     "version_of",
     "whose_turn",
 ]
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
-VERSION = re.compile(r"^dh:\d+:(\d+):")
+CODE_BLOCK = re.compile(r"```[a-z]*\n(.*?)\n```", re.DOTALL)
 
 
 def version_of(message: FakeMessage) -> int | None:
-    """The game version a table's buttons carry (``dh:<channel>:<version>:<action>``)."""
-    for button in message.buttons:
-        match = VERSION.match(str(button.get("custom_id", "")))
+    """The game version a message's buttons and menus carry (``cogs/common/ids.py``)."""
+    for item in message.items():
+        custom_id = str(item.get("custom_id", ""))
+        match = re.fullmatch(BUTTON_TEMPLATE, custom_id) or re.fullmatch(MENU_TEMPLATE, custom_id)
         if match:
-            return int(match[1])
+            return int(match["version"])
     return None
+
+
+def button_action(button: dict[str, Any]) -> str:
+    """A Deckhand button's action (``dh:<channel>:<version>:<action>``), whatever its label
+    says in the reader's language; ``""`` for any other component."""
+    try:
+        return parse_button_id(str(button.get("custom_id", "")))[2]
+    except ValueError:
+        return ""
+
+
+def code_block(text: str) -> str:
+    """The last code block of a message (a table's body)."""
+    found = CODE_BLOCK.findall(text)
+    assert found, text
+    return str(found[-1])
+
+
+def live_tables(fake: FakeDiscord, channel: FakeChannel) -> list[FakeMessage]:
+    """The channel's public messages that still have buttons, oldest first."""
+    return [m for m in fake.public_messages(channel) if m.buttons]
 
 
 def latest_table(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
     """The newest public message with live buttons (older tables lose theirs)."""
-    tables = [m for m in fake.public_messages(channel) if m.buttons]
+    tables = live_tables(fake, channel)
     assert tables, "no table with buttons in the channel"
     return tables[-1]
 
 
+def _table(
+    fake: FakeDiscord, bot: DeckhandBot, channel: FakeChannel, *, to_play: bool, restarted: bool
+) -> FakeMessage | None:
+    live = live_tables(fake, channel)
+    if not live or (len(live) > 1 and not restarted):
+        return None
+    newest = live[-1]
+    session = bot.sessions.get(channel.id)
+    if session is not None:
+        if version_of(newest) != session.version:
+            return None
+        if to_play:
+            if session.state is None:
+                return None
+            seat = session.state.current_seat
+            if seat is not None and session.seats[seat].computer:
+                return None  # the computer's move is on its way
+    elif to_play:
+        finished = bot.sessions.finished.get(channel.id)
+        if finished is None or version_of(newest) != finished.version:
+            return None
+    return newest
+
+
 async def settled(fake: FakeDiscord, bot: DeckhandBot, channel: FakeChannel) -> FakeMessage:
     """Wait until the table of the session's current version is posted and the older ones
-    are stripped (computer seats have played); return it."""
+    are stripped; return it."""
+    return await fake.wait_for(lambda: _table(fake, bot, channel, to_play=False, restarted=False))
 
-    def ready() -> FakeMessage | None:
-        session = bot.sessions.get(channel.id)
-        live = [m for m in fake.public_messages(channel) if m.buttons]
-        if len(live) != 1:
-            return None
-        if session is not None and version_of(live[0]) != session.version:
-            return None
-        return live[0]
 
-    return await fake.wait_for(ready)
+async def to_play(
+    fake: FakeDiscord,
+    bot: DeckhandBot,
+    channel: FakeChannel,
+    *,
+    restarted: bool = False,
+    within: float = 20.0,
+) -> FakeMessage:
+    """Wait until a member is to move (the computers have played: a search may think for
+    seconds, hence the long ``within``) and return the table of the session's version, or
+    the final table once the game is over; older tables have lost their buttons by then.
+    ``restarted``: the last table before a restart keeps its buttons (the store knows the id
+    of the table before it only), so only the newest is looked at."""
+    return await fake.wait_for(
+        lambda: _table(fake, bot, channel, to_play=True, restarted=restarted), within=within
+    )
 
 
 def whose_turn(bot: DeckhandBot, channel: FakeChannel) -> int | None:
@@ -153,13 +220,6 @@ async def leave_game(
     return await fake.click(member, asked.message, label)
 
 
-def button_action(button: dict[str, Any]) -> str:
-    """A Deckhand button's action (``dh:<channel>:<version>:<action>``), whatever its label
-    says in the reader's language."""
-    parts = str(button.get("custom_id", "")).split(":")
-    return parts[3] if len(parts) >= 4 and parts[0] == "dh" else ""
-
-
 def members_turn(bot: DeckhandBot, channel: FakeChannel, member: FakeMember) -> bool | None:
     """Whether it is ``member``'s move or the game is over (``None``: computers play on)."""
     session = bot.sessions.get(channel.id)
@@ -196,3 +256,34 @@ async def member_move(
     moves = [b for b in table.buttons if button_action(b) not in ("leave", "hand")]
     button = rng.choice(moves)
     return [hand, await fake.click(member, table, str(button["custom_id"]))]
+
+
+async def open_hand(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, label: str = "Hand"
+) -> FakeMessage:
+    """The member's private hand, opened with the table's Hand button (``label``: in the
+    table's language)."""
+    hand = await fake.click(member, table, label)
+    assert hand.ephemeral and hand.message is not None, hand.text
+    return hand.message
+
+
+def menu_of(message: FakeMessage) -> dict[str, Any]:
+    """The one select menu of a message."""
+    menus = [c for c in message.items() if c.get("type") == 3]
+    assert len(menus) == 1, message.items()
+    return menus[0]
+
+
+async def pick_in_menus(
+    fake: FakeDiscord, member: FakeMember, message: FakeMessage, values: list[str]
+) -> Any:
+    """Pick ``values`` in a menu and the menus that follow it (One Card's 7 asks for the
+    suit, a wild card for its colour); the last pick's result."""
+    picked: Any = None
+    for i, value in enumerate(values):
+        picked = await fake.select(member, message, menu_of(message)["custom_id"], [value])
+        if i < len(values) - 1:
+            assert picked.ephemeral and picked.message is not None, picked.text
+            message = picked.message
+    return picked

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import rules.rng
-from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
-from bot.i18n import t
+from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
+from bot.i18n import language, t
 from bot.text import gostop as render
 from rules.engine import Action
 from rules.gostop import Bomb, ChongtongChoice, Go, GostopState, Phase, Play, Stop, TakeFlip
@@ -29,53 +29,24 @@ from rules.gostop import restore as restore_state
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, HwatuCard, Kind
 from rules.gostop.state import Shook
-from tests.e2e.deckhand_tables import leave_game, version_of, whose_turn
+from tests.bot.store.fakes import watch_writes
+from tests.e2e.deckhand_tables import (
+    code_block,
+    leave_game,
+    live_tables,
+    menu_of,
+    open_hand,
+    pick_in_menus,
+    to_play,
+    whose_turn,
+)
 from tests.language import foreign_lines, message_lines
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
     from tests.e2e.conftest import Deckhand
 
-BLOCK = re.compile(r"```[a-z]*\n(.*?)\n```", re.DOTALL)
-
-
 # -- reading the channel --------------------------------------------------------------------
-
-
-def body_of(message: FakeMessage) -> str:
-    """The table's code block."""
-    found = BLOCK.findall(message.content)
-    assert found, message.content
-    return str(found[-1])
-
-
-async def settled(
-    fake: FakeDiscord, bot: DeckhandBot, channel: FakeChannel, *, restarted: bool = False
-) -> FakeMessage:
-    """The table of the session's current version once posted and a member is to move (the
-    computer has played), or the final table once the game is over; older tables have lost
-    their buttons by then. ``restarted``: the last table before a restart keeps its buttons
-    (the store knows the id of the table before it only), so only the newest is looked at."""
-
-    def ready() -> FakeMessage | None:
-        session = bot.sessions.get(channel.id)
-        live = [m for m in fake.public_messages(channel) if m.buttons]
-        if not live or (len(live) > 1 and not restarted):
-            return None
-        newest = live[-1]
-        if session is not None:
-            if version_of(newest) != session.version or session.state is None:
-                return None
-            seat = session.state.current_seat
-            if seat is not None and session.seats[seat].computer:
-                return None  # the computer's move is on its way
-        if session is None:
-            finished = bot.sessions.finished.get(channel.id)
-            if finished is None or version_of(newest) != finished.version:
-                return None
-        return newest
-
-    return await fake.wait_for(ready)
 
 
 def game_state(bot: DeckhandBot, channel_id: int) -> GostopState:
@@ -95,8 +66,6 @@ class Saved:
         self.locale = "en"
         self._bodies: dict[int, str] = {}
         shown: set[HwatuCard] = set()
-        store = bot.store
-        create, save, finish = store.create, store.save, store.finish
         adapter = bot.sessions.games.get("gostop")
         table = adapter.table
 
@@ -114,25 +83,14 @@ class Saved:
                 self.names = [seat["name"] for seat in game.data["seats"]]
                 self.locale = game.data["locale"]
 
-        async def creating(game: Any) -> Any:
-            record(game)  # a game dealt at once is stored with its first table
-            return await create(game)
-
-        async def saving(game: Any, *, expected_version: int) -> Any:
-            record(game)
-            return await save(game, expected_version=expected_version)
-
-        async def finishing(channel_id: int, **kwargs: Any) -> Any:
+        def finishing(channel_id: int) -> None:
             session = bot.sessions.get(channel_id)
             if session is not None and isinstance(session.state, GostopState):
                 self.by_version[session.version] = session.state.snapshot()
                 self.shown_at[session.version] = frozenset(shown)
-            return await finish(channel_id, **kwargs)
 
         monkeypatch.setattr(adapter, "table", drawing)
-        monkeypatch.setattr(store, "create", creating)
-        monkeypatch.setattr(store, "save", saving)
-        monkeypatch.setattr(store, "finish", finishing)
+        watch_writes(bot.store, record, finishing)
 
     def hidden(self, version: int) -> set[HwatuCard]:
         """The cards in either hand or in the pile at ``version`` and not shown by a shake."""
@@ -143,7 +101,7 @@ class Saved:
     def version_of(self, message: FakeMessage) -> int | None:
         """The saved position a public table shows: the newest whose spectator's view, drawn
         anew, is the table's code block (tables lose their buttons, so not from those)."""
-        body = body_of(message)
+        body = code_block(message.content)
         for version in sorted(self.by_version, reverse=True):
             if version not in self._bodies:
                 view = restore_state(self.by_version[version]).view(None)
@@ -181,12 +139,6 @@ class Saved:
 
 
 # -- acting like a member -------------------------------------------------------------------
-
-
-def menu_of(message: FakeMessage) -> dict[str, Any]:
-    menus = [c for c in message.items() if c.get("type") == 3]
-    assert len(menus) == 1, message.items()
-    return menus[0]
 
 
 def move_text(action: Action) -> tuple[str, str | None]:
@@ -227,25 +179,11 @@ async def via_hand(
 ) -> Any:
     """The table's Hand button, then its menu (and the second menu a card may ask), or the
     hand's Go / Stop buttons."""
-    hand = await fake.click(member, table, t("button.hand", fake_locale(fake)))
-    assert hand.ephemeral and hand.message is not None, hand.text
+    hand = await open_hand(fake, member, table, t("button.hand", language(fake.guild.locale)))
     if isinstance(action, Go | Stop):
-        label = t("button.go" if isinstance(action, Go) else "button.stop", _locale(member))
-        return await fake.click(member, hand.message, label)
-    return await pick_in_menus(fake, member, hand.message, menu_values(action, state))
-
-
-async def pick_in_menus(
-    fake: FakeDiscord, member: FakeMember, message: FakeMessage, values: list[str]
-) -> Any:
-    """Pick ``values`` in a menu and the menus that follow it; the last pick's result."""
-    picked: Any = None
-    for value in values:
-        picked = await fake.select(member, message, menu_of(message)["custom_id"], [value])
-        if value != values[-1]:
-            assert picked.ephemeral and picked.message is not None, picked.text
-            message = picked.message
-    return picked
+        label = t("button.go" if isinstance(action, Go) else "button.stop", language(member.locale))
+        return await fake.click(member, hand, label)
+    return await pick_in_menus(fake, member, hand, menu_values(action, state))
 
 
 async def via_command(
@@ -267,17 +205,10 @@ async def via_table_buttons(
 ) -> Any:
     """Go and Stop on the public table; anything else through the Hand."""
     if isinstance(action, Go | Stop):
-        label = t("button.go" if isinstance(action, Go) else "button.stop", fake_locale(fake))
+        key = "button.go" if isinstance(action, Go) else "button.stop"
+        label = t(key, language(fake.guild.locale))
         return await fake.click(member, table, label)
     return await via_hand(fake, member, table, action, state)
-
-
-def fake_locale(fake: FakeDiscord) -> str:
-    return "ko" if str(fake.guild.locale).startswith("ko") else "en"
-
-
-def _locale(member: FakeMember) -> str:
-    return "ko" if str(member.locale).startswith("ko") else "en"
 
 
 Route = Callable[..., Any]
@@ -312,7 +243,7 @@ async def play_through(
     state = game_state(bot, fake.channel.id)
     followup: Any = None
     for _ in range(limit):
-        table = await settled(fake, bot, fake.channel, restarted=restarted)
+        table = await to_play(fake, bot, fake.channel, restarted=restarted)
         if bot.sessions.get(fake.channel.id) is None:
             return played
         member_id = whose_turn(bot, fake.channel)
@@ -350,7 +281,7 @@ async def answer_followup(
     """Answer the choice sent after a move: its menu (the flip's target, a card after a bonus
     card) or its Go / Stop buttons."""
     if isinstance(action, Go | Stop):
-        label = t("button.go" if isinstance(action, Go) else "button.stop", _locale(member))
+        label = t("button.go" if isinstance(action, Go) else "button.stop", language(member.locale))
         return await fake.click(member, message, label)
     return await pick_in_menus(fake, member, message, menu_values(action, state))
 
@@ -391,12 +322,6 @@ def fair_start(seed: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def bot(deckhand: Deckhand) -> Any:
-    async with deckhand.run() as running:
-        yield running
-
-
-@pytest.fixture
 def members(fake_discord: FakeDiscord) -> list[FakeMember]:
     return [
         fake_discord.add_member("alice"),
@@ -420,7 +345,7 @@ async def test_a_member_against_the_computer_plays_to_the_end_and_no_hidden_card
     assert not opened.ephemeral, opened.text
     played = await play_through(fake, bot, [alice], ai)
     assert played.moves > 5
-    final = await settled(fake, bot, fake.channel)
+    final = await to_play(fake, bot, fake.channel)
     assert final.button_labels == ["Deal again"]
     finished = bot.sessions.finished.get(fake.channel.id)
     assert finished is not None and isinstance(finished.state, GostopState)
@@ -428,7 +353,7 @@ async def test_a_member_against_the_computer_plays_to_the_end_and_no_hidden_card
     assert result is not None
     assert saved.scan(fake) > played.moves // 2
     the_scan_sees_a_leak(saved, fake.public_messages(fake.channel)[0])
-    assert [m for m in fake.public_messages(fake.channel) if m.buttons] == [final]
+    assert live_tables(fake, fake.channel) == [final]
     stats = await bot.store.member_stats(fake.guild.id, alice.id)
     assert stats.games["gostop"]["played"] == 1
 
@@ -476,9 +401,9 @@ async def test_two_members_a_nagari_then_deal_again_with_every_choice_and_a_go_t
     dealer = first.dealer
     played = await play_through(fake, bot, members, always_go)
     assert any(isinstance(a, Go) for a in played.actions)
-    nagari = await settled(fake, bot, fake.channel)
+    nagari = await to_play(fake, bot, fake.channel)
     assert "나가리! 아무도 스톱하지 못했어요." in nagari.text
-    assert "다음 판은 ×2예요." in body_of(nagari)
+    assert "다음 판은 ×2예요." in code_block(nagari.content)
     assert nagari.button_labels == ["다시 하기"]
     for member in members:
         record = await bot.store.member_stats(fake.guild.id, member.id)
@@ -491,18 +416,18 @@ async def test_two_members_a_nagari_then_deal_again_with_every_choice_and_a_go_t
     assert not again.ephemeral, again.text
     second = game_state(bot, fake.channel.id)
     assert (second.dealer, second.nagari_carry) == (dealer, 1)
-    assert "판돈 ×2: 나가리 1번" in body_of(await settled(fake, bot, fake.channel))
+    assert "판돈 ×2: 나가리 1번" in code_block((await to_play(fake, bot, fake.channel)).content)
     played = await play_through(fake, bot, members, go_once())
     kinds = {type(a).__name__ for a in played.actions}
     assert {"Bomb", "TakeFlip", "Go", "Stop"} <= kinds
     assert any(isinstance(a, Play) and a.target is not None for a in played.actions)
     assert any(isinstance(a, Play) and a.shake for a in played.actions)
     assert played.routes == {r.__name__ for r in ROUTES} and played.followups > 0
-    final = await settled(fake, bot, fake.channel)
+    final = await to_play(fake, bot, fake.channel)
     log = final.text
     assert re.search(r"님 1고! \(\d+점\)", fake_text(fake))
     assert re.search(r"님 스톱! \(\d+점\)", log)
-    sheet = body_of(final)
+    sheet = code_block(final.content)
     assert "점수표:" in sheet and "나가리 1번" in sheet and "고 보너스 (1고)" in sheet
 
     assert saved.scan(fake) > 40
@@ -526,7 +451,7 @@ async def open_two(
     assert not opened.ephemeral, opened.text
     joined = await fake.slash(members[1], fake.channel, "gostop join")
     assert not joined.ephemeral, joined.text
-    return await settled(fake, bot, fake.channel)
+    return await to_play(fake, bot, fake.channel)
 
 
 def the_scan_sees_a_leak(saved: Saved, table: FakeMessage) -> None:
@@ -608,7 +533,7 @@ async def test_the_hand_and_its_menus_speak_the_members_language(
     alice, minjun = members
     await open_two(fake, bot, members, TARGET_SEED)
     state = game_state(bot, fake.channel.id)
-    table = await settled(fake, bot, fake.channel)
+    table = await to_play(fake, bot, fake.channel)
     assert not foreign_lines(message_lines(table), "en")  # the server speaks English
     hand = await fake.click(alice, table, "Hand")
     assert hand.ephemeral and hand.message is not None
@@ -648,7 +573,8 @@ async def test_a_chongtong_is_offered_to_its_holder_alone_and_wins_ten_points(
     table = await open_two(fake, bot, members, CHONGTONG_SEED)
     state = game_state(bot, fake.channel.id)
     assert state.phase == Phase.CHONGTONG and state.current_seat == 0
-    assert "alice to play" in body_of(table)  # to the table an ordinary turn: nothing shows
+    # To the table an ordinary turn: nothing shows.
+    assert "alice to play" in code_block(table.content)
     refused = await fake.slash(alice, fake.channel, "gostop play", card="1광")
     assert refused.ephemeral and "win now with your chongtong, or play on" in refused.text
     theirs = await fake.click(minjun, table, "Hand")
@@ -659,8 +585,8 @@ async def test_a_chongtong_is_offered_to_its_holder_alone_and_wins_ten_points(
     assert options == ["end", "play"]
     won = await fake.select(alice, hand.message, menu_of(hand.message)["custom_id"], ["end"])
     assert not won.ephemeral and "Chongtong! alice holds all four" in won.text
-    assert "alice wins with a chongtong" in body_of(won.message)  # type: ignore[arg-type]
-    final = body_of(won.message)  # type: ignore[arg-type]
+    assert "alice wins with a chongtong" in code_block(won.message.content)  # type: ignore[union-attr]
+    final = code_block(won.message.content)  # type: ignore[union-attr]
     assert re.search(r"^ chongtong +10$", final, re.M) and re.search(r"^ total +10$", final, re.M)
     record = await bot.store.member_stats(fake.guild.id, alice.id)
     assert record.games["gostop"]["win"] == 1 and record.games["gostop"]["points"] == 10
@@ -719,7 +645,7 @@ async def test_a_restart_keeps_the_game_its_menus_and_its_go_stop_buttons(
             state = game_state(first, fake.channel.id)
             if state.phase == Phase.GO_STOP:
                 break
-            table = await settled(fake, first, fake.channel)
+            table = await to_play(fake, first, fake.channel)
             seat = state.current_seat
             assert seat is not None
             member = members[seat]
@@ -727,7 +653,7 @@ async def test_a_restart_keeps_the_game_its_menus_and_its_go_stop_buttons(
             await via_command(fake, member, table, action, state)
         else:
             raise AssertionError("nobody reached Go or Stop")
-        table = await settled(fake, first, fake.channel)
+        table = await to_play(fake, first, fake.channel)
         member = members[seat]
         hand = await fake.click(member, table, "Hand")
         assert hand.message is not None
@@ -739,11 +665,12 @@ async def test_a_restart_keeps_the_game_its_menus_and_its_go_stop_buttons(
         assert restored.phase == Phase.GO_STOP and restored.current_seat == seat
         # Go and Stop are the choosing member's alone; their hand's Go button, posted
         # before the restart, still works.
-        table = await settled(fake, second, fake.channel, restarted=True)
+        table = await to_play(fake, second, fake.channel, restarted=True)
         other = members[1 - seat]
         refused = await fake.click(other, table, "Go")
-        assert refused.ephemeral and refused.text == t("error.not_your_turn", _locale(other))
-        go = await fake.click(member, hand.message, t("button.go", _locale(member)))
+        not_yours = t("error.not_your_turn", language(other.locale))
+        assert refused.ephemeral and refused.text == not_yours
+        go = await fake.click(member, hand.message, t("button.go", language(member.locale)))
         assert not go.ephemeral and "Go 1" in go.text, go.text
         session = second.sessions.get(fake.channel.id)
         assert session is not None and session.version == version + 1

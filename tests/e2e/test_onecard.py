@@ -16,14 +16,24 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
+from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
 from bot.i18n import counted, language, t
 from bot.text import onecard as render
 from rules.cards import FULL_DECK, Card, Rank, parse_card
 from rules.engine import GameOver
 from rules.onecard import CardsTaken, Forfeited, PlayCard, State, Take, position
 from rules.onecard.ai import choose_action
-from tests.e2e.deckhand_tables import leave_game, whose_turn
+from tests.bot.store.fakes import watch_writes
+from tests.e2e.deckhand_tables import (
+    leave_game,
+    live_tables,
+    menu_of,
+    open_hand,
+    pick_in_menus,
+    settled,
+    version_of,
+    whose_turn,
+)
 from tests.language import foreign_lines, message_lines
 
 if TYPE_CHECKING:
@@ -31,7 +41,6 @@ if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
 
 SEED = 43  # 52 member moves: 7s with a suit, attacks, two bankruptcies
-VERSION = re.compile(r"^dh:\d+:(\d+):")
 PHASE = re.compile(r"^Turn (\d+) · ", re.MULTILINE)
 HAND_LISTING = re.compile(r"^(\d+ cards? in your hand:|내 카드 \d+장:)$", re.MULTILINE)  # en, ko
 CARD_TEXTS = {render.card_name(card, "en"): card for card in FULL_DECK}
@@ -44,39 +53,12 @@ MENU = "Play a card or take"
 # -- reading the channel --------------------------------------------------------------------
 
 
-def version_of(message: FakeMessage) -> int | None:
-    for item in message.items():
-        match = VERSION.match(str(item.get("custom_id", "")))
-        if match:
-            return int(match[1])
-    return None
-
-
-async def settled(fake: FakeDiscord, bot: DeckhandBot, channel: FakeChannel) -> FakeMessage:
-    """The table of the session's current version once posted (computers have played)."""
-
-    def ready() -> FakeMessage | None:
-        session = bot.sessions.get(channel.id)
-        live = [m for m in fake.public_messages(channel) if m.buttons]
-        if session is None:  # over: the final table, with Deal again only
-            public = fake.public_messages(channel)
-            over = all(m.button_labels == ["Deal again"] for m in live)
-            return public[-1] if public and over else None
-        if len(live) != 1 or version_of(live[0]) != session.version:
-            return None
-        return live[0]
-
-    return await fake.wait_for(ready)
-
-
 class HandLog:
     """Every position the bot saved, by phase: the hands as they were at that moment."""
 
     def __init__(self, bot: DeckhandBot, channel_id: int) -> None:
         self.by_phase: dict[int, list[list[str]]] = {}
         self.channel_id = channel_id
-        store = bot.store
-        create, save, finish = store.create, store.save, store.finish
         self.state: State | None = None
 
         def record(game: Any) -> None:
@@ -84,24 +66,13 @@ class HandLog:
                 snapshot = game.data["state"]
                 self.by_phase[snapshot["phase"]] = snapshot["hands"]
 
-        async def creating(game: Any) -> Any:
-            record(game)  # a game dealt at once is stored with its first table
-            return await create(game)
-
-        async def saving(game: Any, *, expected_version: int) -> Any:
-            record(game)
-            return await save(game, expected_version=expected_version)
-
-        async def finishing(channel_id: int, **kwargs: Any) -> Any:
+        def finishing(channel_id: int) -> None:
             session = bot.sessions.get(channel_id)
             if session is not None and isinstance(session.state, State):
                 snapshot = session.state.snapshot()
                 self.by_phase[snapshot["phase"]] = snapshot["hands"]
-            return await finish(channel_id, **kwargs)
 
-        store.create = creating  # type: ignore[method-assign]
-        store.save = saving  # type: ignore[method-assign]
-        store.finish = finishing  # type: ignore[method-assign]
+        watch_writes(bot.store, record, finishing)
 
     def leaks(self, message: FakeMessage) -> list[str]:
         """Cards of a hand (at the message's phase) that the message shows; played cards aside."""
@@ -119,28 +90,19 @@ class HandLog:
 # -- acting like a member -------------------------------------------------------------------
 
 
-def menu_of(message: FakeMessage) -> dict[str, Any]:
-    menus = [c for c in message.items() if c.get("type") == 3]
-    assert len(menus) == 1, message.items()
-    return menus[0]
-
-
 async def via_hand_menu(
     fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: PlayCard | Take
 ) -> Any:
     """Hand button → the select of legal cards (→ the suit after a 7)."""
-    hand = await fake.click(member, table, "Hand")
-    assert hand.ephemeral and hand.message is not None, hand.text
+    hand = await open_hand(fake, member, table)
     assert HAND_LISTING.search(hand.text), hand.text
-    menu = menu_of(hand.message)
-    value = "take" if isinstance(action, Take) else action.card.code
-    picked = await fake.select(member, hand.message, menu["custom_id"], [value])
-    if isinstance(action, PlayCard) and action.card.rank is Rank.SEVEN:
-        assert picked.ephemeral and picked.message is not None, picked.text
+    if isinstance(action, Take):
+        return await pick_in_menus(fake, member, hand, ["take"])
+    values = [action.card.code]
+    if action.card.rank is Rank.SEVEN:
         assert action.suit is not None
-        suits = menu_of(picked.message)
-        picked = await fake.select(member, picked.message, suits["custom_id"], [action.suit.value])
-    return picked
+        values.append(action.suit.value)
+    return await pick_in_menus(fake, member, hand, values)
 
 
 async def via_commands(
@@ -185,12 +147,6 @@ def seat_state(bot: DeckhandBot, channel_id: int) -> tuple[Any, State]:
     session = bot.sessions.get(channel_id)
     assert session is not None and isinstance(session.state, State)
     return session, session.state
-
-
-@pytest.fixture
-async def bot(deckhand: Deckhand) -> Any:
-    async with deckhand.run() as running:
-        yield running
 
 
 @pytest.fixture
@@ -242,9 +198,7 @@ async def test_three_members_and_a_computer_play_to_the_end_and_no_hand_is_ever_
     final = fake.public_messages(fake.channel)[-1]
     assert render.log_lines([GameOver(state.result)], names)[0] in final.text
     assert final.text.count("wins!") == 1  # one winner line
-    assert [m.button_labels for m in fake.public_messages(fake.channel) if m.buttons] == [
-        ["Deal again"]
-    ]
+    assert [m.button_labels for m in live_tables(fake, fake.channel)] == [["Deal again"]]
     for place in ("1st", "2nd", "3rd", "4th"):  # every seat's result
         assert f"\n{place} " in final.text
     stats = await bot.store.member_stats(fake.guild.id, members[0].id)

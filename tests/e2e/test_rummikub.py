@@ -18,13 +18,13 @@ import pytest
 
 import rules.rng
 from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
-from bot.i18n import counted, t
+from bot.i18n import counted, language, t
 from bot.text.rummikub import LOG_LINE
 from rules.rummikub import Draw, Meld, State
 from rules.rummikub import restore as restore_state
 from rules.rummikub.ai import choose_action
 from rules.rummikub.tiles import parse_tile
-from tests.e2e.deckhand_tables import leave_game, version_of
+from tests.e2e.deckhand_tables import leave_game, open_hand, to_play
 from tests.language import foreign_lines, message_lines
 from tests.phone import assert_fits_phone, assert_tables_fit_phone
 
@@ -110,31 +110,6 @@ class Drawn:
         return sorted((shown_tiles(message.content) - table) + (log - table))
 
 
-async def settled(fake: FakeDiscord, bot: DeckhandBot) -> FakeMessage:
-    """The table of the session's current version once a member is to move, or the end."""
-
-    def ready() -> FakeMessage | None:
-        session = bot.sessions.get(fake.channel.id)
-        live = [m for m in fake.public_messages(fake.channel) if m.buttons]
-        if len(live) != 1:
-            return None
-        if session is None:
-            finished = bot.sessions.finished.get(fake.channel.id)
-            return live[0] if finished is not None else None
-        if session.state is None or version_of(live[0]) != session.version:
-            return None
-        seat = session.state.current_seat
-        if seat is not None and session.seats[seat].computer:
-            return None
-        return live[0]
-
-    return await fake.wait_for(ready, within=20.0)
-
-
-def locale_of(member: FakeMember) -> str:
-    return "ko" if str(member.locale).startswith("ko") else "en"
-
-
 def codes(tiles: Any) -> str:
     return " ".join(tile.code for tile in tiles)
 
@@ -143,10 +118,9 @@ async def arrange(
     fake: FakeDiscord, member: FakeMember, table: FakeMessage, text: str
 ) -> tuple[Any, str]:
     """Hand, then Arrange: the box's prefilled text; submit ``text``; the preview."""
-    lang = locale_of(member)
-    hand = await fake.click(member, table, t("button.hand", "en"))
-    assert hand.ephemeral and hand.message is not None, hand.text
-    shown = await fake.click(member, hand.message, t("button.rummikub.arrange", lang))
+    lang = language(member.locale)
+    hand = await open_hand(fake, member, table, t("button.hand", "en"))
+    shown = await fake.click(member, hand, t("button.rummikub.arrange", lang))
     assert shown.response_type == 9, shown.text
     modal = shown.interaction.response_data or {}
     prefilled = modal["components"][0]["components"][0].get("value", "")
@@ -160,7 +134,7 @@ async def play_by_solver(
     """Each member plays the solver's move through the Arrange box and Done, or draws by
     command; every public table is checked. The last table."""
     for turn in range(turns):
-        table = await settled(fake, bot)
+        table = await to_play(fake, bot, fake.channel)
         state = game_state(bot, fake.channel.id) if bot.sessions.get(fake.channel.id) else None
         if state is None:
             return table
@@ -179,10 +153,10 @@ async def play_by_solver(
         text = "\n".join(codes(tiles) for tiles in action.table)
         preview, _ = await arrange(fake, member, table, text)
         assert preview.ephemeral and preview.message is not None, preview.text
-        assert not foreign_lines(message_lines(preview.message), locale_of(member))
+        assert not foreign_lines(message_lines(preview.message), language(member.locale))
         if turn % 2:
             done = await fake.click(
-                member, preview.message, t("button.rummikub.done", locale_of(member))
+                member, preview.message, t("button.rummikub.done", language(member.locale))
             )
         else:
             done = await fake.slash(member, fake.channel, "rummikub done")
@@ -191,12 +165,6 @@ async def play_by_solver(
 
 
 # -- fixtures ---------------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def bot(deckhand: Deckhand) -> Any:
-    async with deckhand.run() as running:
-        yield running
 
 
 @pytest.fixture
@@ -306,7 +274,8 @@ async def test_two_members_and_a_computer_play_to_the_end_then_deal_again_and_st
     assert stats.games["rummikub"]["played"] == 1
     again = await fake.click(members[0], final, t("button.again", "en"))
     assert not again.ephemeral, again.text
-    await settled(fake, bot)  # the next deal, the computer's first move made if it starts
+    # The next deal, the computer's first move made if it starts.
+    await to_play(fake, bot, fake.channel)
 
 
 async def test_an_initial_meld_below_30_is_refused_with_its_value_then_accepted(
@@ -315,7 +284,7 @@ async def test_an_initial_meld_below_30_is_refused_with_its_value_then_accepted(
     fake = fake_discord
     alice, minjun = members
     await open_game(fake, members, MELD_SEED)
-    await settled(fake, bot)
+    await to_play(fake, bot, fake.channel)
     state = game_state(bot, fake.channel.id)
     assert state.current_seat == 0
     from bot.games.rummikub import _rack_sets
@@ -367,7 +336,7 @@ async def test_a_rearrangement_splits_a_run_and_reuses_a_joker_by_commands(
     fake = fake_discord
     alice, _ = members
     await open_game(fake, members, GAME_SEED)
-    await settled(fake, bot)
+    await to_play(fake, bot, fake.channel)
     put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
 
     async def step(command: str, **options: Any) -> str:
@@ -420,7 +389,7 @@ async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done
     fake = fake_discord
     alice, minjun = members
     await open_game(fake, members, GAME_SEED)
-    table = await settled(fake, bot)
+    table = await to_play(fake, bot, fake.channel)
     put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
     # A wrong arrangement first: the preview names the set and why; Done is refused naming it.
     wrong = "R3 R4 R5\nR6 R7 R8 R9\nB9 O9 K9 K1\nK2 J"
@@ -452,7 +421,7 @@ async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done
     assert not done.ephemeral and done.message is not None, done.text
     check_public(fake, done.message, game_state(bot, fake.channel.id))
     # A table tile left out of the box is refused, and nothing changes.
-    table = await settled(fake, bot)
+    table = await to_play(fake, bot, fake.channel)
     session = bot.sessions.get(fake.channel.id)
     assert session is not None
     before = session.version
@@ -470,7 +439,7 @@ async def test_a_restart_keeps_a_staged_turn(
     alice, _ = members
     async with deckhand.run() as bot:
         await open_game(fake, members, GAME_SEED)
-        await settled(fake, bot)
+        await to_play(fake, bot, fake.channel)
         put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
         await fake.slash(alice, fake.channel, "rummikub split", set=1, at=4)
         staged = await fake.slash(alice, fake.channel, "rummikub add", set=2, tiles="R9")
@@ -493,7 +462,7 @@ async def test_a_timeout_with_staged_changes_draws_three(
     alice, _ = members
     async with deckhand.run(default_turn_seconds=2.0) as bot:
         await open_game(fake, members, GAME_SEED)
-        await settled(fake, bot)
+        await to_play(fake, bot, fake.channel)
         put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
         staged = await fake.slash(alice, fake.channel, "rummikub split", set=1, at=4)
         assert staged.ephemeral, staged.text
@@ -520,7 +489,7 @@ async def test_a_full_table_fits_discord_and_a_hint_answers_in_time(
     fake = fake_discord
     alice, _ = members
     await open_game(fake, members, GAME_SEED)
-    await settled(fake, bot)
+    await to_play(fake, bot, fake.channel)
     assert sum(len(s) for s in FULL_TABLE) == 100
     put_position(
         bot,
@@ -560,7 +529,7 @@ async def test_hints_are_off_unless_the_host_turns_them_on(
     fake = fake_discord
     minjun = members[1]
     await open_game(fake, members, GAME_SEED)  # no hints option: off
-    table = await settled(fake, bot)
+    table = await to_play(fake, bot, fake.channel)
     assert t("rummikub.table.hints", "en") not in table.content
     refused = await fake.slash(minjun, fake.channel, "rummikub hint")
     assert refused.ephemeral and refused.text == t("error.rummikub_hints_off", "ko")
@@ -577,7 +546,7 @@ async def test_a_table_with_hints_on_says_so_gives_one_meld_and_deals_again_with
     opened = await fake.slash(alice, fake.channel, "rummikub start", players=2, hints="on")
     assert not opened.ephemeral, opened.text
     await fake.slash(minjun, fake.channel, "rummikub join")
-    table = await settled(fake, bot)
+    table = await to_play(fake, bot, fake.channel)
     assert t("rummikub.table.hints", "en") in ANSI.sub("", table.content)
     put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE, hints=True))
     hint = await fake.slash(alice, fake.channel, "rummikub hint")
@@ -599,7 +568,7 @@ async def test_a_table_with_hints_on_says_so_gives_one_meld_and_deals_again_with
     )
     again = await fake.click(alice, final.message, t("button.again", "en"))
     assert not again.ephemeral, again.text
-    table = await settled(fake, bot)
+    table = await to_play(fake, bot, fake.channel)
     assert t("rummikub.table.hints", "en") in ANSI.sub("", table.content)
     assert game_state(bot, fake.channel.id).hints
 
@@ -612,7 +581,7 @@ async def test_a_staged_turn_is_one_private_message(
     fake = fake_discord
     alice, _ = members
     await open_game(fake, members, GAME_SEED)
-    table = await settled(fake, bot)
+    table = await to_play(fake, bot, fake.channel)
     put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE))
     before = len(fake.ephemeral_messages(alice, fake.channel))
     hand = await fake.click(alice, table, t("button.hand", "en"))
@@ -639,7 +608,7 @@ async def test_a_staged_turn_is_one_private_message(
     assert received == [mine] and mine.edits == 3
     # A slash command has no message to edit: it answers with a new one, whose buttons then
     # edit it in turn.
-    await settled(fake, bot)
+    await to_play(fake, bot, fake.channel)
     put_position(bot, fake.channel.id, position(REARRANGE_RACKS, REARRANGE_TABLE, turn=1))
     minjun = members[1]
     split = await fake.slash(minjun, fake.channel, "rummikub split", set=1, at=4)
@@ -668,7 +637,7 @@ async def test_a_hint_the_solver_cannot_finish_in_time_says_so(
     fake = fake_discord
     alice, _ = members
     await open_game(fake, members, GAME_SEED, hints=True)
-    await settled(fake, bot)
+    await to_play(fake, bot, fake.channel)
     try:
         hint = await fake.slash(alice, fake.channel, "rummikub hint")
         # The deferred "thinking" answer, edited with the words once the limit passed.

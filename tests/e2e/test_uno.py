@@ -34,7 +34,15 @@ from rules.uno import (
 )
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
-from tests.e2e.deckhand_tables import leave_game, settled, whose_turn
+from tests.e2e.deckhand_tables import (
+    leave_game,
+    live_tables,
+    menu_of,
+    open_hand,
+    pick_in_menus,
+    settled,
+    whose_turn,
+)
 from tests.language import foreign_lines, message_lines
 from tests.phone import assert_fits_phone
 
@@ -88,12 +96,6 @@ def no_hand_in_public(
 
 
 @pytest.fixture
-async def bot(deckhand: Deckhand) -> Any:
-    async with deckhand.run() as running:
-        yield running
-
-
-@pytest.fixture
 def members(fake_discord: FakeDiscord) -> list[FakeMember]:
     return [
         fake_discord.add_member("alice"),
@@ -132,18 +134,12 @@ def state_of_finished(bot: DeckhandBot, channel_id: int) -> UnoState:
     return finished.state
 
 
-def menu_of(message: FakeMessage) -> dict[str, Any]:
-    menus = [c for c in message.items() if c.get("type") == 3]
-    assert len(menus) == 1, message.items()
-    return menus[0]
-
-
 async def by_hand_menu(
-    fake: FakeDiscord, member: FakeMember, table: FakeMessage, value: str
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, *values: str
 ) -> Any:
-    hand = await fake.click(member, table, "Hand")
-    assert hand.ephemeral and hand.message is not None, hand.text
-    return await fake.select(member, hand.message, menu_of(hand.message)["custom_id"], [value])
+    """Hand, then ``values`` in its menu and the menus after it (a wild's colour, a 7's
+    target)."""
+    return await pick_in_menus(fake, member, await open_hand(fake, member, table), list(values))
 
 
 async def make_move(
@@ -166,13 +162,10 @@ async def make_move(
                 **({"colour": colour} if colour else {}),
                 **({"target": action.target + 1} if action.target is not None else {}),
             )
-        picked = await by_hand_menu(fake, member, table, code)
+        values = [code]
         if colour is not None or action.target is not None:
-            assert picked.ephemeral and picked.message is not None, picked.text
-            second = menu_of(picked.message)
-            value = colour if colour is not None else str(action.target)
-            picked = await fake.select(member, picked.message, second["custom_id"], [value])
-        return picked
+            values.append(colour if colour is not None else str(action.target))
+        return await by_hand_menu(fake, member, table, *values)
     if isinstance(action, Draw):
         label = t("uno.take_n", "en", n=view.pending) if view.pending else t("uno.draw", "en")
         return await fake.click(member, table, label)
@@ -193,7 +186,7 @@ async def final_table(fake: FakeDiscord) -> FakeMessage:
     """The round's final table: the one message left with a button, Deal again."""
 
     def ready() -> FakeMessage | None:
-        live = [m for m in fake.public_messages(fake.channel) if m.buttons]
+        live = live_tables(fake, fake.channel)
         return live[0] if len(live) == 1 and live[0].button_labels == ["Deal again"] else None
 
     return await fake.wait_for(ready)
