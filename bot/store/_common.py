@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from bot.store.base import ActiveGame, GameRecord, MemberStats, SeatResult, VersionConflict
+from bot.store.base import (
+    ActiveGame,
+    GameRecord,
+    GuildSettings,
+    MemberStats,
+    SeatResult,
+    VersionConflict,
+)
 
 SEEDING = ("anyone", "moderators", "off")
 
 __all__ = [
     "OUTCOMES",
     "SEEDING",
+    "SETTINGS_SECONDS",
+    "SettingsCache",
     "check_finish",
     "check_save",
     "decode",
@@ -24,6 +34,45 @@ __all__ = [
 ]
 
 OUTCOMES = ("win", "lose", "draw")
+# How long a guild's settings read from the database are used before they are read again.
+SETTINGS_SECONDS = 60.0
+
+
+class SettingsCache:
+    """Guild settings read recently, so that a move does not ask the database for them: a
+    move reads them up to four times (the turn limit, the lobby's time, the server's
+    language, who may seed a deal), about a third of a move's database round trips.
+
+    A guild's settings change through ``/game settings``, which the process serving the
+    guild (its shard) saves through this cache, so that process sees the change at once;
+    a change made behind its back (another tool, SQL by hand) is seen within
+    :data:`SETTINGS_SECONDS`.
+    """
+
+    def __init__(self, seconds: float = SETTINGS_SECONDS) -> None:
+        self._seconds = seconds
+        self._kept: dict[int, tuple[float, GuildSettings]] = {}
+
+    async def get(
+        self, guild_id: int, read: Callable[[int], Awaitable[GuildSettings]]
+    ) -> GuildSettings:
+        """``guild_id``'s settings: kept ones while fresh, else ``read(guild_id)``'s."""
+        now = time.monotonic()
+        kept = self._kept.get(guild_id)
+        if kept is not None and now - kept[0] < self._seconds:
+            return kept[1]
+        settings = await read(guild_id)
+        self._kept[guild_id] = (now, settings)
+        return settings
+
+    async def save(
+        self, settings: GuildSettings, write: Callable[[GuildSettings], Awaitable[None]]
+    ) -> None:
+        """``write(settings)``, then keep them; a write that failed (it may have been made:
+        its answer lost) leaves them to be read again."""
+        self._kept.pop(settings.guild_id, None)
+        await write(settings)
+        self._kept[settings.guild_id] = (time.monotonic(), settings)
 # ORDER BY of the leaderboard query, by wins or by points (ties: fewer games, then member id).
 
 

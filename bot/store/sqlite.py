@@ -63,6 +63,7 @@ from urllib.parse import parse_qs
 
 from bot.store import STORE_RETRY_WAIT_SECONDS, STORE_WAIT_SECONDS, StoreUnavailable
 from bot.store._common import (
+    SettingsCache,
     check_finish,
     check_save,
     decode,
@@ -121,6 +122,7 @@ class SQLiteStore:
         self._db: sqlite3.Connection | None = None
         self._lock = asyncio.Lock()
         self._refused_at = -float("inf")  # time.monotonic() of the last refusal
+        self._settings = SettingsCache()
         # A commit that fsyncs would hold up every channel: those stay off the loop.
         self._inline = synchronous == "normal"
         self._worker: ThreadPoolExecutor | None = None
@@ -472,7 +474,14 @@ class SQLiteStore:
         ]
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's settings, or the defaults."""
+        """The guild's settings, or the defaults (kept a while: :class:`SettingsCache`)."""
+        return await self._settings.get(guild_id, self._read_guild_settings)
+
+    async def save_guild_settings(self, settings: GuildSettings) -> None:
+        """Insert or replace the guild's settings."""
+        await self._settings.save(settings, self._write_guild_settings)
+
+    async def _read_guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._run(
             lambda db: db.execute(
                 "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding,"
@@ -486,8 +495,7 @@ class SQLiteStore:
         allowed = None if row[3] is None else tuple(json.loads(row[3]))
         return GuildSettings(guild_id, row[0], row[1], row[2], allowed, row[4], row[5])
 
-    async def save_guild_settings(self, settings: GuildSettings) -> None:
-        """Insert or replace the guild's settings."""
+    async def _write_guild_settings(self, settings: GuildSettings) -> None:
         allowed = None if settings.allowed_games is None else json.dumps(settings.allowed_games)
         values = (
             settings.guild_id,

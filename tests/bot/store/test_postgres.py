@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import time
 import uuid
+from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
@@ -19,6 +21,7 @@ from bot.store import (
     StoreUncertain,
     open_store,
 )
+from bot.store import postgres as postgres_module
 from bot.store.base import ActiveGame
 from bot.store.migrations import migrations
 from bot.store.postgres import PostgresStore
@@ -174,3 +177,17 @@ async def test_after_a_refusal_only_the_wait_for_a_connection_is_cut_short() -> 
             assert await sleeping == ""  # the statement in flight was not cut
     finally:
         await store.close()
+
+
+def test_the_store_leaves_no_session_state_on_a_pooled_connection() -> None:
+    # The pool gives connections back without asyncpg's reset query (a round trip per
+    # operation): that is only safe while nothing sets, locks, listens or opens a cursor
+    # beyond a transaction.
+    sources = [Path(postgres_module.__file__).read_text(encoding="utf-8")]
+    sources += [step.sql for step in migrations("postgres")]
+    text = "\n".join(sources)
+    # "SET x = ..." outside UPDATE sets a session variable; SET LOCAL ends with its transaction.
+    session_sets = re.findall(r"^(?:(?!UPDATE).)*?\bSET (?!LOCAL\b)\w+", text, re.M)
+    assert session_sets == []
+    assert re.findall(r"\b(LISTEN|DECLARE|WITH HOLD|PREPARE)\b", text) == []
+    assert re.findall(r"pg_advisory_(?!xact_)\w*lock", text) == []
