@@ -13,6 +13,7 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -21,6 +22,9 @@ from pydantic import ValidationError
 from bot.client import CommandsRefused, create_bot
 from bot.settings import Settings
 from bot.store import StoreUnavailable, UnsupportedDatabaseURL, open_store
+
+if sys.platform != "win32":
+    import uvloop
 
 __all__ = ["CONFIG_ERROR", "SetupError", "add_arguments", "configure_logging", "run", "serve"]
 
@@ -47,10 +51,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = load_settings()
         configure_logging(settings.log_level)
-        return asyncio.run(serve(settings))
+        with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+            return runner.run(serve(settings))
     except SetupError as error:
         print(f"deckhand: {error}", file=sys.stderr)
         return CONFIG_ERROR
+
+
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop (a dependency: a move's CPU is what limits a deployment,
+    docs/design.md §8), except on Windows, which it is not made for: asyncio's own there."""
+    if sys.platform == "win32":
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
 
 
 # discord.py logs whole payloads at DEBUG: every gateway event (a card named in

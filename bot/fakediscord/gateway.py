@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from .model import to_json
+
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
@@ -55,7 +57,7 @@ class GatewaySession:
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         async with self.lock:
             self.seq += 1
-            frame = json.dumps({"op": OP_DISPATCH, "t": event, "s": self.seq, "d": data})
+            frame = to_json({"op": OP_DISPATCH, "t": event, "s": self.seq, "d": data})
             self.log.append((self.seq, frame))
             if len(self.log) > 2000:
                 del self.log[:1000]
@@ -104,7 +106,7 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
-        await ws.send_str(json.dumps({"op": OP_HELLO, "d": {"heartbeat_interval": 41250}}))
+        await ws.send_str(to_json({"op": OP_HELLO, "d": {"heartbeat_interval": 41250}}))
         session: GatewaySession | None = None
         try:
             async for msg in ws:
@@ -113,7 +115,7 @@ class Gateway:
                 frame = json.loads(msg.data)
                 op = frame.get("op")
                 if op == OP_HEARTBEAT:
-                    await ws.send_str(json.dumps({"op": OP_HEARTBEAT_ACK, "d": None}))
+                    await ws.send_str(to_json({"op": OP_HEARTBEAT_ACK, "d": None}))
                 elif op == OP_IDENTIFY:
                     session = await self._identify(ws, frame["d"])
                 elif op == OP_RESUME:
@@ -171,7 +173,7 @@ class Gateway:
     ) -> GatewaySession | None:
         session = self.sessions.get(data.get("session_id", ""))
         if session is None or session.closed or data.get("token") != self.discord.token:
-            await ws.send_str(json.dumps({"op": OP_INVALID_SESSION, "d": False}))
+            await ws.send_str(to_json({"op": OP_INVALID_SESSION, "d": False}))
             return None
         async with session.lock:
             since = int(data.get("seq") or 0)
@@ -205,7 +207,7 @@ class Gateway:
         """Ask every live connection to reconnect (opcode 7); discord.py resumes."""
         for session in self.live_sessions():
             if session.ws is not None:
-                await session.ws.send_str(json.dumps({"op": OP_RECONNECT, "d": None}))
+                await session.ws.send_str(to_json({"op": OP_RECONNECT, "d": None}))
 
     async def drop(self, code: int = 4000) -> None:
         """Close every live connection with ``code`` as Discord does on a gateway error."""

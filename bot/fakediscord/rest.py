@@ -32,7 +32,7 @@ from .limits import (
     check_message,
     form_error_body,
 )
-from .model import EPHEMERAL, LOADING, FakeMessage, Interaction
+from .model import EPHEMERAL, LOADING, FakeMessage, Interaction, to_json
 from .spec import SPEC_ROUTES, check_body, readable_path
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def json_response(
 ) -> web.Response:
     # discord.py only parses JSON when the content type is exactly "application/json".
     return web.Response(
-        body=json.dumps(data).encode(),
+        body=to_json(data).encode(),
         status=status,
         headers={"Content-Type": "application/json", **(headers or {})},
     )
