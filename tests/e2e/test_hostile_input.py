@@ -87,12 +87,6 @@ async def snapshot(bot: DeckhandBot, fake: FakeDiscord) -> Any:
     return sessions, stored, settings
 
 
-@pytest.fixture
-async def bot(deckhand: Deckhand) -> Any:
-    async with deckhand.run() as running:
-        yield running
-
-
 def synced(fake: FakeDiscord) -> list[tuple[str, list[dict[str, Any]]]]:
     commands = [c for scope in fake.commands.values() for c in scope]
     found = list(leaves(commands))

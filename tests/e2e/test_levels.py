@@ -5,7 +5,6 @@ play on at that level, and a restart keeps it. A level Discord never offered is 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -13,7 +12,7 @@ import pytest
 from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage, UsageError
 from bot.games import GameCatalog
 from rules.levels import Level
-from tests.e2e.deckhand_tables import settled, version_of, whose_turn
+from tests.e2e.deckhand_tables import code_block, settled, version_of, whose_turn
 from tests.phone import assert_tables_fit_phone
 
 if TYPE_CHECKING:
@@ -21,14 +20,7 @@ if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
 
 SEED = 11
-BLOCK = re.compile(r"```[a-z]*\n(.*?)\n```", re.DOTALL)
 GAMES_WITH_COMPUTERS = set(GameCatalog.discover().names())  # every game seats computers
-
-
-def body(text: str) -> str:
-    found = BLOCK.findall(text)
-    assert found, text
-    return str(found[-1])
 
 
 def above_the_block(text: str) -> str:
@@ -72,19 +64,19 @@ async def test_a_hard_computer_is_named_plays_on_and_keeps_its_level_after_a_res
         )
         assert not opened.ephemeral, opened.text
         table = await settled(fake, bot, fake.channel)
-        assert "AI 2 (hard)" in body(table.text)
+        assert "AI 2 (hard)" in code_block(table.text)
         assert_tables_fit_phone(table.text)
         if whose_turn(bot, fake.channel) != alice.id:  # the computer opened: it has played
             assert "AI 2 (hard)" in above_the_block(table.text)
         text = await take_and_let_the_computer_play(fake, bot, alice)
-        assert "AI 2 (hard)" in above_the_block(text) and "AI 2 (hard)" in body(text)
+        assert "AI 2 (hard)" in above_the_block(text) and "AI 2 (hard)" in code_block(text)
         session = bot.sessions.get(fake.channel.id)
         assert session is not None and session.level is Level.HARD
     async with deckhand.run() as bot:
         session = bot.sessions.get(fake.channel.id)
         assert session is not None and session.level is Level.HARD
         text = await take_and_let_the_computer_play(fake, bot, alice)
-        assert "AI 2 (hard)" in above_the_block(text) and "AI 2 (hard)" in body(text)
+        assert "AI 2 (hard)" in above_the_block(text) and "AI 2 (hard)" in code_block(text)
 
 
 async def test_a_korean_table_names_the_level_in_korean(
@@ -97,7 +89,7 @@ async def test_a_korean_table_names_the_level_in_korean(
         opened = await fake.slash(host, fake.channel, "gostop start", bots=1, level="hard")
         assert not opened.ephemeral, opened.text
         table = await settled(fake, bot, fake.channel)
-        assert "AI 2 (고수)" in body(table.text)
+        assert "AI 2 (고수)" in code_block(table.text)
         assert_tables_fit_phone(table.text)
 
 
@@ -115,7 +107,7 @@ async def test_a_lobby_says_the_level_and_a_normal_table_is_as_ever(
         opened = await fake.slash(alice, fake.channel, "uno start", players=2, bots=1, seed=SEED)
         assert not opened.ephemeral, opened.text
         table = await settled(fake, bot, fake.channel)
-        assert "Computer 2" in body(table.text) and "(normal)" not in table.text
+        assert "Computer 2" in code_block(table.text) and "(normal)" not in table.text
         session = bot.sessions.get(fake.channel.id)
         assert session is not None and session.level is Level.NORMAL
 
