@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import catalog
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 DESIGN = DOCS / "design.md"
@@ -30,16 +32,22 @@ SELF = Path(__file__).resolve().relative_to(ROOT).as_posix()
 # Issue numbers another engineer is removing from a file they are writing now (exact text).
 # Drop an entry once its file no longer needs it.
 
-# A game's names in prose, each to its code name.
-GAME_WORDS = {
-    "blackjack": "blackjack",
-    "onecard": "onecard",
-    "one card": "onecard",
-    "uno": "uno",
-    "gostop": "gostop",
-    "go-stop": "gostop",
-    "rummikub": "rummikub",
-}
+
+def game_words() -> dict[str, str]:
+    """A game's names in prose, each to its code name: every game with numbered rules
+    (``docs/rules/<game>.md``), by its code name and by its English name where the catalogs
+    have one (``game.<game>``: ``one card``, ``go-stop``)."""
+    english = catalog("en")
+    words = {}
+    for path in sorted((DOCS / "rules").glob("*.md")):
+        words[path.stem] = path.stem
+        shown = english.get(f"game.{path.stem}")
+        if shown:
+            words[shown.lower()] = path.stem
+    return words
+
+
+GAME_WORDS = game_words()
 _GAME = "|".join(sorted((re.escape(word) for word in GAME_WORDS), key=len, reverse=True))
 _NUMBERS = r"\d+(?:\s*(?:[-–]|,|and|or|to)\s*\d+)*"
 RULE = re.compile(rf"\b[Rr]ules?\s+(?P<numbers>{_NUMBERS})")
