@@ -511,6 +511,3 @@ def _adapters_in(package: str) -> tuple[AnyAdapter, ...]:
         if adapter is not None:
             found.append(adapter)
     return tuple(found)
-
-
-PublicTurns = BaseAdapter  # the name it had before it held the defaults of every game

@@ -155,8 +155,8 @@ async def _answered(
         params = {name: echo(value) for name, value in error.params.items()}
         if isinstance(error.params.get("game"), str):  # a game's name, in the member's language
             params["game"] = t(f"game.{error.params['game']}", locale)
-        if isinstance(error.params.get("games"), tuple):  # games as the member types them
-            params["games"] = ", ".join(t(f"name.{game}", locale) for game in error.params["games"])
+        if isinstance(games := error.params.get("games"), tuple):  # as the member types them
+            params["games"] = ", ".join(t(f"name.{game}", locale) for game in games)
         await tell(interaction, t(error.key, locale, **params), locale)
     except IllegalAction as error:
         session = deckhand(interaction).sessions.get(interaction.channel_id or 0)
