@@ -3,13 +3,15 @@ the real bot against it, and ``deckhand sandbox`` lets a visitor play in it from
 It ships with the bot so the sandbox works from an installed package; nothing else in the
 bot imports it.
 
-See :class:`FakeDiscord` in ``server.py``; ``limits.py`` holds Discord's limits, ``rest.py``
-the routes, ``gateway.py`` the websocket, ``model.py`` what the fake remembers.
+See :class:`FakeDiscord` in ``server.py``; ``acting.py`` holds what members do, ``limits.py``
+Discord's limits, ``rest.py`` the routes, ``gateway.py`` the websocket, ``model.py`` what the
+fake remembers.
 """
 
-from .model import FakeChannel, FakeMember, FakeMessage, FakeRole, FakeUser, Violation
+from .acting import InteractionResult, UsageError
+from .model import FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole, FakeUser, Violation
 from .running import running_client
-from .server import FakeDiscord, FakeGuild, InteractionResult, UsageError
+from .server import FakeDiscord
 
 __all__ = [
     "FakeChannel",

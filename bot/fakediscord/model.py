@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import itertools
+import operator
 import re
 import time
 from dataclasses import dataclass, field
@@ -27,6 +29,7 @@ __all__ = [
     "MEMBER_PERMISSIONS",
     "VIEW_CHANNEL",
     "FakeChannel",
+    "FakeGuild",
     "FakeMember",
     "FakeMessage",
     "FakeRole",
@@ -248,6 +251,102 @@ class FakeChannel:
                 },
             )
         return data
+
+
+# The guild fields only GUILD_CREATE sends (resources/guild.mdx, "Guild Create Extra Fields").
+GUILD_CREATE_ONLY = frozenset(
+    ("joined_at", "large", "unavailable", "member_count", "voice_states", "members",
+     "channels", "threads", "presences", "stage_instances", "guild_scheduled_events",
+     "soundboard_sounds")
+)  # fmt: skip
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    everyone_permissions: int = MEMBER_PERMISSIONS
+    roles: dict[int, FakeRole] = field(default_factory=dict)
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+    members: dict[int, FakeMember] = field(default_factory=dict)
+    locale: str = "en-US"
+
+    def add_role(self, role_id: int, name: str, permissions: int) -> FakeRole:
+        role = FakeRole(role_id, name, permissions, position=len(self.roles))
+        self.roles[role_id] = role
+        return role
+
+    def permissions_of(self, member: FakeMember, channel: FakeChannel | None = None) -> int:
+        """``member``'s permissions in the guild, or in ``channel`` with its overwrites
+        applied as Discord applies them (topics/permissions.mdx, "Permission Overwrites"):
+        @everyone's, then the member's roles' together, then the member's own; a thread
+        takes its parent's."""
+        if member.id == self.owner_id:
+            return ALL_PERMISSIONS
+        value = self.everyone_permissions
+        for role_id in member.role_ids:
+            value |= self.roles[role_id].permissions
+        if value & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        if channel is not None and channel.parent_id is not None:
+            channel = self.channels.get(channel.parent_id, channel)
+        if channel is None:
+            return value
+        overwrites = channel.overwrites
+        allow, deny = overwrites.get(self.id, (0, 0))
+        value = (value & ~deny) | allow
+        roles = [overwrites[r] for r in member.role_ids if r in overwrites]
+        value &= ~functools.reduce(operator.or_, (d for _, d in roles), 0)
+        value |= functools.reduce(operator.or_, (a for a, _ in roles), 0)
+        allow, deny = overwrites.get(member.id, (0, 0))
+        return (value & ~deny) | allow
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [role.payload() for role in self.roles.values()],
+            "emojis": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "max_members": 500000,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": self.locale,
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "stickers": [],
+            "premium_progress_bar_enabled": False,
+            "joined_at": iso_now(),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members),
+            "voice_states": [],
+            "members": [m.payload() for m in self.members.values()],
+            "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
 
 
 @dataclass(slots=True)

@@ -13,8 +13,7 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage
-from bot.fakediscord.server import InteractionResult
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage, InteractionResult
 from bot.i18n import language, t
 from cogs.common.ids import BUTTON_TEMPLATE, MENU_TEMPLATE, parse_button_id
 
