@@ -73,6 +73,8 @@ class SettingsCache:
         self._kept.pop(settings.guild_id, None)
         await write(settings)
         self._kept[settings.guild_id] = (time.monotonic(), settings)
+
+
 # ORDER BY of the leaderboard query, by wins or by points (ties: fewer games, then member id).
 
 
