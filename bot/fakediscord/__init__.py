@@ -4,8 +4,8 @@ It ships with the bot so the sandbox works from an installed package; nothing el
 bot imports it.
 
 See :class:`FakeDiscord` in ``server.py``; ``acting.py`` holds what members do, ``limits.py``
-Discord's limits, ``rest.py`` the routes, ``gateway.py`` the websocket, ``model.py`` what the
-fake remembers.
+Discord's limits, ``rest.py`` the routes (their handlers in ``rest_*.py``), ``gateway.py`` the
+websocket, ``model.py`` what the fake remembers.
 """
 
 from .acting import InteractionResult, UsageError

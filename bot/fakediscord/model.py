@@ -410,6 +410,18 @@ class FakeMessage:
     def button_labels(self) -> list[str]:
         return [str(c.get("label", "")) for c in self.buttons]
 
+    def as_edited(self, edit: dict[str, Any]) -> dict[str, Any]:
+        """The message as ``edit`` leaves it (what Discord checks): each field the edit names,
+        the message's own for the rest."""
+        merged = {
+            "content": edit.get("content", self.content),
+            "embeds": edit.get("embeds", self.embeds),
+            "components": edit.get("components", self.components),
+            "attachments": edit.get("attachments", self.attachments),
+        }
+        merged |= {key: edit[key] for key in ("flags", "allowed_mentions") if key in edit}
+        return merged
+
     def snapshot(self) -> FakeMessage:
         """A copy as seen now (a client that has not refreshed yet still shows this)."""
         return copy.deepcopy(self)

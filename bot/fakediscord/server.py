@@ -41,7 +41,8 @@ from .model import (
     pinged_users,
 )
 from .ratelimits import RateLimits
-from .rest import INTERACTION_DEADLINE, Failure, Rest, Slowdown
+from .rest import Failure, Rest, Slowdown
+from .rest_interactions import INTERACTION_DEADLINE
 
 SEND_ROUTE = "POST /channels/{channel_id}/messages"
 
