@@ -16,6 +16,9 @@ Where each part lives:
 - :mod:`.model`: sessions, seats, posts and replies (data, and what the store keeps);
 - :mod:`.core`: the live sessions, per-channel locks and tasks, and the commit path
   (render, save, reload on failure);
+- :mod:`.render`: the public message a session shows, and how its deal was made;
+- :mod:`.uncertain`: a write whose answer was lost, read back before the next;
+- :mod:`.unrestorable`: stored games the engine refuses, set aside;
 - :mod:`.lobby`: open, join, start; :mod:`.play`: act, leave, forfeit, kick, end, deal
   again, the private hand;
 - :mod:`.clock`: turn deadlines, reminders, timeouts and computer bursts;

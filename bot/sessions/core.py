@@ -8,7 +8,9 @@ write reloads the session from the store (what the store holds is the truth); a 
 another version raises :class:`~bot.store.base.VersionConflict`, which becomes a refusal.
 
 The verbs (:mod:`.lobby`, :mod:`.play`), the turn clock (:mod:`.clock`) and the finished
-tables (:mod:`.finished`) all change sessions through here.
+tables (:mod:`.finished`) all change sessions through here. What a commit posts is drawn by
+:mod:`.render`; a write whose answer was lost is read back by :mod:`.uncertain`; a stored game
+that cannot be restored is set aside by :mod:`.unrestorable`.
 """
 
 from __future__ import annotations
@@ -17,9 +19,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
 
-from bot.fairness import commitment, new_secret
+from bot.fairness import new_secret
 from bot.games import AnyAdapter, GameCatalog
 from bot.i18n import t
 from bot.sessions.clock import TurnClock
@@ -27,21 +28,19 @@ from bot.sessions.finished import FinishedTables
 from bot.sessions.model import (
     STORE_RETRY_SECONDS,
     NoPoster,
-    Post,
     Poster,
     Reply,
     Seat,
     Session,
     SessionError,
-    compose,
-    restore_failure,
 )
+from bot.sessions.render import fairness, render
+from bot.sessions.uncertain import Attempt, UncertainWrites
+from bot.sessions.unrestorable import UnrestorableGames
 from bot.settings import Settings
 from bot.store import StoreUnavailable, StoreUncertain
 from bot.store.base import ActiveGame, GameStore, SeatResult, VersionConflict
-from bot.text.lobby import LOBBY_CONTROLS, lobby_text
 from bot.timers import ChannelTasks
-from bot.verify import verify_command
 from rules.engine import Action, Event, IllegalAction
 from rules.levels import Level
 
@@ -50,17 +49,6 @@ __all__ = ["ChannelLocks", "Tables", "is_finished"]
 log = logging.getLogger(__name__)
 
 VERSION_EPOCH = 1_700_000_000.0  # a new session's first version: tenths of a second since then
-
-
-@dataclass
-class Attempt:
-    """A write of a channel's session under way: the version the store holds once it is
-    made (``None``: nothing, the session ended) and what it announces, kept in case its
-    answer is lost."""
-
-    makes: int | None
-    post: Post | None = None
-    notice: str | None = None
 
 
 def is_finished(stored: ActiveGame) -> bool:
@@ -128,13 +116,10 @@ class Tables:
         self.finished = FinishedTables(self)
         # Channels whose last write may or may not have landed (StoreUncertain): what the
         # store holds is read before anything else is written there.
-        self._uncertain: dict[int, Attempt] = {}
-        self.settles = ChannelTasks()  # reading it back in the background until it answers
-        # The version of each channel's unrestorable game already logged (one ERROR each).
-        self._reported: dict[int, int] = {}
+        self.uncertain = UncertainWrites(self)
         # When each (guild, member) last opened a lobby, for the start cooldown.
         self.opened: dict[tuple[int | None, int], float] = {}
-        self.asides = ChannelTasks()  # tables whose stored game cannot be restored (set_aside)
+        self.unrestorable = UnrestorableGames(self)  # tables being set aside
 
     # -- lookup -------------------------------------------------------------------------
 
@@ -168,89 +153,10 @@ class Tables:
         """A stored record as a live session, its game read on first use: one its engine
         refuses is set aside then (:meth:`set_aside`), or at once if it was read at once."""
         session = Session.from_stored(stored, self.games.get(stored.game))
-        session.on_unrestorable = self.set_aside
+        session.on_unrestorable = self.unrestorable.set_aside
         if session.broken is not None:
-            self.set_aside(session)
+            self.unrestorable.set_aside(session)
         return session
-
-    def unreadable(self, stored: ActiveGame, error: Exception) -> Session:
-        """A stored record that does not even rebuild a session: a stand-in that holds the
-        channel (a game nobody can play) until :meth:`set_aside` has moved the record."""
-        data = stored.data if isinstance(stored.data, dict) else {}
-        locale = data.get("locale") if isinstance(data.get("locale"), str) else "en"
-        shown = data.get("message_id")
-        session = Session(
-            channel_id=stored.channel_id,
-            guild_id=stored.guild_id,
-            game=stored.game,
-            host_id=0,
-            locale=str(locale),
-            players=0,
-            bots=0,
-            seed=None,
-            options={},
-            turn_seconds=0.0,
-            seats=[],
-            version=stored.version,
-            unloaded=self.games.get(stored.game),
-            broken=restore_failure(error),
-            message_id=shown if type(shown) is int else None,  # its buttons are stripped
-        )
-        session.published.set()
-        self.set_aside(session)
-        return session
-
-    def set_aside(self, session: Session) -> None:
-        """``session``'s stored game cannot be restored: say so once in the log, and in the
-        background move its record aside, free the channel and tell it (a table nobody could
-        play or end would otherwise hold the channel for good)."""
-        channel_id = session.channel_id
-        if self._reported.get(channel_id) != session.version:  # once, whoever meets it again
-            self._reported[channel_id] = session.version
-            log.error(
-                "channel %d (%s, version %d): the stored game cannot be restored (%s);"
-                " its record is set aside and the channel freed",
-                channel_id,
-                session.game,
-                session.version,
-                session.broken,
-            )
-        self.asides.replace(channel_id, self._set_aside(session), f"set-aside-{channel_id}")
-
-    async def _set_aside(self, session: Session) -> None:
-        channel_id = session.channel_id
-        while True:
-            async with self.lock(channel_id):
-                # By version, not by object: a rollback rebuilds the session from the same
-                # record, and a stand-in never saved is dropped by one while its record stays.
-                live = self._sessions.get(channel_id)
-                if live is not None and live.version != session.version:
-                    return  # another game holds the channel now
-                try:
-                    await self.store.set_aside(
-                        channel_id, expected_version=session.version, reason=session.broken or ""
-                    )
-                except VersionConflict:
-                    # Ended, changed by another writer, or set aside by a write whose answer
-                    # was lost: what the store holds now is the truth.
-                    await self.reload(channel_id)
-                    if live is None or channel_id in self._sessions:
-                        return
-                    break
-                except StoreUnavailable as error:
-                    log.warning(
-                        "channel %d: the record to set aside waits, the store is unavailable: %s",
-                        channel_id,
-                        error,
-                    )
-                else:
-                    self.forget(live or session)
-                    break
-            await self.sleep(STORE_RETRY_SECONDS)
-        self._reported.pop(channel_id, None)
-        locale = session.locale
-        notice = t("game.set_aside", locale, game=t(f"game.{session.game}", locale))
-        await self.poster.post(Post(channel_id, 0, notice, (), locale))
 
     def add(self, session: Session) -> None:
         """Hold ``session`` as its channel's live session (it is stored already)."""
@@ -347,7 +253,7 @@ class Tables:
             reply = await self.commit(session, events, [], opening=True)
         else:
             async with self.writing(channel_id, session.version, opening=True) as attempt:
-                post = attempt.post = self.render(session, [], [])
+                post = attempt.post = render(session, self.adapter(session), [], [])
                 await self.finished.store_in_place_of(session)
             reply = Reply(post)
         if channel_id in self._sessions:  # not over at its deal (that retired it anew)
@@ -386,16 +292,22 @@ class Tables:
         over = state is not None and state.is_over
         if session.dealt:
             session.dealt = False
-            notices = [*notices, *self.fairness(session, end=False)]
-        closing = self.fairness(session, end=True) if over else []
+            notices = [*notices, *fairness(session, end=False)]
+        closing = fairness(session, end=True) if over else []
         mention = None
         if state is not None and not over and self.turns.new_turn(session, events):
             self.turns.set_deadline(session)
             mention = self._member_to_move(session)
         carried = session.options
         async with self.writing(session.channel_id, session.version, opening=opening) as attempt:
-            post = attempt.post = self.render(
-                session, events, notices, mention=mention, closing=closing, names=names
+            post = attempt.post = render(
+                session,
+                self.adapter(session),
+                events,
+                notices,
+                mention=mention,
+                closing=closing,
+                names=names,
             )
             if over:
                 # What the game carries into the next deal ("Deal again"), kept with the
@@ -476,7 +388,7 @@ class Tables:
         else changes."""
         attempt = Attempt(makes)
         try:
-            await self.settle(channel_id)
+            await self.uncertain.settle(channel_id)
             yield attempt
         except VersionConflict:
             if opening:
@@ -493,8 +405,7 @@ class Tables:
                 error,
             )
             self.rollback(channel_id, not_before=self.clock() + STORE_RETRY_SECONDS)
-            self._uncertain[channel_id] = attempt
-            self.settles.replace(channel_id, self._settle_later(channel_id), f"settle-{channel_id}")
+            self.uncertain.read_back(channel_id, attempt)
             raise SessionError("error.storage_uncertain") from None
         except StoreUnavailable as error:
             log.warning("channel %d: not saved, the store is unavailable: %s", channel_id, error)
@@ -503,65 +414,6 @@ class Tables:
         except BaseException:
             self.rollback(channel_id)
             raise
-
-    async def settle(self, channel_id: int) -> None:
-        """If the channel's last write may or may not have landed, read what the store holds
-        (under the channel's lock). Not landed: the session as rolled back is the store's.
-        Landed: the session becomes what the store holds, its table (or notice) is posted,
-        and :class:`SessionError` refuses the change at hand, made on the older game.
-        :class:`StoreUnavailable` while the store still does not answer."""
-        attempt = self._uncertain.get(channel_id)
-        if attempt is None:
-            return
-        records = await self.store.load_active()
-        stored = next((r for r in records if r.channel_id == channel_id), None)
-        if (None if stored is None else stored.version) != attempt.makes:
-            del self._uncertain[channel_id]
-            self.settles.cancel(channel_id)
-            return  # not written: what the member was told ("maybe") resolved to "no"
-        # Built before anything changes: a record that cannot be read leaves all as it was.
-        adopted = None
-        if stored is not None:
-            adopted = self.revive(stored)
-        del self._uncertain[channel_id]
-        self.settles.cancel(channel_id)
-        log.warning("channel %d: the write whose answer was lost had landed", channel_id)
-        live = self._sessions.get(channel_id)
-        kept = self.finished.discard(channel_id)
-        shown = next((s.message_id for s in (live, kept) if s is not None), None)
-        if live is not None:
-            self.forget(live, strip=False)  # its version retired: no button of it acts again
-        self.tasks.cancel(channel_id)
-        if adopted is not None:
-            adopted.message_id = shown
-            adopted.published.set()
-            if adopted.finished_at is not None:
-                await self.finished.restore(adopted)
-            else:
-                self.add(adopted)
-                self.turns.arm(adopted, keep_deadline=True)
-        if attempt.post is not None:
-            await self.turns.post(Reply(attempt.post))  # it retires the table before it
-        elif attempt.notice is not None:
-            owner = live or kept
-            locale = "en" if owner is None else owner.locale
-            await self.poster.post(Post(channel_id, 0, attempt.notice, (), locale))
-            if shown is not None:
-                await self.poster.strip(channel_id, shown)
-        raise SessionError("error.saved_meanwhile")
-
-    async def _settle_later(self, channel_id: int) -> None:
-        """Read an uncertain write back once the store answers (the member was told its
-        table shows up if it was saved), trying again a while after each refusal."""
-        while channel_id in self._uncertain:
-            await self.sleep(STORE_RETRY_SECONDS)
-            async with self.lock(channel_id):
-                try:
-                    await self.settle(channel_id)
-                except StoreUnavailable:
-                    continue
-                except SessionError:
-                    return  # landed, and announced
 
     def rollback(self, channel_id: int, *, not_before: float = 0.0) -> None:
         """Put the channel's session back as it was last saved (from memory, so it works with
@@ -644,44 +496,6 @@ class Tables:
             for index, seat in enumerate(session.seats)
         ]
 
-    def render(
-        self,
-        session: Session,
-        events: Sequence[Event],
-        notices: Sequence[str],
-        *,
-        mention: int | None = None,
-        closing: Sequence[str] = (),
-        names: Sequence[str] | None = None,
-    ) -> Post:
-        """The public message of the session as it is now: the lobby, or the table; with
-        ``mention``, the line telling that member their turn has started; ``closing`` below
-        the table (a finished deal's reveal, read last)."""
-        if session.state is None:
-            return Post(
-                session.channel_id,
-                session.version,
-                lobby_text(session, notices),
-                LOBBY_CONTROLS,
-                session.locale,
-                session.game,
-            )
-        adapter = self.adapter(session)
-        shown = session.names if names is None else list(names)
-        table = adapter.table(session.state.view(None), events, shown, session.locale)
-        turn = None
-        if mention is not None:
-            turn = t("turn.yours", session.locale, member=f"<@{mention}>")
-        return Post(
-            session.channel_id,
-            session.version,
-            compose(table, notices, turn, session.locale, closing),
-            table.controls,
-            session.locale,
-            session.game,
-            mention=mention,
-        )
-
     @staticmethod
     def _member_to_move(session: Session) -> int | None:
         """The member whose turn it is (``None``: a computer's, or nobody's)."""
@@ -713,29 +527,6 @@ class Tables:
         )
         session.dealt = True
         return list(events)
-
-    @staticmethod
-    def fairness(session: Session, *, end: bool) -> list[str]:
-        """How the deal was made, for the first table (``end=False``) and the last: a
-        seeded practice deal, or a fair deal's commitment, then its revealed seed."""
-        locale = session.locale
-        if session.seed is not None:
-            return [t("fair.seeded", locale, seed=session.seed)]
-        secret = session.secret
-        if secret is None:  # dealt before fair deals existed
-            return []
-        if not end:
-            shown = commitment(session.game, secret.seed, secret.salt)
-            return [t("fair.commit", locale, commitment=shown)]
-        command = verify_command(
-            session.game,
-            secret.seed,
-            secret.salt,
-            len(session.seats),
-            options=session.options,
-            locale=locale,
-        )
-        return [t("fair.reveal", locale, seed=secret.seed, salt=secret.salt, command=command)]
 
     def to_computer(self, session: Session, seat: int) -> list[Event]:
         """A computer plays ``seat`` from now on; what that changed at once."""

@@ -75,7 +75,8 @@ class SessionError(Exception):
 
 class Unrestorable(SessionError, AlreadyReported):
     """The channel's stored game is one its engine refuses to restore: whoever needed it is
-    told so, and the table is being set aside (:meth:`~bot.sessions.core.Tables.set_aside`)."""
+    told so, and the table is being set aside
+    (:meth:`~bot.sessions.unrestorable.UnrestorableGames.set_aside`)."""
 
     def __init__(self, game: str) -> None:
         super().__init__("error.unrestorable", game=game)

@@ -13,6 +13,7 @@ import logging
 from bot.i18n import t
 from bot.sessions.core import Tables
 from bot.sessions.model import Post, Reply, Seat, Session, SessionError, compose
+from bot.sessions.render import fairness
 from bot.text.names import markdown_name
 from rules.engine import Action, Event
 from rules.levels import Level
@@ -180,7 +181,7 @@ class PlayVerbs(Tables):
             if any(seat.member_id == member_id for seat in session.seats):
                 return await self._end_seated(session, member_id)
             ended = t("game.ended_by", session.locale, member=f"<@{member_id}>")
-            notice = "\n".join([ended, *self.fairness(session, end=True)])
+            notice = "\n".join([ended, *fairness(session, end=True)])
             async with self.writing(channel_id, None) as attempt:
                 attempt.notice = notice
                 await self.store.finish(

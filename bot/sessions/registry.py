@@ -127,12 +127,12 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
                 log.error("channel %d: game %r has no cog loaded", stored.channel_id, stored.game)
                 continue
             except Exception as error:  # not even its seats can be read
-                session = self.unreadable(stored, error)
+                session = self.unrestorable.stand_in(stored, error)
             try:
                 live = await self._resume(session)
             except Exception as error:  # a record no timer can run: set aside, not the bot
                 self.tasks.cancel(session.channel_id)
-                live = await self._resume(self.unreadable(stored, error))
+                live = await self._resume(self.unrestorable.stand_in(stored, error))
             restored += live
         return restored
 
@@ -152,7 +152,7 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
 
     async def close(self) -> None:
         """Stop every timer (the sessions stay in the store)."""
-        await self.settles.close()  # first: a read-back may arm a timer
-        await self.asides.close()
+        await self.uncertain.settles.close()  # first: a read-back may arm a timer
+        await self.unrestorable.tasks.close()
         await self.tasks.close()
         await self.reposts.close()

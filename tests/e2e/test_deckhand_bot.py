@@ -14,6 +14,7 @@ import pytest
 from bot.fakediscord import FakeDiscord, FakeMember
 from bot.fakediscord.model import MANAGE_GUILD, MANAGE_MESSAGES, VIEW_CHANNEL
 from bot.i18n import t
+from bot.sessions.render import render
 from bot.store.base import ActiveGame, GuildSettings, SeatResult
 from tests.deals import fair_blackjack_deals
 from tests.e2e.deckhand_tables import (
@@ -681,7 +682,8 @@ async def test_leaving_a_running_game_asks_first_and_the_seat_says_the_member_le
         assert not left.ephemeral, left.text
         assert session.seats[1].computer
         assert "bob left the game" in left.text  # named as they were when they left
-        later = bot.sessions.render(session, [], []).content  # the next table
+        adapter = bot.sessions.adapter(session)
+        later = render(session, adapter, [], []).content  # the next table
         assert "bob (left)" in later and "bob (hard)" not in later
         listed = await fake.slash(mod, fake.channel, "game list")
         assert "bob (left · computer)" in listed.text
