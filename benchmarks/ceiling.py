@@ -2,11 +2,11 @@
 a human pace through the fake Discord with Discord's rate limits on, N raised until the bot
 falls behind, for today's design and the new one in the same run.
 
-    python benchmarks/ceiling.py [--tables 50,100,200,...] [--seconds S] [--json OUT.json]
+    python -m benchmarks.ceiling [--tables 50,100,200,...] [--seconds S] [--json OUT.json]
 
 The fake Discord (this process) enforces the global 50 requests a second on counted routes
 (all but the interaction endpoints) and the per-route buckets (``DISCORD_ROUTE_LIMITS``). The
-bot runs as ``python -m bot run`` (``benchmarks/soak.py``'s :class:`BotProcess`) in one of two
+bot runs as ``python -m bot run`` (the soak's :class:`soak.process.BotProcess`) in one of two
 deployments: one process on SQLite, or two processes on PostgreSQL (``SHARD_COUNT=2``,
 ``SHARD_IDS=0`` and ``1``, one fresh schema), each spending its share of the 50 through its
 request budget. Each is measured with today's design (``SPEAK_THROUGH_INTERACTIONS=false``:
@@ -79,12 +79,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.ceiling_tables import World, fit_costs, table_rows
 from benchmarks.harness import Report, percentile
-from benchmarks.soak import BotProcess, _drop_schema, _fresh_schema, log_errors
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS
-from bot.settings import Settings
+from soak.process import BotProcess, log_errors
+from soak.store import drop_schema, fresh_schema
 
-ROOT = Path(__file__).resolve().parent.parent
 STEPS = (50, 100, 200, 400, 700, 1000, 1300, 1600)
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 LIMIT_SECONDS = 1.0
@@ -107,25 +106,9 @@ DESIGNS = {"today": (TODAY, False), "new": ("new design", True)}
 
 
 class CeilingBot(BotProcess):
-    """The soak's bot process with this benchmark's settings: no development guild (the
-    commands are global, as every guild needs them), Discord's default turn times."""
-
-    def __init__(self, fake: FakeDiscord, url: str, log: Path, extra: dict[str, str]) -> None:
-        super().__init__(fake, url, log)
-        self.extra = extra
-
-    def env(self) -> dict[str, str]:
-        ours = {name.upper() for name in Settings.model_fields}
-        env = {k: v for k, v in os.environ.items() if k.upper() not in ours}
-        env.update(
-            DISCORD_TOKEN=self.fake.token,
-            DISCORD_API_URL=self.fake.base_url,
-            DATABASE_URL=self.database_url,
-            LOG_LEVEL="INFO",
-            PYTHONPATH=str(ROOT),
-            **self.extra,
-        )
-        return env
+    """The soak's bot process with this benchmark's settings (:func:`settings_for`): no
+    development guild (the commands are global, as every guild needs them), Discord's default
+    turn times."""
 
     def cpu_seconds(self) -> float:
         """User and system CPU the process has used (all its threads)."""
@@ -186,7 +169,7 @@ async def run_step(
     schema = None
     if deployment.key == "postgresql":
         schema = f"ceiling_{os.getpid()}_{int(time.time() * 1000) % 10**9}"
-        url = await _fresh_schema(args.database_url, schema)
+        url = await fresh_schema(args.database_url, schema)
     else:
         url = f"sqlite:///{workdir / 'ceiling.db'}"
     errors: list[str] = []
@@ -231,7 +214,7 @@ async def run_step(
             violations = [str(v) for v in fake.violations]
     finally:
         if schema is not None:
-            await _drop_schema(args.database_url, schema)
+            await drop_schema(args.database_url, schema)
         keep = args.keep_logs or errors
         if not keep:
             shutil.rmtree(workdir, ignore_errors=True)

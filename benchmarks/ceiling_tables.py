@@ -20,7 +20,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.soak import VERSION, actions_of
 from bot.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -32,6 +31,7 @@ from bot.fakediscord import (
 )
 from bot.fakediscord.ratelimits import counted
 from bot.games import GameCatalog
+from soak.witness import actions_of, version_of
 
 __all__ = ["KINDS", "SLOW_TURN_SECONDS", "Table", "World", "fit_costs"]
 
@@ -209,7 +209,8 @@ class World:
 
 
 def _versioned(message: FakeMessage) -> bool:
-    return any(VERSION.match(str(b.get("custom_id", ""))) for b in message.buttons)
+    """Whether the message's buttons carry a game version (a table's, not a notice's)."""
+    return version_of(message.buttons) is not None
 
 
 class Table:

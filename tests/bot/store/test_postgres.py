@@ -13,7 +13,6 @@ from pathlib import Path
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from benchmarks.soak import Relay
 from bot.store import (
     STORE_RETRY_WAIT_SECONDS,
     STORE_WAIT_SECONDS,
@@ -25,6 +24,7 @@ from bot.store import postgres as postgres_module
 from bot.store.base import ActiveGame
 from bot.store.migrations import migrations
 from bot.store.postgres import PostgresStore
+from soak.faults import Relay
 
 
 @pytest.mark.parametrize("scheme", ["postgresql", "postgres"])
