@@ -21,24 +21,25 @@ sandbox: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy --strict rules/ bot/ cogs/
+	$(PY) -m mypy --strict rules/ bot/ cogs/ soak/
 
 unit: $(STAMP)
 	$(PY) -m pytest -n 2
 
 test: lint unit soak
 
-# The chaos soak (benchmarks/soak.py): the bot process killed, Discord failing and the store
-# locked while members play every game; any lost move, double apply, leak, refused reply or
-# logged error fails it. On PostgreSQL too when TEST_DATABASE_URL is set.
+# The chaos soak (python -m benchmarks.soak; its harness is the soak/ package): the bot process
+# killed, Discord failing and the store locked while members play every game; any lost move,
+# double apply, leak, refused reply or logged error fails it. On PostgreSQL too when
+# TEST_DATABASE_URL is set.
 SOAK_MINUTES ?= 1
 SOAK_SEED ?= 15
 # One table of each game unless SOAK_CHANNELS says how many.
 SOAK_TABLES := $(if $(SOAK_CHANNELS),--channels $(SOAK_CHANNELS))
 soak: $(STAMP)
-	$(PY) benchmarks/soak.py --minutes $(SOAK_MINUTES) $(SOAK_TABLES) --seed $(SOAK_SEED) --json soak-results/sqlite.json
+	$(PY) -m benchmarks.soak --minutes $(SOAK_MINUTES) $(SOAK_TABLES) --seed $(SOAK_SEED) --json soak-results/sqlite.json
 	@if [ -n "$$TEST_DATABASE_URL" ]; then \
-	  $(PY) benchmarks/soak.py --minutes $(SOAK_MINUTES) $(SOAK_TABLES) --seed $(SOAK_SEED) --database-url "$$TEST_DATABASE_URL" --json soak-results/postgresql.json; \
+	  $(PY) -m benchmarks.soak --minutes $(SOAK_MINUTES) $(SOAK_TABLES) --seed $(SOAK_SEED) --database-url "$$TEST_DATABASE_URL" --json soak-results/postgresql.json; \
 	fi
 
 # The whole suite RUNS times in a row, as CI runs it: a test that fails once in N runs is a
