@@ -5,7 +5,8 @@ Members play what the computer player would in their seat, through what a member
 and its select of legal plays (a wild asks for its colour, a 7 for its target), **Draw** /
 **Take n**, **Challenge**, **UNO!**, ``/uno play`` with colour and target, ``/uno pass``.
 Besides the round reaching its end, every public message is scanned for a card of a hand:
-only the played cards and the top card may be named in public.
+only the played cards and the top card may be named in public. How a member makes each move,
+and the scan, are in tests/e2e/uno_play.py.
 """
 
 from __future__ import annotations
@@ -18,17 +19,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 import rules.rng
-from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
+from bot.fakediscord import FakeDiscord, FakeMember
 from bot.i18n import t
 from bot.text import uno as render
-from rules.engine import Action
 from rules.uno import (
     CallUno,
-    CatchUno,
-    Challenge,
-    ChooseColour,
     Draw,
-    Pass,
     Play,
     UnoState,
 )
@@ -36,12 +32,24 @@ from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
 from tests.e2e.deckhand_tables import (
     leave_game,
-    live_tables,
     menu_of,
-    open_hand,
-    pick_in_menus,
     settled,
     whose_turn,
+)
+from tests.e2e.uno_play import (
+    ALL_RULES,
+    ANSI,
+    CARD_CODE,
+    CARD_NAMES,
+    NEXT_DEAL,
+    final_table,
+    log_text,
+    make_move,
+    open_rigged,
+    play_round,
+    public_cards,
+    state_of,
+    state_of_finished,
 )
 from tests.language import foreign_lines, message_lines
 from tests.phone import assert_fits_phone
@@ -49,28 +57,6 @@ from tests.phone import assert_fits_phone
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
     from tests.e2e.conftest import Deckhand
-
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
-CARD_CODE = re.compile(r"\b(?:red|green|blue|yellow|none)_(?:\d|\+2|R\b|S\b|W)")
-ALL_RULES = {
-    "stacking": True,
-    "draw_until_playable": True,
-    "jump_in": True,
-    "seven_zero": True,
-    "uno_call": True,
-}
-CARD_NAMES = sorted(
-    {render.card_name(code, lang) for code in set(CARD_CODES) for lang in ("en", "ko")}
-    | {
-        render.card_name(f"{colour}_{rank}", lang)
-        for colour in ("red", "yellow", "green", "blue")
-        for rank in ("W", "W+4")
-        for lang in ("en", "ko")
-    },
-    key=len,
-    reverse=True,
-)
-NEXT_DEAL: list[int] = []
 
 
 @pytest.fixture(autouse=True)
@@ -102,113 +88,6 @@ def members(fake_discord: FakeDiscord) -> list[FakeMember]:
         fake_discord.add_member("민준", locale="ko"),
         fake_discord.add_member("carol"),
     ]
-
-
-def state_of(bot: DeckhandBot, channel_id: int) -> UnoState:
-    session = bot.sessions.get(channel_id)
-    assert session is not None and isinstance(session.state, UnoState)
-    return session.state
-
-
-def public_cards(text: str) -> list[str]:
-    """Card names in a public message outside the lines allowed to name one (a card
-    played, the top card, the first card turned): a card anywhere else would be a hand's."""
-    found = []
-    allowed = (
-        r"played |jumped in with |냈어요|끼어들었어요|^Top: |^맨 위: |^First card: |^첫 카드: "
-    )
-    for line in ANSI.sub("", text).splitlines():
-        if re.search(allowed, line):
-            continue
-        rest = line
-        for name in CARD_NAMES:
-            if name in rest:
-                found.append(name)
-                rest = rest.replace(name, "")
-    return found
-
-
-def state_of_finished(bot: DeckhandBot, channel_id: int) -> UnoState:
-    finished = bot.sessions.finished.get(channel_id)
-    assert finished is not None and isinstance(finished.state, UnoState)
-    return finished.state
-
-
-async def by_hand_menu(
-    fake: FakeDiscord, member: FakeMember, table: FakeMessage, *values: str
-) -> Any:
-    """Hand, then ``values`` in its menu and the menus after it (a wild's colour, a 7's
-    target)."""
-    return await pick_in_menus(fake, member, await open_hand(fake, member, table), list(values))
-
-
-async def make_move(
-    fake: FakeDiscord, bot: DeckhandBot, member: FakeMember, action: Action, turn: int
-) -> Any:
-    """``action`` as a member makes it: the Hand select, buttons, or commands, in turn."""
-    state = state_of(bot, fake.channel.id)
-    seat = state.turn
-    view = state.view(seat)
-    table = await settled(fake, bot, fake.channel)
-    if isinstance(action, Play):
-        code = (view.hand or ())[action.index]
-        colour = None if action.colour is None else COLOUR_NAMES[action.colour]
-        if turn % 2:
-            return await fake.slash(
-                member,
-                fake.channel,
-                "uno play",
-                card=code,
-                **({"colour": colour} if colour else {}),
-                **({"target": action.target + 1} if action.target is not None else {}),
-            )
-        values = [code]
-        if colour is not None or action.target is not None:
-            values.append(colour if colour is not None else str(action.target))
-        return await by_hand_menu(fake, member, table, *values)
-    if isinstance(action, Draw):
-        label = t("uno.take_n", "en", n=view.pending) if view.pending else t("uno.draw", "en")
-        return await fake.click(member, table, label)
-    if isinstance(action, Pass):
-        return await fake.slash(member, fake.channel, "uno pass")
-    if isinstance(action, CallUno):
-        return await fake.slash(member, fake.channel, "uno uno")
-    if isinstance(action, Challenge):
-        return await fake.click(member, table, t("uno.challenge", "en"))
-    if isinstance(action, CatchUno):
-        return await fake.click(member, table, t("uno.catch", "en"))
-    if isinstance(action, ChooseColour):
-        return await by_hand_menu(fake, member, table, f"={COLOUR_NAMES[action.colour]}")
-    raise AssertionError(action)
-
-
-async def final_table(fake: FakeDiscord) -> FakeMessage:
-    """The round's final table: the one message left with a button, Deal again."""
-
-    def ready() -> FakeMessage | None:
-        live = live_tables(fake, fake.channel)
-        return live[0] if len(live) == 1 and live[0].button_labels == ["Deal again"] else None
-
-    return await fake.wait_for(ready)
-
-
-async def play_round(fake: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]) -> int:
-    """Each member plays what the computer would in their seat; the moves made."""
-    by_id = {m.id: m for m in members}
-    for turn in range(600):
-        if bot.sessions.get(fake.channel.id) is None:
-            return turn
-        await settled(fake, bot, fake.channel)
-        member_id = whose_turn(bot, fake.channel)
-        if member_id is None:
-            return turn
-        state = state_of(bot, fake.channel.id)
-        action = choose_action(state.view(state.turn))
-        answer = await make_move(fake, bot, by_id[member_id], action, turn)
-        if answer.ephemeral:
-            # A private follow-up (the drawn card, a revealed hand) is fine; a refusal is not.
-            assert state_of(bot, fake.channel.id).log, answer.text
-    raise AssertionError("the round did not end")
 
 
 async def test_three_members_and_a_computer_play_a_round_with_every_house_rule(
@@ -245,44 +124,6 @@ async def test_three_members_and_a_computer_play_a_round_with_every_house_rule(
 
 
 # -- rigged tables: each house rule and challenge, on a deal set by hand ----------------------
-
-
-async def open_rigged(
-    fake: FakeDiscord,
-    bot: DeckhandBot,
-    members: list[FakeMember],
-    hands: list[list[str]],
-    top: str,
-    **options: Any,
-) -> UnoState:
-    """Three members at a table whose hands and top card are ``hands`` and ``top`` (codes),
-    alice to play; the rest of the deck is the draw pile."""
-    NEXT_DEAL.append(5)
-    opened = await fake.slash(members[0], fake.channel, "uno start", players=3, **options)
-    assert not opened.ephemeral, opened.text
-    await fake.slash(members[1], fake.channel, "uno join")
-    await fake.slash(members[2], fake.channel, "uno join")
-    await settled(fake, bot, fake.channel)
-    state = state_of(bot, fake.channel.id)
-    free = list(range(len(CARD_CODES)))
-
-    def take(code: str) -> int:
-        card = next(c for c in free if CARD_CODES[c] == code)
-        free.remove(card)
-        return card
-
-    state.hands = [[take(code) for code in hand] for hand in hands]
-    state.discard = [take(top)]
-    state.colour = COLOUR_NAMES.index(top.partition("_")[0])
-    state.pile = free
-    state._unshuffled = len(free)  # the pile is shuffled as it is drawn
-    state.turn = 0
-    state.direction = 1
-    return state
-
-
-def log_text(fake: FakeDiscord) -> str:
-    return "\n".join(ANSI.sub("", m.text) for m in fake.public_messages(fake.channel))
 
 
 async def test_a_bluffed_wild_draw_four_is_caught_and_its_hand_shown_to_the_challenger_only(
