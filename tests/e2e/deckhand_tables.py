@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage, InteractionResult
@@ -34,8 +36,10 @@ __all__ = [
     "menu_of",
     "open_hand",
     "open_table",
+    "owner_of",
     "pick_in_menus",
     "play_to_the_end",
+    "recorded",
     "settled",
     "to_play",
     "version_of",
@@ -286,3 +290,17 @@ async def pick_in_menus(
             assert picked.ephemeral and picked.message is not None, picked.text
             message = picked.message
     return picked
+
+
+def owner_of(fake: FakeDiscord) -> FakeMember:
+    """The guild's owner, who has every permission (Manage Server included)."""
+    return fake.guild.members[fake.owner.id]
+
+
+def recorded(db_path: Path) -> list[tuple[int | None, str, int | None]]:
+    """Every seat result stored: (member, outcome, who ended the game)."""
+    with sqlite3.connect(db_path) as db:
+        return db.execute(
+            "SELECT s.member_id, s.outcome, f.ended_by FROM seat_results s"
+            " JOIN finished_games f ON f.id = s.finished_id ORDER BY f.id, s.seat"
+        ).fetchall()
