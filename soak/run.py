@@ -22,12 +22,13 @@ from typing import Any
 
 from bot.fakediscord import FakeDiscord, InteractionResult
 from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS
+from cogs.common.ids import version_of as version_of_id
 from soak.faults import Faults, FaultSchedule, Relay
 from soak.members import GAMES, Members
 from soak.process import BotProcess, log_conflicts, log_errors
 from soak.report import Tally, summary
 from soak.store import drop_schema, fresh_schema, stored_games
-from soak.witness import Witness, version_of_id
+from soak.witness import Witness
 
 __all__ = ["BOT_SETTINGS", "Options", "Soak", "run_soak"]
 

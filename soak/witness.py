@@ -13,7 +13,8 @@ import re
 from typing import Any
 
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage
-from cogs.common.ids import BUTTON_TEMPLATE, MENU_TEMPLATE, parse_button_id
+from cogs.common.ids import MENU_TEMPLATE, parse_button_id
+from cogs.common.ids import version_of as version_of_id
 from soak.report import Tally
 
 __all__ = [
@@ -23,7 +24,6 @@ __all__ = [
     "actions_of",
     "is_menu_id",
     "version_of",
-    "version_of_id",
 ]
 
 # A card as the games write it in a hand menu and on a table: "[♠7]", "[10H]" (not "[1]",
@@ -31,14 +31,7 @@ __all__ = [
 CARD = re.compile(r"\[(?=[^\]]*[^\d\]])[^\]\s]{2,4}\]")
 INTERACTION_TOKEN = "aW50ZXJhY3Rpb24"  # how the fake's interaction tokens begin
 SELECT = 3  # a component's type: a select menu
-_BUTTON = re.compile(BUTTON_TEMPLATE)
 _MENU = re.compile(MENU_TEMPLATE)
-
-
-def version_of_id(custom_id: str) -> int | None:
-    """The game version a Deckhand button's or menu's custom id carries; None for another's."""
-    match = _BUTTON.fullmatch(custom_id) or _MENU.fullmatch(custom_id)
-    return int(match["version"]) if match else None
 
 
 def is_menu_id(custom_id: str) -> bool:

@@ -149,7 +149,7 @@ NONSENSE: Final = ("", "zz", "♠♠♠", "\u202eRTL", "x" * 30)
 
 @dataclass(frozen=True, slots=True)
 class SoakStrategy:
-    """How a random member plays the game in the chaos soak (``benchmarks/soak.py``); the
+    """How a random member plays the game in the chaos soak (the ``soak`` package); the
     rest, its buttons and hand menus, is played without knowing the game.
 
     ``start`` chooses the options of ``/<game> start`` from a seeded generator; ``moves`` are

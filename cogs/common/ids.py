@@ -24,12 +24,15 @@ __all__ = [
     "button_id",
     "menu_id",
     "parse_button_id",
+    "version_of",
 ]
 
 CUSTOM_ID_LIMIT: Final = 100  # Discord's limit
 _PREFIX: Final = r"dh:(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,12}):"
 BUTTON_TEMPLATE: Final = _PREFIX + r"(?P<action>[a-z_]{1,20})(?::(?P<arg>[^:]{1,40}))?"
 MENU_TEMPLATE: Final = _PREFIX + r"(?P<game>[a-z]{1,12})-menu(?::(?P<step>[^:]{1,40}))?"
+_BUTTON: Final = re.compile(BUTTON_TEMPLATE)
+_MENU: Final = re.compile(MENU_TEMPLATE)
 
 
 def _checked(text: str, template: str) -> str:
@@ -56,3 +59,9 @@ def parse_button_id(text: str) -> tuple[int, int, str, str | None]:
     if match is None:
         raise ValueError(f"not a Deckhand button id: {text!r}")
     return int(match["channel"]), int(match["version"]), match["action"], match["arg"]
+
+
+def version_of(text: str) -> int | None:
+    """The game version a button's or a menu's custom id carries; ``None`` if it is not ours."""
+    match = _BUTTON.fullmatch(text) or _MENU.fullmatch(text)
+    return int(match["version"]) if match else None

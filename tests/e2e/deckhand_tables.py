@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeMember, FakeMessage, InteractionResult
 from bot.i18n import language, t
-from cogs.common.ids import BUTTON_TEMPLATE, MENU_TEMPLATE, parse_button_id
+from cogs.common.ids import parse_button_id
+from cogs.common.ids import version_of as version_of_id
 
 if TYPE_CHECKING:
     from bot.client import DeckhandBot
@@ -53,10 +54,9 @@ CODE_BLOCK = re.compile(r"```[a-z]*\n(.*?)\n```", re.DOTALL)
 def version_of(message: FakeMessage) -> int | None:
     """The game version a message's buttons and menus carry (``cogs/common/ids.py``)."""
     for item in message.items():
-        custom_id = str(item.get("custom_id", ""))
-        match = re.fullmatch(BUTTON_TEMPLATE, custom_id) or re.fullmatch(MENU_TEMPLATE, custom_id)
-        if match:
-            return int(match["version"])
+        version = version_of_id(str(item.get("custom_id", "")))
+        if version is not None:
+            return version
     return None
 
 

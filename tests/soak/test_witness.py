@@ -12,8 +12,9 @@ from typing import Any
 
 from bot.fakediscord import FakeDiscord
 from cogs.common.ids import button_id, menu_id
+from cogs.common.ids import version_of as version_of_id
 from soak.report import Tally
-from soak.witness import CARD, Witness, actions_of, is_menu_id, version_of, version_of_id
+from soak.witness import CARD, Witness, actions_of, is_menu_id, version_of
 
 
 def table(channel: int, version: int, content: str, action: str = "hit") -> dict[str, Any]:
