@@ -1,9 +1,11 @@
-"""One test (or a few) per numbered rule of docs/rules/rummikub.md: the deal and the turn model."""
+"""One test (or a few) per numbered rule of docs/rules/rummikub.md: the deal and the turn model.
+
+Staging a turn (rule 15) is in test_staging.py, hints and the computer's play (rule 16) in
+test_hints_and_computer.py; rigged positions come from helpers.py."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -11,52 +13,8 @@ from hypothesis import strategies as st
 
 import rules.rummikub as rk
 from rules.engine import GameOver, IllegalAction, Outcome
-from rules.levels import Level
-from rules.rng import GameRandom
-from rules.rummikub.ai import best_play, choose_action, hint
-from rules.rummikub.tiles import FULL_SET, JOKER, Tile, parse_tiles
-
-
-def ts(text: str) -> tuple[Tile, ...]:
-    return tuple(parse_tiles(text))
-
-
-def rig(
-    racks: Sequence[str],
-    table: str = "",
-    *,
-    pool: str | None = None,
-    turn: int = 0,
-    melded: Sequence[bool] | None = None,
-) -> rk.State:
-    """A game with these racks and table; ``pool`` lists the tiles drawn next, in order.
-
-    Without ``pool`` the pool holds every other tile, so 106 tiles are always in play.
-    """
-    state = rk.State(len(racks), GameRandom(1))
-    state.racks = [list(ts(r)) for r in racks]
-    state.table = [ts(s) for s in table.split("|") if s.strip()]
-    used = Counter(t for r in state.racks for t in r) + Counter(t for s in state.table for t in s)
-    if pool is None:
-        state.pool = list((Counter(FULL_SET) - used).elements())
-    else:
-        state.pool = list(reversed(ts(pool)))  # drawn from the end
-    state.turn = turn
-    state.melded = list(melded) if melded is not None else [bool(state.table)] * len(racks)
-    return state
-
-
-def all_tiles(state: rk.State) -> Counter[Tile]:
-    return (
-        Counter(t for r in state.racks for t in r)
-        + Counter(state.pool)
-        + Counter(t for s in state.table for t in s)
-    )
-
-
-def codes(sets: Sequence[Sequence[Tile]]) -> list[list[str]]:
-    return [[t.code for t in s] for s in sets]
-
+from rules.rummikub.tiles import FULL_SET
+from tests.rules.rummikub.helpers import all_tiles, codes, rig, ts
 
 # ---------------------------------------------------------------- rule 2: the deal
 
@@ -375,213 +333,7 @@ def test_rule_14_a_play_restarts_the_round() -> None:
     assert state.is_over
 
 
-# ---------------------------------------------------------------- rules 15-16: staging, hint
-
-
-def test_rule_15_staged_table_is_private_until_committed() -> None:
-    state = rig(["R4 K9", "B1 B2"], "R1 R2 R3")
-    state.apply(0, rk.AddTiles(0, ts("R4")))
-    mine = state.view(0)
-    assert mine.staged == (ts("R1 R2 R3 R4"),)
-    assert mine.staged_rack == ts("K9") and mine.problems == ()
-    for other in (1, None):
-        seen = state.view(other)
-        assert seen.staged is None and seen.staged_rack is None
-        assert seen.table == (ts("R1 R2 R3"),)
-        assert seen.rack_counts == (2, 2)
-    assert state.view(None).rack == () and state.view(1).rack == ts("B1 B2")
-    assert rk.Done() in state.legal_actions(0) and rk.Undo() in state.legal_actions(0)
-
-
-def test_rule_15_split_refuses_a_bad_position() -> None:
-    state = rig(["K9", "B1"], "R1 R2 R3")
-    with pytest.raises(IllegalAction, match="split before tiles 2 to 3"):
-        state.apply(0, rk.SplitSet(0, 3))
-
-
-def test_rule_15_split_goes_by_reading_order_not_by_what_came_first() -> None:
-    state = rig(["R4 R8 K9", "B1"], "R5 R6 R7")
-    state.apply(0, rk.AddTiles(0, ts("R4")))
-    state.apply(0, rk.AddTiles(0, ts("R8")))
-    assert state.view(0).staged == (ts("R4 R5 R6 R7 R8"),)
-    state.apply(0, rk.SplitSet(0, 3))
-    assert state.view(0).staged == (ts("R4 R5 R6"), ts("R7 R8"))
-
-
-def test_rule_15_sets_keep_jokers_in_their_place_and_groups_in_colour_order() -> None:
-    state = rig(["R8 O5 K6", "B1"], "R5 J R7|B5 K5 R5")
-    state.apply(0, rk.AddTiles(0, ts("R8")))
-    state.apply(0, rk.AddTiles(1, ts("O5")))
-    assert state.view(0).staged == (ts("R5 J R7 R8"), ts("R5 B5 O5 K5"))
-    # An invalid set still reads in a fixed order: colour, then number, jokers last.
-    state.apply(0, rk.AddTiles(1, ts("K6")))
-    assert state.view(0).staged == (ts("R5 J R7 R8"), ts("R5 B5 O5 K5 K6"))
-
-
-def test_rule_15_operations_without_tiles_are_refused() -> None:
-    state = rig(["R4 K9", "B1"], "R1 R2 R3")
-    before = state.snapshot()
-    for action in (rk.AddTiles(0, ()), rk.MoveTiles(0, (), None), rk.PutSet(())):
-        with pytest.raises(IllegalAction, match="Name the tiles to use"):
-            state.apply(0, action)
-    assert state.snapshot() == before and not state.staging
-    state.apply(0, rk.TimeOut())
-    assert len(state.racks[0]) == 3  # nothing was staged: one tile, not three
-
-
-def test_rule_16_hint_is_the_solver_play_for_your_rack() -> None:
-    state = rig(["R10 R11 R12 J K7", "B1"], "B5 O5 K5|R1 R2 R3")
-    shown = hint(state.view(0))
-    assert sorted(t.code for t in shown.tiles) == ["J", "R10", "R11", "R12"]  # the most tiles
-    state.apply(0, rk.Meld(shown.table))
-    assert state.racks[0] == list(ts("K7"))
-
-
-def test_rule_16_hint_respects_the_initial_meld() -> None:
-    state = rig(["R1 R2 R3 K9", "B1"], "B5 O5 K5", melded=[False, True])
-    assert not hint(state.view(0)).found  # 6 points, and the table is not yet theirs
-    state.racks[0] += list(ts("R4 R5 R6 R7 R8"))
-    assert sorted(t.code for t in hint(state.view(0)).tiles) == [f"R{n}" for n in range(1, 9)]
-
-
-def test_computer_keeps_a_joker_that_buys_little() -> None:
-    state = rig(["R10 R11 R12 J K7", "B1"], "B5 O5 K5|R1 R2 R3")
-    play = best_play(state.view(0))
-    assert sorted(t.code for t in play.tiles) == ["R10", "R11", "R12"]  # keeps the joker
-    action = choose_action(state.view(0))
-    assert isinstance(action, rk.Meld)
-    state.apply(0, action)
-    assert state.racks[0] == list(ts("J K7"))
-
-
-def test_computer_spends_a_joker_on_its_initial_meld() -> None:
-    # Without the joker there is no meld at all; with it, 36 points open the table.
-    state = rig(["R12 R13 J B1 K4", "B2"], melded=[False, False])
-    action = choose_action(state.view(0))
-    assert isinstance(action, rk.Meld)
-    state.apply(0, action)
-    assert state.melded[0] and sorted(state.racks[0]) == sorted(ts("B1 K4"))
-
-
-def test_computer_draws_rather_than_give_a_joker_for_one_tile() -> None:
-    state = rig(["R12 R13 J B1", "B2"], "O3 O4 O5", melded=[True, True])
-    assert choose_action(state.view(0)) == rk.Draw()
-
-
-def test_rule_16_computer_plays_the_joker_when_it_matters() -> None:
-    state = rig(["R10 R11 J", "B1"], "B5 O5 K5")
-    action = choose_action(state.view(0))
-    assert isinstance(action, rk.Meld)
-    state.apply(0, action)
-    assert state.is_over
-
-
-def test_hard_keeps_a_joker_until_it_finishes_the_rack() -> None:
-    # The joker buys three more real tiles: normal spends it, hard lays off R5 and keeps it.
-    state = rig(["R1 R2 J R4 R5 O9 K11", "B1"], "B5 O5 K5")
-    normal = choose_action(state.view(0))
-    assert isinstance(normal, rk.Meld) and any(JOKER in s for s in normal.table)
-    hard = choose_action(state.view(0), Level.HARD)
-    assert isinstance(hard, rk.Meld)
-    state.apply(0, hard)
-    assert sorted(state.racks[0]) == sorted(ts("R1 R2 J R4 O9 K11"))
-    # With only the joker's play left it draws, as long as the pool has tiles ...
-    state = rig(["R12 R13 J B1", "B2"], "O3 O4 O5", melded=[True, True])
-    assert choose_action(state.view(0), Level.HARD) == rk.Draw()
-    # ... and spends the joker when it empties the rack.
-    state = rig(["R10 R11 J", "B1"], "B5 O5 K5")
-    action = choose_action(state.view(0), Level.HARD)
-    assert isinstance(action, rk.Meld)
-    state.apply(0, action)
-    assert state.is_over
-
-
-def test_hard_opens_without_its_joker_unless_it_needs_it() -> None:
-    state = rig(["R10 R11 R12 J B13 K1", "B2"], melded=[False, False])
-    action = choose_action(state.view(0), Level.HARD)
-    assert isinstance(action, rk.Meld)
-    state.apply(0, action)
-    assert state.melded[0] and sorted(state.racks[0]) == sorted(ts("J B13 K1"))
-    state = rig(["R12 R13 J B1 K4", "B2"], melded=[False, False])
-    action = choose_action(state.view(0), Level.HARD)
-    assert isinstance(action, rk.Meld)
-    state.apply(0, action)
-    assert state.melded[0] and sorted(state.racks[0]) == sorted(ts("B1 K4"))
-
-
-def test_rule_16_computer_draws_without_a_play() -> None:
-    state = rig(["R1 B9", "B1"], "", melded=[False, False])
-    assert choose_action(state.view(0)) == rk.Draw()
-
-
-# ---------------------------------------------------------------- snapshots
-
-
-def test_snapshot_restores_a_staged_turn() -> None:
-    state = rig(["R4 K9", "B1 B2"], "R1 R2 R3")
-    state.apply(0, rk.AddTiles(0, ts("R4")))
-    copy = rk.restore(state.snapshot())
-    assert copy.snapshot() == state.snapshot()
-    copy.apply(0, rk.Done())
-    state.apply(0, rk.Done())
-    assert copy.snapshot() == state.snapshot()
-
-
-# ---------------------------------------------------------------- rule 15: the staged turn
-
-
-def test_rule_15_gather_brings_rack_and_table_tiles_to_one_set_in_one_step() -> None:
-    state = rig(["R9 O9 K1 K2 B5", "R1"], "R3 R4 R5 R6 R7 R8|K9 B9 J")
-    state.apply(0, rk.Gather(((1, ts("J")[0]), (None, ts("K1")[0]), (None, ts("K2")[0]))))
-    view = state.view(0)
-    assert view.staged is not None and codes(view.staged)[-1] == ["K1", "K2", "J"]
-    state.apply(0, rk.Gather(((None, ts("O9")[0]),), 1))
-    assert state.problems() == ()
-    # One Back takes back the last step only; the first stays.
-    state.apply(0, rk.Back())
-    assert len(state.problems()) == 1 and "set 2" in state.problems()[0]
-    state.apply(0, rk.Back())
-    assert state.view(0).staged is None
-    with pytest.raises(IllegalAction) as refused:
-        state.apply(0, rk.Back())
-    assert refused.value.code == "nothing_staged"
-
-
-def test_rule_15_gather_refuses_a_tile_that_is_not_there_and_changes_nothing() -> None:
-    state = rig(["R9", "R1"], "R3 R4 R5|K9 B9 J")
-    before = state.snapshot()
-    with pytest.raises(IllegalAction) as refused:
-        state.apply(0, rk.Gather(((1, ts("R3")[0]),), None))
-    assert refused.value.code == "set_tile_missing"
-    assert refused.value.params == {"tile": "R3", "set": 2}
-    with pytest.raises(IllegalAction):
-        state.apply(0, rk.Gather(((0, ts("R3")[0]),), 0))
-    assert state.snapshot()["staged"] == before["staged"] is None
-
-
-def test_rule_15_stage_replaces_the_staged_table_without_committing() -> None:
-    state = rig(["R9 O9 K1 K2 B5", "R1"], "R3 R4 R5 R6 R7 R8|K9 B9 J")
-    table = (ts("R3 R4 R5"), ts("R6 R7 R8 R9"), ts("B9 O9 K9"), ts("K1 K2 J"))
-    assert state.apply(0, rk.Stage(table)) == []
-    assert state.turn == 0 and state.problems() == ()
-    assert codes(state.table) == [["R3", "R4", "R5", "R6", "R7", "R8"], ["K9", "B9", "J"]]
-    restored = rk.restore(state.snapshot())  # a restart keeps the staged turn and its steps
-    assert restored.view(0).staged == state.view(0).staged
-    restored.apply(0, rk.Back())
-    assert restored.view(0).staged is None
-    events = state.apply(0, rk.Done())
-    assert isinstance(events[0], rk.TableChanged) and events[0].tiles == ts("R9 O9 K1 K2")
-    with pytest.raises(IllegalAction) as refused:
-        state.apply(1, rk.Stage((ts("R3 R4 R5"),)))
-    assert refused.value.code == "table_tile_missing"
-
-
-def test_rule_11_a_refused_done_names_its_wrong_sets() -> None:
-    state = rig(["R10 K1", "R1"], "R3 R4 R5|B9 O9 K9")
-    state.apply(0, rk.Stage((ts("R3 R4 R5 K1"), ts("B9 O9 K9 R10"))))
-    with pytest.raises(IllegalAction) as refused:
-        state.apply(0, rk.Done())
-    assert refused.value.params["sets"] == "1, 2"
+# ---------------------------------------------------------------- leaving
 
 
 def test_leaving_puts_the_rack_back_in_the_pool_and_skips_the_seat() -> None:
@@ -679,21 +431,3 @@ def test_before_the_initial_meld_the_refusal_names_the_set_to_leave_alone() -> N
     # The Arrange box: the table's run broken up to take R4 is named the same way.
     arranged = refused(state, rk.Stage((ts("R1 R2"), ts("R3 R4"), ts("B5 O5 K5"))))
     assert (arranged.code, arranged.params) == ("initial_meld_table", {"tiles": "R1 R2 R3"})
-
-
-# ---------------------------------------------------------------- rule 16: hints, an option
-
-
-def test_hints_are_a_table_option_off_by_default_and_kept_by_a_snapshot() -> None:
-    assert rk.new(2, seed=1).hints is False
-    assert rk.new(2, seed=1, options={}).view(0).hints is False
-    on = rk.new(2, seed=1, options={"hints": True})
-    assert on.view(None).hints is True and on.view(0).hints is True
-    assert rk.restore(on.snapshot()).hints is True
-    older = on.snapshot()
-    del older["hints"]  # saved before hints were an option: off, as the table says
-    assert rk.restore(older).hints is False
-    with pytest.raises(ValueError, match="unknown Rummikub option 'hint'"):
-        rk.new(2, seed=1, options={"hint": True})
-    with pytest.raises(ValueError, match="true or false"):
-        rk.new(2, seed=1, options={"hints": "yes"})
