@@ -1,13 +1,14 @@
-"""Go-Stop text: golden tables, hands, logs and score sheets in English and Korean, 40 columns.
+"""Go-Stop text: golden tables and logs in English and Korean, 40 columns, card names, and the
+game's terms explained to a newcomer.
 
 The tables are drawn from arranged positions (``tests/rules/gostop/helpers.arrange``) and
 from whole seeded games; every line of every table is checked against a phone's 40 columns.
-The score sheet is checked line by line against ``deckhand gostop score``'s numbers.
+The score sheet's own tests are in test_gostop_sheet.py, the hand's and the Go-or-Stop
+question's in test_gostop_hand.py; the positions they share in gostop_positions.py.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 
@@ -16,9 +17,8 @@ import pytest
 from bot.i18n import catalog
 from bot.text import gostop as render
 from bot.text.width import columns
-from bot.tools.gostop import score_sheet
 from rules.engine import GameOver, Outcome, Result
-from rules.gostop import Go, GostopState, Phase, Play, Stop, new
+from rules.gostop import Go, Phase, Play, Stop, new
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, Kind, parse_hwatu
 from rules.gostop.state import (
@@ -35,46 +35,11 @@ from rules.gostop.state import (
     Stolen,
     Stopped,
 )
+from tests.bot.text.gostop_positions import NAMES, at_go_stop, finished_games, rich
 from tests.phone import assert_fits_phone
-from tests.rules.gostop.helpers import arrange
+from tests.rules.gostop.helpers import FIVE_POINTS, arrange
 
 C = parse_hwatu
-NAMES = ["Alice", "Bob"]
-FIVE_POINTS = [f"{m}피{x}" for m in range(3, 10) for x in "ab"]  # 14 pi: 5 points
-
-
-def rich() -> GostopState:
-    """A game in its middle: a ppuk's stack, a Go, a shake, a bomb with a flip-only turn
-    owed, instant points, a bonus card, a carried nagari."""
-    return arrange(
-        (("1피b", "2띠", "3띠", "3피a", "3피b", "6열"), ("11광", "11피a", "11피b", "12띠", "12열")),
-        ["1피a", "2열", "2피a", "9열", "9띠", "9피a", "10피a"],
-        ["12광", "3광", "10피b", "4피a", "5피a"],
-        captured=(
-            ("1광", "8광", "4열", "5열", "1띠", "5띠", "6띠", "4피b", "6피a", "6피b", "7피a",
-             "12쌍피", "B2a"),
-            ("2피b", "7열", "8피a", "8피b", "11쌍피", "9피b", "10열"),
-        ),
-        stacks={9: 1},
-        goes=[1, 0], go_score=[7, 0], shakes=[1, 0], bombs=[0, 1], flip_turns=[0, 1],
-        instant=[0, 7], ppuks=[0, 1], carry=1,
-        options={"bonus_cards": 2, "dealer": 0, "nagari_carry": 1},
-    )  # fmt: skip
-
-
-def at_go_stop() -> GostopState:
-    """Alice has just reached 7 with 16 pi, Bob having called Go: Go or Stop."""
-    state = arrange(
-        (("1피b", "10열", "10띠"), ("11광", "11피a")),
-        ["1피a", "8광"],
-        ["12광", "3광", "10피a", "10피b"],
-        captured=([*FIVE_POINTS, "2띠", "1띠"], ["11쌍피", "9열"]),
-        goes=[0, 1], shakes=[1, 0], instant=[7, 0], carry=1,
-        options={"bonus_cards": 0, "dealer": 0, "nagari_carry": 1},
-    )  # fmt: skip
-    state.apply(0, Play(C("1피b")))
-    assert state.phase == Phase.GO_STOP
-    return state
 
 
 RICH_EN = """\
@@ -175,155 +140,6 @@ def test_the_cards_taken_in_a_turn_show_while_its_flip_waits() -> None:
     assert "Taken this turn: Apr junk, Apr animal" in body.splitlines()
 
 
-# The shake and the nagari were explained above the sheet (Alice's counts, the stakes).
-STOP_EN = """\
-Score sheet: Alice stopped
- junk                         7
- base                         7
- shakes: 1                   x2
- pi-bak (loser: 1-7 junk)    x2
- go-bak (loser called Go)    x2
- nagari: 1                   x2
- 7 x 16                   = 112
- instant points              +7
- total                      119"""
-
-STOP_KO = """\
-점수표: Alice 님 스톱
- 피                         7점
- 기본 점수                  7점
- 흔들기 1번                 2배
- 피박                       2배
- 고박                       2배
- 나가리 1번                 2배
- 7의 16배               = 112점
- 즉시 점수                 +7점
- 합계                     119점"""
-
-
-@pytest.mark.parametrize(("locale", "golden"), [("en", STOP_EN), ("ko", STOP_KO)])
-def test_the_final_table_ends_with_the_score_sheet(locale: str, golden: str) -> None:
-    state = at_go_stop()
-    events = state.apply(0, Stop())
-    body = render.table_body(state.view(None), NAMES, locale)
-    assert body.endswith("\n\n" + golden)
-    assert_fits_phone(body)
-    log = render.event_lines(events, NAMES, locale)
-    assert (
-        log[-1] == {"en": "Alice wins 119 points!", "ko": "Alice 님이 119점으로 이겼어요!"}[locale]
-    )
-
-
-def test_a_sheet_with_go_bonus_go_times_bombs_and_dans_by_name() -> None:
-    sheet = score_sheet(
-        {
-            "winner": {
-                "captured": ["1띠", "2띠", "3띠", "6띠", "9띠", "10띠", "1광", "3광", "8광"],
-                "go": 3,
-                "bombs": 1,
-            },
-            "loser": {"captured": ["11광"]},
-        }
-    )
-    assert sheet["total"] == (11 + 3) * 2 * 2
-    from rules.gostop.scoring import settle
-
-    settlement = settle(
-        [C(c).index for c in ["1띠", "2띠", "3띠", "6띠", "9띠", "10띠", "1광", "3광", "8광"]],
-        [C("11광").index],
-        winner_go=3,
-        bombs=1,
-    )
-    dans = ["red dan", "blue dan"]
-    lines = render.sheet_lines(settlement, "en", goes=3, bombs=1, dans=dans, plain=True)
-    # Alone, the sheet explains the bomb itself, its numbers moved right to make room.
-    assert lines == [
-        " brights                      3",
-        " ribbons                      2",
-        " dan (red dan, blue dan)      6",
-        " base                        11",
-        " Go bonus (3 Go)             +3",
-        " 3 Go                        x2",
-        " bombs: 1 (3 played at once) x2",
-        " (11 + 3) x 4              = 56",
-        " total                       56",
-    ]
-    assert_fits_phone("\n".join(lines))
-    # The console keeps the seed's signs (its golden transcript is byte-exact).
-    console = render.sheet_lines(settlement, "ko", goes=3, bombs=1, dans=["홍단", "청단"])
-    assert console[-3:-1] == [" 폭탄 1번                    ×2", " (11 + 3) × 4            = 56점"]
-
-
-def finished_games(count: int) -> list[GostopState]:
-    """Whole games played by the computer on both sides, one per seed."""
-    games = []
-    for seed in range(count):
-        state = new(2, seed=seed, options={"bonus_cards": seed % 4 if seed % 4 != 1 else 0})
-        while not state.is_over:
-            seat = state.current_seat
-            assert seat is not None
-            state.apply(seat, choose_action(state.view(seat)))
-        games.append(state)
-    return games
-
-
-def test_every_score_sheet_says_the_numbers_deckhand_gostop_score_computes() -> None:
-    checked = 0
-    for state in finished_games(120):
-        view = state.view(None)
-        if view.settlement is None or view.result is None:
-            continue
-        winner = view.result.winners[0]
-        sheet = score_sheet(
-            {
-                "winner": {
-                    "captured": [c.code for c in _pile(view, winner)],
-                    "go": view.goes[winner],
-                    "shakes": view.shakes[winner],
-                    "bombs": view.bombs[winner],
-                },
-                "loser": {"captured": [c.code for c in _pile(view, 1 - winner)],
-                          "go": view.goes[1 - winner]},
-                "nagari_carry": view.nagari_carry,
-            }
-        )  # fmt: skip
-        lines = render.result_lines(view, "en", plain=True)
-        text = "\n".join(lines)
-        shown = dict.fromkeys(SHEET_LABELS, "0")
-        for line in lines:
-            label = line.split()[0]
-            for kind, name in SHEET_LABELS.items():
-                if label == name:
-                    shown[kind] = line.split()[-1]
-        assert shown == {kind: str(points) for kind, points in sheet["breakdown"].items()}  # type: ignore[attr-defined]
-        assert re.search(rf"^ base +{sheet['base']}$", text, re.M)
-        total = int(sheet["total"]) + view.instant[winner]  # type: ignore[call-overload]
-        assert re.search(rf"^ total +{total}$", text, re.M)
-        if sheet["go_bonus"]:
-            assert re.search(rf"^ Go bonus \(\d+ Go\) +\+{sheet['go_bonus']}$", text, re.M)
-        for bak in sheet["baks"]:  # type: ignore[attr-defined]
-            assert re.search(rf"^ {bak} \(.+\) +x2$", text, re.M)
-        if int(sheet["multiplier"]) > 1:  # type: ignore[call-overload]
-            assert re.search(rf" x {sheet['multiplier']} += {sheet['total']}$", text, re.M)
-        checked += 1
-    assert checked > 50
-
-
-SHEET_LABELS = {
-    "bright": "brights",
-    "animal": "animals",
-    "ribbon": "ribbons",
-    "pi": "junk",
-    "godori": "godori",
-    "dan": "dan",
-}
-
-
-def _pile(view: object, seat: int) -> list[object]:
-    pile = view.piles[seat]  # type: ignore[attr-defined]
-    return [*pile.brights, *pile.animals, *pile.ribbons, *pile.pi]
-
-
 @pytest.mark.parametrize("locale", ["en", "ko"])
 def test_every_table_of_whole_games_fits_a_phone_even_with_long_names(locale: str) -> None:
     names = ["W" * 32, "가나다라마바사아자차카타파하"]
@@ -341,128 +157,6 @@ def test_every_table_of_whole_games_fits_a_phone_even_with_long_names(locale: st
             action = choose_action(state.view(seat))
             state.apply(seat, Go() if isinstance(action, Stop) and seed % 3 == 0 else action)
     assert "WWWWWWWWWWW~" in body and "가나다라마~" in body
-
-
-def test_the_nagari_the_chongtong_and_three_ppuks_end_with_what_they_pay() -> None:
-    endings = {}
-    for state in finished_games(300):
-        endings.setdefault(state.win_reason, state)
-    nagari = arrange((("1피b",), ("11광",)), ["1피a"], ["12광"], carry=2, instant=[7, 0])
-    nagari.apply(0, Play(C("1피b")))  # the pile's last card: nobody stopped
-    assert nagari.win_reason == "nagari"
-    body = render.table_body(nagari.view(None), NAMES, "en")
-    assert body.endswith(
-        "Nagari: nobody stopped, nobody wins.\nThe next game is ×8.\nInstant points kept: Alice 7"
-    )
-    ko = render.table_body(nagari.view(None), NAMES, "ko")
-    assert ko.endswith("나가리: 아무도 스톱하지 못했어요.\n다음 판은 ×8예요.\n"
-                       "받은 즉시 점수는 그대로예요: Alice 7점")  # fmt: skip
-    chongtong = endings["chongtong"]
-    winner = chongtong.result.winners[0]  # type: ignore[union-attr]
-    lines = render.end_lines(chongtong.view(None), NAMES, "en")
-    assert lines[:2] == [f"{NAMES[winner]} wins with a chongtong (4 of a month", "   dealt)"]
-    assert lines[2:] == [" chongtong                   10", " total                       10"]
-    three = endings["three-ppuk"]
-    lines = render.end_lines(three.view(None), NAMES, "ko")
-    assert lines[1].split() == ["삼뻑", "7점"]
-
-
-def test_a_forfeit_ends_with_the_winners_score_sheet() -> None:
-    state = rich()
-    state.forfeit(1)
-    lines = render.end_lines(state.view(None), NAMES, "en")
-    # Paid as a Stop would be (rule 26): Alice's two brights score nothing, her Go one point.
-    # Said alone (no table above to explain them), the shake and the nagari are explained here.
-    assert lines == [
-        "Bob left: Alice wins",
-        " base                            0",
-        " Go bonus (1 Go)                +1",
-        " shakes: 1 (3 of a month shown) x2",
-        " nagari: 1 (no winner)          x2",
-        " (0 + 1) x 4                   = 4",
-        " total                           4",
-        "Instant points kept: Bob 7",
-    ]
-    assert_fits_phone("\n".join(lines))
-    result = state.result
-    assert result is not None and result.scores == (4, 7)
-
-
-HAND_EN = """\
-6 cards
-Jan: 1) junk -> takes the junk
-Feb: 2) ribbon -> takes the animal or
-    the junk: your pick
-Mar: 3) ribbon 4) junk 5) junk
-    -> stays on the floor (may shake:
-    show the three, a win pays ×2)
-Jun: 6) animal -> stays on the floor"""
-
-HAND_KO = """\
-손패 6장
-1월: 1) 피 -> 피 먹기
-2월: 2) 띠 -> 열, 피 중 골라 먹기
-3월: 3) 띠 4) 피 5) 피 -> 바닥에 깔림
-    (흔들기 가능, ×2)
-6월: 6) 열 -> 바닥에 깔림"""
-
-
-@pytest.mark.parametrize(("locale", "golden"), [("en", HAND_EN), ("ko", HAND_KO)])
-def test_hand_golden_numbered_by_month_with_what_each_takes(locale: str, golden: str) -> None:
-    assert "\n".join(render.hand_lines(rich().view(0), locale)) == golden
-
-
-def test_a_hand_says_a_stack_a_bomb_and_a_bonus_card() -> None:
-    state = arrange(
-        (("9피b", "5열", "5띠", "5피a", "B3"), ("11광",)),
-        ["9열", "9띠", "9피a", "5피b"],
-        ["12광", "3광"],
-        stacks={9: 1},
-    )
-    assert render.hand_lines(state.view(0), "en") == [
-        "5 cards",
-        "May: 1) animal 2) ribbon 3) junk",
-        "    -> takes the junk",
-        "    (may bomb: play all three at once)",
-        "Sep: 4) junk -> takes all three",
-        "    (animal, ribbon, junk)",
-        "bonus: 5) bonus triple -> taken at once,",
-        "    steals 1 junk, then play again",
-    ]
-
-
-GO_STOP_EN = [
-    "You have 7 points; Bob has 0.",
-    "Stop: you win 119 points now.",
-    "Doubled by: shakes: 1 (3 of a month shown), pi-bak (loser: 1-7 junk), go-bak (loser "
-    "called Go), nagari ×2 (no winner).",
-    "Go: your Go 1 adds +1 and you play on.",
-    "The risk: if Bob reaches 7 points and stops first, you pay double (go-bak).",
-]
-GO_STOP_KO = [
-    "지금 7점이에요. Bob 님은 0점이에요.",
-    "스톱하면 지금 119점을 받고 이겨요.",
-    "두 배씩 곱해지는 것: 흔들기 1번, 피박, 고박, 나가리 ×2.",
-    "고를 하면 1고로 +1점을 얹고 계속해요.",
-    "하지만 Bob 님이 먼저 7점을 내고 스톱하면 고박으로 두 배를 물어요.",
-]
-
-
-@pytest.mark.parametrize(("locale", "golden"), [("en", GO_STOP_EN), ("ko", GO_STOP_KO)])
-def test_go_stop_golden_with_the_score_and_what_go_risks(locale: str, golden: list[str]) -> None:
-    assert render.go_stop_lines(at_go_stop().view(0), NAMES, locale) == golden
-
-
-def test_from_the_third_go_the_question_says_the_total_doubles() -> None:
-    state = at_go_stop()
-    data = state.snapshot()
-    data["goes"] = [2, 1]
-    from rules.gostop import restore
-
-    lines = render.go_stop_lines(restore(data).view(0), NAMES, "en")
-    assert "Go: your Go 3 adds +3 and you play on. From the third Go your total is also ×2." in (
-        lines
-    )
 
 
 EVENTS = [
@@ -722,41 +416,6 @@ def test_one_english_name_per_card_in_the_hand_the_floor_the_piles_and_the_log()
     assert "Alice flips Nov double" in joined and "Bob steals Dec double" in joined
     assert " junk 2: bonus double" in joined
     assert not re.search(r"double junk|\(2\)|\(3\)", joined), joined
-
-
-def test_no_hand_line_breaks_inside_a_card_name_or_after_an_arrow() -> None:
-    """Nor inside a phrase that fits a line: ``-> stays on the floor`` is never left at
-    ``the``."""
-    multiword = [render.card_name(c, "en") for c in CARDS if " " in render.card_name(c, "en")]
-    checked = 0
-    for seed in range(30):
-        state = new(2, seed=seed, options={"bonus_cards": 3})
-        while not state.is_over:
-            for seat in (0, 1):
-                lines = render.hand_lines(state.view(seat), "en")
-                for line, after in itertools.pairwise(lines):
-                    assert not line.endswith("->"), lines
-                    assert not line.endswith((" stays on the", " stays on")), lines
-                    for name in multiword:
-                        words = name.split(" ")
-                        for cut in range(1, len(words)):
-                            head, tail = " ".join(words[:cut]), " ".join(words[cut:])
-                            broken = line.endswith(head) and after.lstrip().startswith(tail)
-                            assert not broken, (name, lines)
-                    checked += 1
-            seat = state.current_seat
-            assert seat is not None
-            state.apply(seat, choose_action(state.view(seat)))
-    assert checked > 1000
-    # The words the hand wraps keep each filled-in name whole, wherever the template puts it.
-    state = arrange(
-        (("B3", "2띠"), ("3광",)),
-        ["2열", "2피a"],
-        ["12광"],
-        options={"bonus_cards": 3, "dealer": 0},
-    )
-    words = render.outcome_words(state.view(0), C("2띠"), "en")
-    assert "Feb animal" in words and "Feb junk:" in words
 
 
 def test_one_of_a_count_is_singular() -> None:
