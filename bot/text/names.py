@@ -7,6 +7,7 @@ of the block, from bolding the log, or from pushing a line past a phone's width.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -33,6 +34,7 @@ _LINE_START: Final = re.compile(r"^(\s*)(-#|#{1,3})(?=\s)")  # a heading, or sub
 _ZERO_WIDTH_JOINER: Final = "\u200d"  # joins emoji: kept
 
 
+@functools.lru_cache(maxsize=4096)  # a table draws its few names after every move
 def clean_name(name: str) -> str:
     """A display name as Deckhand keeps it: no control or format character (bidi overrides
     and isolates would reverse a table line), on one line with its spaces folded; ``?`` if
@@ -90,8 +92,12 @@ def escape_log(lines: Iterable[str]) -> list[str]:
     (``[free nitro](https://…)``) or carry bidi controls, and none of it may take effect."""
     escaped = []
     for line in lines:
-        kept = "".join(
-            c for c in line if c == _ZERO_WIDTH_JOINER or unicodedata.category(c) != "Cf"
+        kept = (
+            line  # no format character is ASCII: most lines need no look at each character
+            if line.isascii()
+            else "".join(
+                c for c in line if c == _ZERO_WIDTH_JOINER or unicodedata.category(c) != "Cf"
+            )
         )
         marked = _MARKDOWN.sub(r"\\\1", kept).replace("](", "]\\(")
         escaped.append(_LINE_START.sub(r"\1\\\2", marked))
