@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.games import Control, Option, Table
 from bot.settings import Settings
-from rules.engine import Action, Event, GameOver, IllegalAction, Outcome, Result
+from rules.engine import Action, Event, GameOver, IllegalAction, Outcome, Result, check_snapshot
 from rules.levels import Level
 
 
@@ -114,6 +114,7 @@ class CountAdapter:
     name = "count"
     min_seats = 2
     max_seats = 4
+    verbs = ("add",)
 
     def __init__(self) -> None:
         self.dealt_levels: list[Level] = []  # the level each deal was given
@@ -146,6 +147,7 @@ class CountAdapter:
         return state, ()
 
     def restore(self, snapshot: dict[str, Any]) -> CountState:
+        check_snapshot(snapshot, "count", 1)
         state = CountState(snapshot["seats"], snapshot["target"])
         state.total, state.turn, state.winner = (
             snapshot["total"],
@@ -220,7 +222,11 @@ class CountAdapter:
     def parse(self, verb: str, arg: str | None) -> Action:
         if verb != "add" or arg is None:
             raise IllegalAction("Unknown move.", code="unknown")
-        return Add(int(arg))
+        try:
+            n = int(arg)
+        except ValueError:  # a number out of range is the engine's to refuse
+            raise IllegalAction("Add a number: 1 or 2.", code="count_add", low=1, high=2) from None
+        return Add(n)
 
     def table(
         self,
