@@ -133,30 +133,6 @@ def test_timeout_action_is_take_and_under_attack_takes_the_penalty() -> None:
     assert len(state.hand(0)) == 4
 
 
-def test_timeout_action_is_legal_in_every_position_of_a_game() -> None:
-    state = ADAPTER.new(4, 7, {}, [3])[0]
-    while not state.is_over:
-        seat = state.current_seat
-        assert seat is not None
-        assert ADAPTER.timeout_action(state, seat) in state.legal_actions(seat)
-        state.apply(seat, ADAPTER.computer_action(state, seat))
-
-
-def test_computer_action_is_legal_and_plays_games_to_the_end() -> None:
-    for seed in range(20):
-        state = ADAPTER.new(2 + seed % 3, seed, {}, [])[0]
-        moves = 0
-        while not state.is_over:
-            seat = state.current_seat
-            assert seat is not None
-            action = ADAPTER.computer_action(state, seat)
-            assert action in state.legal_actions(seat)
-            state.apply(seat, action)
-            moves += 1
-            assert moves < 5000
-        assert state.result is not None and len(state.result.winners) == 1
-
-
 def test_computer_action_defends_an_attack_when_it_can() -> None:
     state = oc.position([cards("♠2 ♦4"), cards("♥6 ♦8")], parse_card("♣2"), offense=2)
     assert ADAPTER.computer_action(state, 0) == oc.PlayCard(parse_card("♠2"))

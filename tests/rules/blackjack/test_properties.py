@@ -1,9 +1,12 @@
-"""Invariants over thousands of random games: 2,000 seeded (the seed's shoe) and 500 fair.
+"""Blackjack's own invariants over thousands of random games: 2,000 seeded (the seed's
+shoe) and 500 fair.
 
 Each game: 1-7 seats, some held by computers from the start, one maybe handed over midway,
-the humans choosing Hit or Stand at random. At every step the 208 cards are all somewhere,
-a refused move changes nothing, and a restored snapshot plays on exactly like the original.
-At the end the House followed its rule and every seat's result is the table's.
+the humans choosing Hit or Stand at random. At every step the 208 cards are all somewhere
+and the seat to act is a member's; at the end the House followed its rule, every seat's
+result is the table's, and the seed and the logged inputs alone rebuild the game. That
+refused moves change nothing and a restored snapshot plays on alike, the conformance suite
+checks for every game (tests/conformance/).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from hypothesis import strategies as st
 
 import rules.blackjack as bj
 from rules.cards import STANDARD_DECK
-from rules.engine import GameOver, IllegalAction, Outcome
+from rules.engine import GameOver, Outcome
 from tests.rules.blackjack import reference
 
 FULL_SHOE = Counter({card.index: 4 for card in STANDARD_DECK})
@@ -33,26 +36,6 @@ def check_cards(state: bj.State) -> None:
     cards = Counter(data["shoe"] + data["house"] + [i for hand in data["hands"] for i in hand])
     assert cards == FULL_SHOE
     assert len(data["shoe"]) == state.view(None).shoe
-
-
-def check_refusals(state: bj.State, pick: random.Random) -> None:
-    before = state.snapshot()
-    current = state.current_seat
-    others = [s for s in range(state.players) if s != current]
-    attempts: list[tuple[int, object]] = [(current if current is not None else 0, "Hit")]
-    if others:
-        attempts.append((pick.choice(others), pick.choice((bj.Hit(), bj.Stand()))))
-    if current is None:
-        attempts.append((0, bj.Stand()))
-    for seat, action in attempts:
-        assert state.legal_actions(seat) == () or seat == current
-        try:
-            state.apply(seat, action)  # type: ignore[arg-type]
-        except IllegalAction:
-            pass
-        else:
-            raise AssertionError(f"{action!r} by seat {seat} was accepted")
-        assert state.snapshot() == before
 
 
 def check_end(state: bj.State, events: list[object]) -> None:
@@ -123,22 +106,13 @@ def play_and_check(state: bj.State, pick: random.Random, handover: int) -> None:
     while not state.is_over:
         seat = state.current_seat
         assert seat is not None and not state.is_computer(seat)
-        check_refusals(state, pick)
-        copy = bj.restore(state.snapshot())
         if steps == handover:
-            new_events = state.hand_to_computer(seat)
-            assert copy.hand_to_computer(seat) == new_events
+            events += state.hand_to_computer(seat)
         else:
-            action = pick.choice(state.legal_actions(seat))
-            new_events = state.apply(seat, action)
-            assert copy.apply(seat, action) == new_events
-        assert copy.snapshot() == state.snapshot()
-        events += new_events
+            events += state.apply(seat, pick.choice(state.legal_actions(seat)))
         check_cards(state)
         steps += 1
         assert steps < 200
-    check_refusals(state, pick)
     check_end(state, events)
-    assert bj.restore(state.snapshot()).result == state.result
     # The seed and the logged inputs alone rebuild the same game.
     assert bj.replay(state.snapshot()).snapshot() == state.snapshot()

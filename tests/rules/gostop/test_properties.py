@@ -1,13 +1,16 @@
-"""Invariants over thousands of seeded playouts (docs/design.md §2)."""
+"""Go-Stop's invariants over thousands of seeded playouts (docs/design.md §2): every card in
+one place, piles scored as their cards make them, how each game ends and what it scores, and
+every move of every kind (twins too) accepted exactly when listed. The contract every game
+keeps (only the seat to act moves, no hidden card in a view, GameOver last, restore plays on
+alike) the conformance suite checks (tests/conformance/)."""
 
-import json
 import random
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.engine import Action, GameOver, IllegalAction, Outcome
+from rules.engine import Action, IllegalAction, Outcome
 from rules.gostop import Bomb, ChongtongChoice, Go, GostopState, Stop, TakeFlip, new, restore
 from rules.gostop.cards import CARDS, TWIN, HwatuCard
 from rules.gostop.scoring import breakdown
@@ -40,48 +43,25 @@ def check_view(state: GostopState, total: int) -> None:
         )
         cards = [c.index for c in (*pile.brights, *pile.animals, *pile.ribbons, *pile.pi)]
         assert breakdown(cards, gukjin_as_double=fields.gukjin_as_double) == fields
-        # A seat sees its own hand, and never the opponent's.
-        mine, other = views[seat].hand, views[1 - seat].hand
-        assert mine is not None and other is not None
-        assert len(mine) == public.hand_sizes[seat]
-        assert not {c.index for c in other} & set(visible_cards(views[seat]))
+        assert len(views[seat].hand or ()) == public.hand_sizes[seat]
 
 
-def play(seed: int, bonus: int, *, restore_every_step: bool) -> tuple[GostopState, int]:
+def play(seed: int, bonus: int) -> GostopState:
     state = new(2, seed=seed, options={"bonus_cards": bonus})
     policy = random.Random(seed)
-    steps = 0
     while not state.is_over:
         seat = state.current_seat
         assert seat is not None
-        if restore_every_step:
-            snap = state.snapshot()
-            state = restore(json.loads(json.dumps(snap)))
-            assert state.snapshot() == snap
-            check_view(state, DECK_SIZE[bonus])
-            assert state.legal_actions(1 - seat) == []
-            try:
-                state.apply(1 - seat, state.legal_actions(seat)[0])
-            except IllegalAction:
-                pass
-            else:
-                raise AssertionError("the other seat moved")
+        check_view(state, DECK_SIZE[bonus])
         actions = state.legal_actions(seat)
-        assert actions
-        events = state.apply(seat, actions[policy.randrange(len(actions))])
-        steps += 1
-        assert not any(isinstance(e, GameOver) for e in events[:-1])
-        assert state.is_over == (bool(events) and isinstance(events[-1], GameOver))
-    return state, steps
+        state.apply(seat, actions[policy.randrange(len(actions))])
+    return state
 
 
 @settings(max_examples=2000, deadline=None)
 @given(seed=st.integers(0, 2**63 - 1), bonus=st.sampled_from([0, 0, 2, 3]))
 def test_random_playouts_keep_every_invariant(seed: int, bonus: int) -> None:
-    state, _ = play(seed, bonus, restore_every_step=True)
-    # Restoring at every decision changed nothing: the same game, the same end.
-    straight, _ = play(seed, bonus, restore_every_step=False)
-    assert state.snapshot() == straight.snapshot()
+    state = play(seed, bonus)
     result = state.result
     assert result is not None
     # Every game ends in a win or a nagari.

@@ -1,4 +1,8 @@
-"""Invariants over thousands of seeded random playouts with 2-4 players (docs/design.md §2)."""
+"""One Card's invariants over thousands of seeded random playouts with 2-4 players
+(docs/design.md §2): 54 cards, what a play or a take does to the hands and the deck, every
+card in hand that is not offered refused, one winner. The contract every game keeps (only
+the seat to act moves, GameOver last, every seat ranked, restore plays on alike) the
+conformance suite checks (tests/conformance/)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from hypothesis import strategies as st
 
 import rules.onecard as oc
 from rules.cards import FULL_DECK
-from rules.engine import GameOver, IllegalAction
+from rules.engine import IllegalAction
 
 MAX_DECISIONS = 5000
 EVERY_REFUSAL_EACH = 8  # every this many decisions, every card that is not legal is tried
@@ -29,13 +33,10 @@ def test_random_playouts_keep_every_invariant(seed: int, players: int, policy: i
     state = oc.new(players, seed=seed)
     chooser = random.Random(policy)
     check_at = chooser.randrange(60)
-    copy: oc.State | None = None
-    replay: list[tuple[int, oc.PlayCard | oc.Take]] = []
     decisions = 0
     while not state.is_over:
         seat = state.current_seat
         assert seat is not None
-        assert all(state.legal_actions(other) == [] for other in range(players) if other != seat)
         legal = state.legal_actions(seat)
         before_hands = hands(state)
         before_open = state.open_card
@@ -62,8 +63,6 @@ def test_random_playouts_keep_every_invariant(seed: int, players: int, policy: i
         action = chooser.choice(legal)
         events = state.apply(seat, action)
         decisions += 1
-        if copy is not None:
-            replay.append((seat, action))
         after = hands(state)
         # 54 distinct cards, always.
         everything = [*state.main_deck(), *(c for h in after for c in h)]
@@ -91,16 +90,9 @@ def test_random_playouts_keep_every_invariant(seed: int, players: int, policy: i
         for other in range(players):
             if other != seat and after[other]:
                 assert after[other] == before_hands[other]
-        assert not state.is_over or isinstance(events[-1], GameOver)
-        if decisions == check_at:
+        if decisions == check_at:  # the example's position: restore once refused it
             data = json.loads(json.dumps(state.snapshot()))
-            copy = oc.restore(data)
-            assert copy.snapshot() == data
+            assert oc.restore(data).snapshot() == data
         assert decisions < MAX_DECISIONS, "the game did not end"
     result = state.result
     assert result is not None and len(result.winners) == 1
-    assert sorted(result.ranking) == list(range(players))
-    if copy is not None:
-        for seat, action in replay:
-            copy.apply(seat, action)
-        assert copy.snapshot() == state.snapshot()

@@ -1,4 +1,7 @@
-"""Invariants over seeded random games with computer players (docs/design.md §2)."""
+"""Rummikub's invariants over seeded random games with computer players (docs/design.md
+§2): 106 tiles, every set on the table valid, a refused table edit changes nothing, scores
+that sum to zero. The contract every game keeps (only the seat to act moves, GameOver last,
+restore plays on alike) the conformance suite checks (tests/conformance/)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules.rummikub as rk
-from rules.engine import Action, GameOver, IllegalAction
+from rules.engine import Action, IllegalAction
 from rules.rummikub.ai import choose_action
 from rules.rummikub.sets import check_set
 from rules.rummikub.tiles import FULL_SET
@@ -46,7 +49,7 @@ def random_edit(state: rk.State, pick: random.Random) -> Action:
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 4), st.integers(0, 2**40))
-def test_games_end_conserve_106_tiles_and_restore_losslessly(players: int, seed: int) -> None:
+def test_games_end_conserve_106_tiles_and_keep_valid_sets(players: int, seed: int) -> None:
     state = rk.new(players, seed=seed)
     pick = random.Random(seed)
     for _ in range(MAX_TURNS):
@@ -54,9 +57,6 @@ def test_games_end_conserve_106_tiles_and_restore_losslessly(players: int, seed:
             break
         seat = state.current_seat
         assert seat is not None
-        for other in range(players):
-            if other != seat:
-                assert state.legal_actions(other) == []
         if pick.random() < 0.3:
             before = state.snapshot()
             try:
@@ -65,19 +65,13 @@ def test_games_end_conserve_106_tiles_and_restore_losslessly(players: int, seed:
                 assert state.snapshot() == before  # a refused action changes nothing
         if state.is_over:
             break
-        copy = rk.restore(state.snapshot())
-        assert copy.snapshot() == state.snapshot()
         if pick.random() < 0.05:
             action: Action = rk.TimeOut()
         else:
             action = choose_action(state.view(seat))
-        events = state.apply(seat, action)
-        copy.apply(seat, action)
-        assert copy.snapshot() == state.snapshot()
+        state.apply(seat, action)
         assert every_tile(state) == Counter(FULL_SET)
         assert all(check_set(s).valid for s in state.table)
-        if state.is_over:
-            assert isinstance(events[-1], GameOver)
     assert state.is_over
     result = state.result
     assert result is not None

@@ -1,4 +1,8 @@
-"""Invariants over thousands of seeded random games per ruleset, 2-10 players, house rules."""
+"""Uno's invariants over thousands of seeded random games per ruleset, 2-10 players, house
+rules: 108 cards, every play judged from the card codes alone (what is listed, what is
+refused, what seed rule 11 penalises), the winner the seat that went out, random games ending
+well before the cap. The contract every game keeps (GameOver last, every seat ranked, restore
+plays on alike) the conformance suite checks (tests/conformance/)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engine import Action, GameOver, IllegalAction
+from rules.engine import Action, IllegalAction
 from rules.uno import (
     CallUno,
     CardPlayed,
@@ -135,7 +139,6 @@ def playout(ruleset: str, players: int, seed: int, house: dict[str, bool]) -> No
     assert cards_held(state) == 108
     steps = 0
     probe_at = rand.randrange(1, 60)  # one decision per game: each probe costs a playout
-    events: list[object] = []
     while not state.is_over and steps < CAP:
         steps += 1
         seat = state.turn
@@ -149,7 +152,7 @@ def playout(ruleset: str, players: int, seed: int, house: dict[str, bool]) -> No
                 action = rand.choice(extra)
                 if isinstance(action, Play):
                     assert judge(state, other, action) == "legal", action
-                events = state.apply(other, action)
+                state.apply(other, action)
                 assert cards_held(state) == 108
                 continue
         legal = state.legal_actions(seat)
@@ -174,9 +177,6 @@ def playout(ruleset: str, players: int, seed: int, house: dict[str, bool]) -> No
     if state.is_over:
         result = state.result
         assert result is not None
-        assert sorted(result.ranking) == list(range(players))
-        assert isinstance(events[-1], GameOver)
-        assert state.current_seat is None
         if any(not h for h in state.hands):
             assert result.winners == (result.ranking[0],)
             assert not state.hands[result.winners[0]]
