@@ -1,9 +1,12 @@
-"""One test (or more) per numbered rule of docs/rules/uno.md, on tables dealt by hand."""
+"""One test (or more) per numbered rule of docs/rules/uno.md, on tables dealt by hand: the
+cards and the deal, the official ruleset (rules 1-10), a blocked table, and the contract.
+
+The seed ruleset (rules 11-14) is in test_seed_rules.py, the house rules (15-18) in
+test_house_rules.py."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
@@ -11,46 +14,26 @@ import pytest
 from rules.engine import Action, GameOver, IllegalAction, Outcome
 from rules.uno import (
     CallUno,
-    CardPlayed,
     CardsDrawn,
     CatchUno,
     Challenge,
     ChallengeResolved,
     ChooseColour,
-    Colour,
     DirectionChanged,
     Draw,
     FirstCard,
-    HandsRotated,
-    HandsSwapped,
     Pass,
     Play,
     Reshuffled,
-    RuleBroken,
     Skipped,
     UnoAnnounced,
     UnoCaught,
-    UnoState,
     deal,
     new,
 )
-from rules.uno.cards import CARD_CODES, CARD_COLOUR, CARD_RANK, DECK_SIZE, top_code
-
-Rig = Callable[..., UnoState]
-RED, GREEN, BLUE, YELLOW = Colour.RED, Colour.GREEN, Colour.BLUE, Colour.YELLOW
-
-
-def hand(state: UnoState, seat: int) -> list[str]:
-    return [CARD_CODES[c] for c in state.hands[seat]]
-
-
-def top(state: UnoState) -> str:
-    return top_code(state.top, state.colour)
-
-
-def all_cards(state: UnoState) -> list[int]:
-    return sorted([*state.pile, *state.discard, *(c for h in state.hands for c in h)])
-
+from rules.uno.cards import CARD_CODES, CARD_RANK, DECK_SIZE
+from tests.rules.uno.conftest import Rig
+from tests.rules.uno.helpers import BLUE, GREEN, RED, YELLOW, all_cards, hand, top
 
 # -- cards and deal ------------------------------------------------------------------------
 
@@ -388,298 +371,7 @@ def test_rule_10_go_out_on_an_action_card_and_score(rig: Rig) -> None:
         state.apply(1, Draw())
 
 
-# -- seed ruleset --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("action", "reason"),
-    [(Play(0), "not_playable"), (Play(9), "no_such_card"), (Play(-1), "no_such_card")],
-)
-def test_rule_11_illegal_play_draws_a_penalty_and_passes(
-    rig: Rig, action: Play, reason: str
-) -> None:
-    state = rig([["blue_1", "green_2"], ["red_2"]], "red_5", ruleset="seed", pile=["red_7"])
-    events = state.apply(0, action)
-    assert RuleBroken(0, reason) in events
-    assert hand(state, 0) == ["blue_1", "green_2", "red_7"]
-    assert state.turn == 1
-    assert top(state) == "red_5"
-
-
-def test_rule_11_empty_input_draws_and_never_plays_the_drawn_card(rig: Rig) -> None:
-    state = rig([["blue_1"], ["red_2"]], "red_5", ruleset="seed", pile=["red_7"])
-    assert Pass() not in state.legal_actions(0)
-    state.apply(0, Draw())
-    assert hand(state, 0) == ["blue_1", "red_7"]
-    assert state.turn == 1
-
-
-@pytest.mark.parametrize("answer", [Draw(), Play(0)])
-def test_rule_11_under_stacking_empty_input_and_illegal_card_both_add_the_penalty_card(
-    rig: Rig, answer: Draw | Play
-) -> None:
-    # Facing a stacked +2, an empty input (Draw) is rule 11's penalty just as an illegal
-    # card is: the pending two and one penalty card.
-    state = rig(
-        [["red_+2", "red_1"], ["blue_3", "green_4"], ["yellow_1"]],
-        "red_5",
-        ruleset="seed",
-        stacking=True,
-    )
-    state.apply(0, Play(0))
-    assert state.pending == 2
-    state.apply(1, answer)
-    assert len(state.hands[1]) == 2 + 2 + 1
-    assert state.pending == 0
-    assert state.turn == 2
-
-
-def test_rule_12_wilds_any_time_and_random_missing_colour(rig: Rig) -> None:
-    state = rig([["none_W+4", "red_1"], ["blue_2"], ["red_3"]], "red_5", ruleset="seed")
-    state.apply(0, Play(0))  # holding red: still allowed, and no colour given
-    assert CARD_COLOUR[state.top] == 4
-    assert state.colour in (0, 1, 2, 3)
-    assert len(state.hands[1]) == 5  # next player draws four and is skipped
-    assert state.turn == 2
-    colours = set()
-    for seed in range(30):
-        game = rig([["none_W", "red_1"], ["blue_2"]], "red_5", ruleset="seed", seed=seed)
-        game.apply(0, Play(0))
-        colours.add(game.colour)
-    assert colours == {0, 1, 2, 3}
-
-
-def test_rule_13_no_winning_on_an_action_card(rig: Rig) -> None:
-    state = rig([["red_S"], ["blue_2"], ["red_3"]], "red_5", ruleset="seed", pile=["green_9"])
-    events = state.apply(0, Play(0))
-    assert not state.is_over
-    assert Skipped(1) in events
-    assert hand(state, 0) == ["green_9"]
-    assert state.turn == 2
-    winner = rig([["red_4"], ["blue_2"]], "red_5", ruleset="seed")
-    events = winner.apply(0, Play(0))
-    assert isinstance(events[-1], GameOver)
-    assert winner.result is not None
-    assert winner.result.winners == (0,)
-
-
-@pytest.mark.parametrize(
-    ("last", "colour", "after"),  # after: seat 1's card count, the next turn, the direction
-    [
-        ("red_+2", None, (1 + 2, 2, 1)),  # seat 1 draws two and is skipped
-        ("red_R", None, (1, 2, -1)),  # reversed: seat 2 is next the other way
-        ("none_W", BLUE, (1, 1, 1)),
-        ("none_W+4", BLUE, (1 + 4, 2, 1)),  # seat 1 draws four and is skipped
-    ],
-)
-def test_rule_13_a_last_action_card_acts_then_its_player_draws(
-    rig: Rig, last: str, colour: int | None, after: tuple[int, int, int]
-) -> None:
-    victim_draws = ["yellow_1", "yellow_2", "yellow_3", "yellow_4"][: after[0] - 1]
-    state = rig(
-        [[last], ["blue_2"], ["red_3"]], "red_5", ruleset="seed", pile=[*victim_draws, "green_9"]
-    )
-    events = state.apply(0, Play(0, colour))
-    assert not state.is_over
-    assert not any(isinstance(e, GameOver) for e in events)
-    assert CardPlayed(0, last, top(state).partition("_")[0]) in events
-    assert hand(state, 0) == ["green_9"]  # the card drawn after the effect
-    assert (len(state.hands[1]), state.turn, state.direction) == after
-    if colour is not None:
-        assert state.colour == colour
-
-
-def test_rule_14_seed_first_card_as_it_comes(rig: Rig) -> None:
-    skip = rig([["red_1"], ["red_2"]], first="red_S", ruleset="seed", turn=0)
-    assert skip.turn == 0
-    draw = rig([["red_1"], ["red_2"]], first="red_+2", ruleset="seed", turn=0)
-    assert len(draw.hands[0]) == 1
-    wild = rig([["blue_1", "red_1"], ["red_2"]], first="none_W+4", ruleset="seed", turn=0)
-    assert top(wild) == "none_W+4"
-    assert Play(0) in wild.legal_actions(0)
-    assert Play(1) in wild.legal_actions(0)
-    wild.apply(0, Play(0))
-    assert top(wild) == "blue_1"
-
-
-# -- house rules ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("ruleset", ["official", "seed"])
-def test_rule_15_stacking_passes_the_sum_on(rig: Rig, ruleset: str) -> None:
-    state = rig(
-        [["red_+2", "red_1"], ["blue_+2", "blue_3"], ["green_1", "green_2"]],
-        "red_5",
-        ruleset=ruleset,
-        stacking=True,
-    )
-    state.apply(0, Play(0))
-    assert state.turn == 1
-    assert state.pending == 2
-    assert Play(0) in state.legal_actions(1)
-    state.apply(1, Play(0))
-    assert state.pending == 4
-    assert state.turn == 2
-    state.apply(2, Draw())
-    penalty = 1 if ruleset == "seed" else 0  # seed rule 11: an empty input is a penalty card
-    assert len(state.hands[2]) == 2 + 4 + penalty
-    assert state.turn == 0
-    assert state.pending == 0
-
-
-def test_rule_15_stacking_wild_draw_four_on_wild_draw_four(rig: Rig) -> None:
-    state = rig(
-        [["none_W+4", "blue_1"], ["none_W+4", "blue_3"], ["green_1"]],
-        "red_5",
-        stacking=True,
-    )
-    state.apply(0, Play(0, BLUE))
-    state.apply(1, Play(0, GREEN))
-    assert state.pending == 8
-    assert Challenge() not in state.legal_actions(2)
-    state.apply(2, Draw())
-    assert len(state.hands[2]) == 9
-
-
-def test_rule_15_without_stacking_no_answer(rig: Rig) -> None:
-    state = rig([["red_+2", "red_1"], ["blue_+2", "blue_3"], ["green_1"]], "red_5")
-    state.apply(0, Play(0))
-    assert len(state.hands[1]) == 4
-    assert state.turn == 2
-
-
-def test_rule_15_seed_stacks_wild_draw_four_on_wild_draw_four(rig: Rig) -> None:
-    state = rig(
-        [["none_W+4", "blue_1"], ["none_W+4", "red_3"], ["green_1"]],
-        "red_5",
-        ruleset="seed",
-        stacking=True,
-    )
-    state.apply(0, Play(0, BLUE))
-    assert state.pending == 4
-    assert Play(0, GREEN) in state.legal_actions(1)
-    state.apply(1, Play(0, GREEN))  # holding red_3 (not the colour in play): no bluff in seed
-    assert state.pending == 8
-    assert Challenge() not in state.legal_actions(2)  # no challenge under the seed rules
-    state.apply(2, Draw())
-    assert len(state.hands[2]) == 1 + 8 + 1  # rule 11: an empty input adds a penalty card
-    assert (state.turn, state.pending, top(state)) == (0, 0, "green_W+4")
-
-
-@pytest.mark.parametrize("ruleset", ["official", "seed"])
-def test_rule_16_draw_until_playable(rig: Rig, ruleset: str) -> None:
-    state = rig(
-        [["blue_1"], ["red_2"]],
-        "red_5",
-        pile=["green_1", "yellow_2", "red_9"],
-        ruleset=ruleset,
-        draw_until_playable=True,
-    )
-    state.apply(0, Draw())
-    assert hand(state, 0) == ["blue_1", "green_1", "yellow_2", "red_9"]
-    if ruleset == "official":
-        assert state.turn == 0
-        state.apply(0, Play(3))
-    assert state.turn == 1
-
-
-@pytest.mark.parametrize("ruleset", ["official", "seed"])
-def test_rule_17_jump_in_with_an_identical_card(rig: Rig, ruleset: str) -> None:
-    state = rig(
-        [["blue_1", "blue_2"], ["green_4", "green_5"], ["red_5", "red_1"], ["red_6"]],
-        "red_5",
-        ruleset=ruleset,
-        jump_in=True,
-    )
-    assert Play(0) in state.legal_actions(2)
-    assert state.legal_actions(1) == []  # no identical card
-    events = state.apply(2, Play(0))
-    assert CardPlayed(2, "red_5", "red", True) in events
-    assert state.turn == 3  # play goes on from the jumper
-    with pytest.raises(IllegalAction):
-        state.apply(0, Play(0))
-    plain = rig([["blue_1"], ["red_5", "red_1"]], "red_5", ruleset=ruleset)
-    with pytest.raises(IllegalAction, match="not your turn"):
-        plain.apply(1, Play(0))
-
-
-@pytest.mark.parametrize("ruleset", ["official", "seed"])
-def test_rule_18_seven_swaps_and_zero_rotates(rig: Rig, ruleset: str) -> None:
-    state = rig(
-        [["red_7", "red_1"], ["blue_2"], ["green_3", "green_4", "green_8"]],
-        "red_5",
-        ruleset=ruleset,
-        seven_zero=True,
-    )
-    targets = {a.target for a in state.legal_actions(0) if isinstance(a, Play) and a.index == 0}
-    assert targets == ({1, 2, None} if ruleset == "seed" else {1, 2})  # seed: None is the next
-    events = state.apply(0, Play(0, None, 2))
-    assert HandsSwapped(0, 2) in events
-    assert hand(state, 0) == ["green_3", "green_4", "green_8"]
-    assert hand(state, 2) == ["red_1"]
-    zero = rig(
-        [["red_0", "red_1"], ["blue_2"], ["green_3", "green_4"]],
-        "red_5",
-        ruleset=ruleset,
-        seven_zero=True,
-    )
-    events = zero.apply(0, Play(0))
-    assert HandsRotated(1) in events
-    assert [hand(zero, i) for i in range(3)] == [["green_3", "green_4"], ["red_1"], ["blue_2"]]
-
-
-@pytest.mark.parametrize("uno_call", [False, True])
-def test_rule_18_uno_goes_to_whoever_holds_one_card_after_a_swap(rig: Rig, uno_call: bool) -> None:
-    state = rig(
-        [["red_7", "red_1"], ["blue_2", "blue_3", "blue_4"], ["green_3", "green_4"]],
-        "red_5",
-        seven_zero=True,
-        uno_call=uno_call,
-    )
-    events = state.apply(0, Play(0, None, 1))
-    assert hand(state, 1) == ["red_1"]
-    announced = [e.seat for e in events if isinstance(e, UnoAnnounced)]
-    assert announced == [1]  # not seat 0, who now holds three cards
-    assert not any(isinstance(a, CatchUno) for s in range(3) for a in state.legal_actions(s))
-
-
-@pytest.mark.parametrize("uno_call", [False, True])
-def test_rule_18_a_zero_announces_every_hand_rotated_down_to_one(rig: Rig, uno_call: bool) -> None:
-    state = rig(
-        [["red_0", "red_1"], ["blue_2", "blue_3"], ["green_3"]],
-        "red_5",
-        seven_zero=True,
-        uno_call=uno_call,
-    )
-    events = state.apply(0, Play(0))
-    assert [len(state.hands[s]) for s in range(3)] == [1, 1, 2]
-    assert sorted(e.seat for e in events if isinstance(e, UnoAnnounced)) == [0, 1]
-    # Seat 2, who played nothing, now holds two cards: nobody can be caught.
-    assert not any(isinstance(a, CatchUno) for s in range(3) for a in state.legal_actions(s))
-
-
-@pytest.mark.parametrize("direction", [1, -1])
-def test_rule_18_seed_seven_without_a_target_swaps_with_the_next_player(
-    rig: Rig, direction: int
-) -> None:
-    state = rig(
-        [["red_7", "red_1"], ["blue_2"], ["green_3", "green_4"]],
-        "red_5",
-        ruleset="seed",
-        seven_zero=True,
-    )
-    state.direction = direction
-    following = 1 if direction == 1 else 2
-    events = state.apply(0, Play(0))
-    assert HandsSwapped(0, following) in events
-    assert hand(state, following) == ["red_1"]
-    assert state.turn == following
-
-
-def test_rule_18_official_seven_needs_a_target(rig: Rig) -> None:
-    state = rig([["red_7", "red_1"], ["blue_2"]], "red_5", seven_zero=True)
-    with pytest.raises(IllegalAction, match="swap"):
-        state.apply(0, Play(0))
+# -- a blocked table ----------------------------------------------------------------------
 
 
 def test_rule_3_blocked_table_ends_with_fewest_points_winning(rig: Rig) -> None:
