@@ -3,7 +3,8 @@
 Each game is registered once, by its adapter (``bot/games/<game>.py``); everything else that
 names it must name a registered game, and every registered game must have all of it: its cog
 package (``cogs/<game>/``, whose command group is ``/<game>``), its words in each language
-(``bot/locales/<lang>/<game>.json`` with its display name, command and ``/rules`` text),
+(``bot/locales/<lang>/<game>.json`` with its display name, command and ``/rules`` text;
+the names of its commands and options there or, when games share them, in ``core.json``),
 its engine (``rules/<game>/``), its text (``bot/text/<game>.py``), its rules
 (``docs/rules/<game>.md``), and a soak strategy whose commands and options its cog has.
 
@@ -118,7 +119,10 @@ def drift(game: AnyAdapter, root: Path = ROOT) -> list[str]:
         return problems
     if not callable(getattr(module(f"cogs.{name}"), "setup", None)):
         problems.append(f"cogs/{name}/: no setup(), so the bot never loads it")
-    return problems + _soak(name, game.soak, options_of(group))
+    commands_ = options_of(group)
+    named = {group.name, *(c.name for c in group.commands)}
+    named |= {option for options in commands_.values() for option in options}
+    return problems + _names(name, named, root) + _soak(name, game.soak, commands_)
 
 
 def _words(name: str, root: Path) -> list[str]:
@@ -133,6 +137,22 @@ def _words(name: str, root: Path) -> list[str]:
                 problems.append(f"bot/locales/{lang}/{name}.json: no {key}")
         if f"game.{name}" in (read_catalog(root, lang, "core") or {}):
             problems.append(f"bot/locales/{lang}/core.json: game.{name} belongs in {name}.json")
+    return problems
+
+
+def _names(name: str, named: set[str], root: Path) -> list[str]:
+    """Every command and option name of ``/<name>`` is said in each language by the game's
+    own words or by ``core.json`` (the words games share), never by another game's file: a
+    catalog key lives in one file, and another game's may go or change its word."""
+    problems = []
+    for lang in LANGUAGES:
+        own = {**(read_catalog(root, lang, "core") or {}), **(read_catalog(root, lang, name) or {})}
+        for word in sorted(named):
+            if f"name.{word}" not in own:
+                problems.append(
+                    f"bot/locales/{lang}: name.{word} (/{name}) is in neither {name}.json nor "
+                    "core.json (a name two games use is core's)"
+                )
     return problems
 
 
@@ -313,6 +333,24 @@ def test_words_left_in_core_or_missing_in_a_language_are_drift(tmp_path: Path) -
     assert "bot/locales/ko/uno.json: no game.uno" in found
     assert "bot/locales/ko/core.json: game.uno belongs in uno.json" in found
     assert not [p for p in found if "/en/" in p]
+
+
+def test_a_command_name_said_only_by_another_games_words_is_drift(tmp_path: Path) -> None:
+    for lang in LANGUAGES:
+        (tmp_path / "bot" / "locales" / lang).mkdir(parents=True)
+        (tmp_path / "bot" / "locales" / lang / "core.json").write_text(
+            '{"name.play": "p"}', "utf-8"
+        )
+        (tmp_path / "bot" / "locales" / lang / "poker.json").write_text(
+            '{"name.poker": "p"}', "utf-8"
+        )
+        (tmp_path / "bot" / "locales" / lang / "uno.json").write_text('{"name.card": "c"}', "utf-8")
+    found = _names("poker", {"poker", "play", "card"}, tmp_path)
+    assert found == [
+        f"bot/locales/{lang}: name.card (/poker) is in neither poker.json nor core.json "
+        "(a name two games use is core's)"
+        for lang in LANGUAGES
+    ]
 
 
 def test_a_cog_or_words_of_no_registered_game_are_strays(tmp_path: Path) -> None:
