@@ -10,7 +10,6 @@ holds a card of any hand, only counts.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -30,6 +29,7 @@ from bot.games import (
 )
 from bot.i18n import DEFAULT, counted, t
 from bot.text import onecard as render
+from bot.text.cards import red_cards
 from rules import onecard
 from rules.cards import SUITS, Card, CardParseError, Rank, Suit, parse_card, whole_number
 from rules.engine import Event, IllegalAction
@@ -63,15 +63,11 @@ _SUIT_WORDS: Final[dict[str, Suit]] = {
 }
 
 _COLOUR_JOKER: Final = parse_card("JKC")
-_RED_CARD: Final = r"[♥♦](?:10|[2-9AJQK])?"  # a red card (♥10) or suit (♦) as tables say it
-_RED: Final = "\x1b[31m"
-_RESET: Final = "\x1b[0m"
 
 
 def coloured(body: str, locale: str = DEFAULT) -> str:
     """The table for an ``ansi`` code block: hearts, diamonds and the colour joker in red."""
-    joker = re.escape(render.card_name(_COLOUR_JOKER, locale))
-    return re.sub(f"{_RED_CARD}|{joker}", lambda match: f"{_RED}{match[0]}{_RESET}", body)
+    return red_cards(body, [render.card_name(_COLOUR_JOKER, locale)])
 
 
 def parse_suit(text: str) -> Suit:

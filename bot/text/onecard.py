@@ -18,7 +18,7 @@ from typing import Final
 
 from bot.i18n import DEFAULT, counted, refusal, t
 from bot.text.names import TABLE_NAME_COLUMNS, block_names, escape_log
-from bot.text.width import PHONE_COLUMNS, columns, wrap, wrap_words
+from bot.text.width import PHONE_COLUMNS, columns, pad, wrap, wrap_words
 from rules.cards import Card, Rank, parse_card
 from rules.engine import Event, GameOver, IllegalAction
 from rules.onecard import (
@@ -260,10 +260,6 @@ def table_names(names: Sequence[str] | None) -> list[str] | None:
     return block_names(names)
 
 
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - columns(text))
-
-
 def _to_play(view: OneCardView, locale: str) -> str:
     """What the player to move must do: block an attack or take its cards, or match."""
     if view.offense:
@@ -289,7 +285,7 @@ def _seat_line(
 ) -> str:
     """``> B Bob            5 cards``: the prefix, the seat, its count (never its cards),
     and what became of it. ASCII before the count, so it lines up on every client."""
-    label = _pad(f"{prefix} {_short(seat, shown)}", columns(prefix) + 3 + TABLE_NAME_COLUMNS)
+    label = pad(f"{prefix} {_short(seat, shown)}", columns(prefix) + 3 + TABLE_NAME_COLUMNS)
     if not view.playing[seat]:
         key = "onecard.table.bankrupt" if view.bankrupt[seat] else "onecard.table.left"
         return f"{label}  {t(key, locale)}"

@@ -15,7 +15,7 @@ from typing import Final
 from bot.i18n import DEFAULT, catalog, counted, say_params_with, t
 from bot.text.names import block_names as shared_block_names
 from bot.text.names import escape_log
-from bot.text.width import PHONE_COLUMNS, clip, columns, wrap, wrap_words
+from bot.text.width import PHONE_COLUMNS, clip, columns, pad, wrap, wrap_words
 from rules.engine import Event, GameOver, Outcome
 from rules.uno import (
     CardPlayed,
@@ -103,10 +103,6 @@ def sort_key(code: str) -> tuple[int, int]:
 def block_names(names: Sequence[str]) -> list[str]:
     """Display names as a code block shows them (:func:`bot.text.names.block_name`)."""
     return shared_block_names(names, NAME_COLUMNS)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - columns(text))
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -257,7 +253,7 @@ def table_body(view: UnoView, names: Sequence[str], locale: str = DEFAULT) -> st
             note = t(key, locale)
         # Seat numbers right-aligned: at ten seats " 9 ivy" and "10 jo" start their names
         # in one column.
-        label = _pad(f"{mark}{seat + 1:>{digits}} {_name(shown, seat)}", NAME_COLUMNS + 4)
+        label = pad(f"{mark}{seat + 1:>{digits}} {_name(shown, seat)}", NAME_COLUMNS + 4)
         lines.append(f"{label}{count:>3} {note}".rstrip())
     if over:
         lines.append("")

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["PHONE_COLUMNS", "clip", "columns", "wrap", "wrap_words"]
+__all__ = ["PHONE_COLUMNS", "clip", "columns", "pad", "wrap", "wrap_words"]
 
 PHONE_COLUMNS: Final = 40
 _ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
@@ -45,6 +45,11 @@ def clip(text: str, most: int) -> str:
             break
         kept += char
     return kept.rstrip() + _CUT_MARK
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` columns (a column of a table)."""
+    return text + " " * max(0, width - columns(text))
 
 
 def wrap(line: str, width: int = PHONE_COLUMNS, indent: str = "    ") -> list[str]:

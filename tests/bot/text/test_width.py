@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.text.width import columns, wrap_words
+from bot.text.width import columns, pad, wrap_words
 
 WORDS = ["♠A,", "♥10,", "앨리스:", "(24)", "\x1b[31mred\x1b[0m", "e\u0301", "JKB", "-", "한글단어"]
 
@@ -37,3 +37,9 @@ def test_wide_letters_take_two_columns_and_colour_codes_none() -> None:
     assert columns("e\u0301") == 1
     assert wrap_words(["한글단어", "한글단어"], 16) == ["한글단어", "    한글단어"]
     assert wrap_words(["한글단어", "한글"], 13) == ["한글단어 한글"]
+
+
+def test_padding_counts_columns_not_characters_and_never_cuts() -> None:
+    assert pad("앨리스", 8) == "앨리스  " and columns(pad("♠A", 5)) == 5
+    assert pad("\x1b[31m♥10\x1b[0m", 4) == "\x1b[31m♥10\x1b[0m "
+    assert pad("longer than", 4) == "longer than"
