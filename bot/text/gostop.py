@@ -92,7 +92,6 @@ __all__ = [
 
 GROUP_SEPARATOR = " | "  # between the months of the floor (ASCII: its width is never in doubt)
 _OWNER_COLUMNS = 8  # a ppuk owner's name beside their stack
-_KIND_KEYS = KIND_KEYS  # its name before gostop_words.py; tests/bot/games/test_gostop.py reads it
 
 
 # -- the move log -----------------------------------------------------------------------------

@@ -516,7 +516,8 @@ def test_a_number_the_hand_shows_is_its_card() -> None:
     """The hand numbers its cards by month (``Feb: 1) animal``): the number is the card, a
     number the hand does not show is no card."""
     from bot.i18n import t
-    from bot.text.gostop import _KIND_KEYS, numbered_hand
+    from bot.text.gostop import numbered_hand
+    from bot.text.gostop_words import KIND_KEYS
 
     state, _ = ADAPTER.new(2, 7, {}, [1], secret=True)
     view = state.view(0)
@@ -525,7 +526,7 @@ def test_a_number_the_hand_shows_is_its_card() -> None:
     assert sorted(c.code for c in cards) == sorted(c.code for c in view.hand or ())
     for number, card in enumerate(cards, 1):
         assert ADAPTER.shown_card(view, str(number)) == card.code
-        kind = t(f"gostop.kind.{_KIND_KEYS[card.kind]}", "en")
+        kind = t(f"gostop.kind.{KIND_KEYS[card.kind]}", "en")
         assert f" {number}) {kind}" in hand
     assert ADAPTER.shown_card(view, "0") is None and ADAPTER.shown_card(view, "11") is None
     assert ADAPTER.shown_card(view, "jan-bright") is None
