@@ -30,6 +30,10 @@ __all__ = [
     "expect_one",
     "fold_stats",
     "group_results",
+    "settings_from_row",
+    "settings_row",
+    "settings_select",
+    "settings_upsert",
     "text_of",
 ]
 
@@ -151,3 +155,54 @@ def group_results(game: str, rows: Iterable[Sequence[Any]]) -> list[GameRecord]:
     if seats:
         records.append(GameRecord(game, tuple(seats)))
     return records
+
+
+# A guild's settings as both stores keep them: one column each, allowed_games as the store's
+# own list type (PostgreSQL's TEXT[], SQLite's JSON text).
+_SETTINGS_COLUMNS = (
+    "turn_seconds",
+    "language",
+    "moderator_role_id",
+    "allowed_games",
+    "seeding",
+    "lobby_minutes",
+)
+
+
+def settings_select(mark: str) -> str:
+    """The query of one guild's settings; ``mark``: the store's placeholder (``?``, ``$1``)."""
+    return f"SELECT {', '.join(_SETTINGS_COLUMNS)} FROM guild_settings WHERE guild_id = {mark}"
+
+
+def settings_upsert(marks: Sequence[str]) -> str:
+    """The statement inserting or replacing a guild's settings (:func:`settings_row`'s order)."""
+    columns = ", ".join(("guild_id", *_SETTINGS_COLUMNS))
+    updates = ", ".join(f"{name} = excluded.{name}" for name in _SETTINGS_COLUMNS)
+    return (
+        f"INSERT INTO guild_settings ({columns}) VALUES ({', '.join(marks)})"
+        f" ON CONFLICT (guild_id) DO UPDATE SET {updates}"
+    )
+
+
+def settings_row(settings: GuildSettings, allowed: object) -> tuple[object, ...]:
+    """The values of :func:`settings_upsert`, ``allowed`` being the allowed games as stored."""
+    return (
+        settings.guild_id,
+        settings.turn_seconds,
+        settings.language,
+        settings.moderator_role_id,
+        allowed,
+        settings.seeding,
+        settings.lobby_minutes,
+    )
+
+
+def settings_from_row(
+    guild_id: int, row: Sequence[Any] | None, allowed: Sequence[str] | None
+) -> GuildSettings:
+    """The settings a :func:`settings_select` row holds (the defaults if none), ``allowed``
+    being its allowed games read back from the store's list type."""
+    if row is None:
+        return GuildSettings(guild_id=guild_id)
+    games = None if allowed is None else tuple(allowed)
+    return GuildSettings(guild_id, row[0], row[1], row[2], games, row[4], row[5])

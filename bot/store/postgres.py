@@ -31,6 +31,10 @@ from bot.store._common import (
     expect_one,
     fold_stats,
     group_results,
+    settings_from_row,
+    settings_row,
+    settings_select,
+    settings_upsert,
     text_of,
 )
 from bot.store.base import (
@@ -363,37 +367,15 @@ class PostgresStore:
 
     async def _read_guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._using() as conn:
-            row = await conn.fetchrow(
-                "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding,"
-                " lobby_minutes"
-                " FROM guild_settings WHERE guild_id = $1",
-                guild_id,
-            )
-            if row is None:
-                return GuildSettings(guild_id=guild_id)
-            allowed = None if row[3] is None else tuple(row[3])
-            return GuildSettings(guild_id, row[0], row[1], row[2], allowed, row[4], row[5])
+            row = await conn.fetchrow(settings_select("$1"), guild_id)
+        return settings_from_row(guild_id, row, None if row is None else row[3])
 
     async def _write_guild_settings(self, settings: GuildSettings) -> None:
+        allowed = None if settings.allowed_games is None else list(settings.allowed_games)
+        values = settings_row(settings, allowed)
+        marks = [f"${number}" for number in range(1, len(values) + 1)]
         async with self._using() as conn:
-            allowed = None if settings.allowed_games is None else list(settings.allowed_games)
-            await conn.execute(
-                "INSERT INTO guild_settings"
-                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding,"
-                " lobby_minutes)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
-                " language = excluded.language, moderator_role_id = excluded.moderator_role_id,"
-                " allowed_games = excluded.allowed_games, seeding = excluded.seeding,"
-                " lobby_minutes = excluded.lobby_minutes",
-                settings.guild_id,
-                settings.turn_seconds,
-                settings.language,
-                settings.moderator_role_id,
-                allowed,
-                settings.seeding,
-                settings.lobby_minutes,
-            )
+            await conn.execute(settings_upsert(marks), *values)
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
         """Played/won/lost/drawn and points per game for one member in one guild."""

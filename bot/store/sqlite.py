@@ -70,6 +70,10 @@ from bot.store._common import (
     expect_one,
     fold_stats,
     group_results,
+    settings_from_row,
+    settings_row,
+    settings_select,
+    settings_upsert,
     text_of,
 )
 from bot.store.base import (
@@ -482,44 +486,14 @@ class SQLiteStore:
         await self._settings.save(settings, self._write_guild_settings)
 
     async def _read_guild_settings(self, guild_id: int) -> GuildSettings:
-        row = await self._run(
-            lambda db: db.execute(
-                "SELECT turn_seconds, language, moderator_role_id, allowed_games, seeding,"
-                " lobby_minutes"
-                " FROM guild_settings WHERE guild_id = ?",
-                (guild_id,),
-            ).fetchone()
-        )
-        if row is None:
-            return GuildSettings(guild_id=guild_id)
-        allowed = None if row[3] is None else tuple(json.loads(row[3]))
-        return GuildSettings(guild_id, row[0], row[1], row[2], allowed, row[4], row[5])
+        row = await self._run(lambda db: db.execute(settings_select("?"), (guild_id,)).fetchone())
+        allowed = None if row is None or row[3] is None else json.loads(row[3])
+        return settings_from_row(guild_id, row, allowed)
 
     async def _write_guild_settings(self, settings: GuildSettings) -> None:
         allowed = None if settings.allowed_games is None else json.dumps(settings.allowed_games)
-        values = (
-            settings.guild_id,
-            settings.turn_seconds,
-            settings.language,
-            settings.moderator_role_id,
-            allowed,
-            settings.seeding,
-            settings.lobby_minutes,
-        )
-        await self._run(
-            lambda db: db.execute(
-                "INSERT INTO guild_settings"
-                " (guild_id, turn_seconds, language, moderator_role_id, allowed_games, seeding,"
-                " lobby_minutes)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
-                " language = excluded.language,"
-                " moderator_role_id = excluded.moderator_role_id,"
-                " allowed_games = excluded.allowed_games, seeding = excluded.seeding,"
-                " lobby_minutes = excluded.lobby_minutes",
-                values,
-            )
-        )
+        values = settings_row(settings, allowed)
+        await self._run(lambda db: db.execute(settings_upsert(["?"] * len(values)), values))
 
     async def member_stats(self, guild_id: int, member_id: int) -> MemberStats:
         """Played/won/lost/drawn and points per game for one member in one guild."""

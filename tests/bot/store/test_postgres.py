@@ -20,6 +20,7 @@ from bot.store import (
     StoreUncertain,
     open_store,
 )
+from bot.store import _common as common_module
 from bot.store import postgres as postgres_module
 from bot.store.base import ActiveGame
 from bot.store.migrations import migrations
@@ -183,7 +184,10 @@ def test_the_store_leaves_no_session_state_on_a_pooled_connection() -> None:
     # The pool gives connections back without asyncpg's reset query (a round trip per
     # operation): that is only safe while nothing sets, locks, listens or opens a cursor
     # beyond a transaction.
-    sources = [Path(postgres_module.__file__).read_text(encoding="utf-8")]
+    sources = [
+        Path(module.__file__).read_text(encoding="utf-8")
+        for module in (postgres_module, common_module)
+    ]
     sources += [step.sql for step in migrations("postgres")]
     text = "\n".join(sources)
     # "SET x = ..." outside UPDATE sets a session variable; SET LOCAL ends with its transaction.
