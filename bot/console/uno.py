@@ -39,7 +39,7 @@ from rules.uno import (
     Pass,
     Play,
     RuleBroken,
-    UnoState,
+    State,
     new,
     parse_colour,
 )
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-def play(state: UnoState, stdin: TextIO, stdout: TextIO) -> int:
+def play(state: State, stdin: TextIO, stdout: TextIO) -> int:
     """Run the judge protocol for ``state`` until someone wins; 1 if the input runs out."""
     n = state.n
     seed_rules = state.seed_rules
@@ -143,7 +143,7 @@ def play(state: UnoState, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
-def _safe_action(state: UnoState) -> Action:
+def _safe_action(state: State) -> Action:
     if state.phase == 1:
         return Pass()
     if state.phase == 2:
@@ -151,7 +151,7 @@ def _safe_action(state: UnoState) -> Action:
     return Draw()
 
 
-def _read_action(state: UnoState, line: str) -> Action:
+def _read_action(state: State, line: str) -> Action:
     """One input line as an action; what cannot be read becomes a rule-breaking play."""
     words = line.split()
     phase = state.phase
@@ -191,12 +191,12 @@ def _read_action(state: UnoState, line: str) -> Action:
     return Play(index, colour, target)
 
 
-def _write_hands(state: UnoState, stdout: TextIO) -> None:
+def _write_hands(state: State, stdout: TextIO) -> None:
     for i, hand in enumerate(state.hands):
         stdout.write(f"player(id={i}) has cards:\n{' '.join(CARD_CODES[c] for c in hand)}\n")
 
 
-def _write_block(state: UnoState, message: str, stdout: TextIO) -> None:
+def _write_block(state: State, message: str, stdout: TextIO) -> None:
     stdout.write(message + "\n")
     _write_hands(state, stdout)
     stdout.write(f"Current Card:\n{top_code(state.top, state.colour)}\n")

@@ -125,18 +125,18 @@ class UnoAdapter(BaseAdapter):
         *,
         secret: bool = False,
         level: Level = Level.NORMAL,
-    ) -> tuple[uno.UnoState, tuple[Event, ...]]:
+    ) -> tuple[uno.State, tuple[Event, ...]]:
         """Deal 7 cards each (rule 2); every seed deals a fair shuffle, the secret one too.
         What the first card did (official rule 4: a skip, two cards, a reversal, a colour to
         name) comes back for the first table to say."""
         state, events = uno.deal(seats, seed=seed, options=options or None)
         return state, tuple(events)
 
-    def restore(self, snapshot: dict[str, Any]) -> uno.UnoState:
+    def restore(self, snapshot: dict[str, Any]) -> uno.State:
         """Continue a saved game."""
         return uno.restore(snapshot)
 
-    def timeout_action(self, state: uno.UnoState, seat: int) -> Action:
+    def timeout_action(self, state: uno.State, seat: int) -> Action:
         """Out of time: draw (or take the pending cards); after a draw, keep the card; a
         wild turned first takes the colour the computer would name."""
         phase = state.view(seat).phase

@@ -40,7 +40,7 @@ from rules.uno.state import (
     HOUSE_RULES,
     PHASE_NAMES,
     PLAY,
-    UnoState,
+    State,
     UnoView,
     _options,
 )
@@ -59,7 +59,7 @@ def _card_of_top(top: str) -> str:
     return f"none_{rank}" if rank in _WILD_RANKS else top
 
 
-def sample_world(view: UnoView, rng: random.Random) -> Callable[[], UnoState]:
+def sample_world(view: UnoView, rng: random.Random) -> Callable[[], State]:
     """A factory of fresh copies of one world sampled for ``view``: each copy draws the same
     cards, from its own generator seeded by ``rng``."""
     world = _sample(view, rng, _WORLDS_RNG)
@@ -81,7 +81,7 @@ _WORLDS_RNG = GameRandom(0)
 _OPTIONS: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
 
 
-def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoState:
+def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> State:
     """The state of a game whose ``view(view.seat)`` shows what ``view`` shows, the unseen
     cards dealt at random by ``rng``, drawing from ``generator``."""
     seat = view.seat
@@ -106,7 +106,7 @@ def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoStat
     if any(view.unfit):
         unseen = _deal_unfit(view, unseen, hands, missing, draw)
     # Only which unseen cards the hands hold is drawn here, not the pile's order: the pile is
-    # shuffled as it is drawn (UnoState._unshuffled). So the hands' cards are picked one by
+    # shuffled as it is drawn (State._unshuffled). So the hands' cards are picked one by
     # one (the first steps of a Fisher-Yates shuffle) and the rest is the pile.
     dealt = sum(missing)
     size = len(unseen)
@@ -127,7 +127,7 @@ def _sample(view: UnoView, rng: random.Random, generator: GameRandom) -> UnoStat
         options = _OPTIONS[key] = _options(
             {"ruleset": view.ruleset, **{r: r in view.house for r in HOUSE_RULES}}
         )
-    state = UnoState(n, generator, options)
+    state = State(n, generator, options)
     state.hands = hands
     state.pile = pile
     state._unshuffled = len(pile)
@@ -206,7 +206,7 @@ def _offender(view: UnoView) -> int:
     return seat
 
 
-def quick_move(state: UnoState, seat: int) -> Action:
+def quick_move(state: State, seat: int) -> Action:
     """A cruder cousin of :func:`normal_move` on the engine's ints (the hard player's first
     rollout policy, before the play-outs modelled the normal player exactly): the normal
     player's main rules of thumb. It says UNO and catches, plays the colour it holds most
@@ -252,7 +252,7 @@ _ATTACK = tuple(rank >= 10 and rank != WILD for rank in CARD_RANK)
 _WEIGHT = tuple(min(rank, 10) for rank in CARD_RANK)
 
 
-def normal_move(state: UnoState, seat: int) -> Action:
+def normal_move(state: State, seat: int) -> Action:
     """The normal player's decision (``rules.uno.ai._normal``) read off the engine's ints:
     the same action it takes from ``state.view(seat)``, without building the view, so a
     rollout's players are the very player the hard one meets at the table.
@@ -343,7 +343,7 @@ def _colours_held(hand: Sequence[int]) -> tuple[list[int], int]:
     return held, favourite
 
 
-def _normal_turn(state: UnoState, seat: int) -> Action:
+def _normal_turn(state: State, seat: int) -> Action:
     """:func:`normal_move` on an ordinary official turn (nothing pending, no UNO to say, no
     7 to aim), the hot path of every play-out: the same choice straight off the hand, without
     listing the legal actions."""
@@ -399,7 +399,7 @@ def _normal_card(hand: list[int], colour: int, top: int, threat: bool) -> tuple[
 ENGINE_MOVE = 3
 
 
-def play_out(state: UnoState, seat: int) -> tuple[float, int]:
+def play_out(state: State, seat: int) -> tuple[float, int]:
     """``seat``'s result of playing ``state`` to its end with the normal player in every
     seat (1 a win, 0.5 a shared result or an endless game, 0 a loss), and what that cost,
     in moves of the plain play-out: the hard player's play-out (a
@@ -425,9 +425,9 @@ def play_out(state: UnoState, seat: int) -> tuple[float, int]:
     return _play_out_plain(state, seat)
 
 
-def _play_out_plain(state: UnoState, seat: int) -> tuple[float, int]:
+def _play_out_plain(state: State, seat: int) -> tuple[float, int]:
     """:func:`play_out` of an official game without house rules, nobody gone: the engine's
-    moves (``UnoState.apply``) and the normal player's choices (:func:`normal_move`) in one
+    moves (``State.apply``) and the normal player's choices (:func:`normal_move`) in one
     loop on the state's lists, without actions, events or a log. The same cards come from
     the same generator in the same order, so the game ends as the engine's would, move for
     move (a test plays both); only what those rules reach is here.
@@ -450,7 +450,7 @@ def _play_out_plain(state: UnoState, seat: int) -> tuple[float, int]:
     unshuffled = state._unshuffled
 
     def deal(hand: list[int], count: int) -> int:
-        # UnoState._deal and _reshuffle: each card's Fisher-Yates step when it is drawn.
+        # State._deal and _reshuffle: each card's Fisher-Yates step when it is drawn.
         nonlocal unshuffled
         got = 0
         while got < count:
@@ -501,7 +501,7 @@ def _play_out_plain(state: UnoState, seat: int) -> tuple[float, int]:
                     continue
                 turn = (turn + direction) % n
                 continue
-        # The play (UnoState._play and _effect).
+        # The play (State._play and _effect).
         card = hand.pop(best)
         discard.append(card)
         rank = CARD_RANK[card]

@@ -2,7 +2,7 @@
 
 Cards are ints (see :mod:`rules.uno.cards`), hands are lists in the order the cards came
 (the seed's ``rank`` is an index into them, and drawn cards go to the end), the draw pile
-is a list drawn from its end. Nothing is copied on the hot path: :meth:`UnoState.apply`
+is a list drawn from its end. Nothing is copied on the hot path: :meth:`State.apply`
 checks, then mutates in place.
 
 Where the rules are silent, this engine decides (docs/rules/uno.md lists these too):
@@ -11,8 +11,8 @@ Where the rules are silent, this engine decides (docs/rules/uno.md lists these t
   turns changes nothing. After ``players`` such turns in a row the game ends and the fewest
   hand points win (the documented cap).
 - Rule 5 is enforced by the challenge of rule 8, as in Mattel's rules: an official Wild
-  Draw Four held with the colour in play is a bluff that :meth:`UnoState.legal_actions`
-  offers and :meth:`UnoState.apply` accepts, and a challenge catches it (the bluffer draws
+  Draw Four held with the colour in play is a bluff that :meth:`State.legal_actions`
+  offers and :meth:`State.apply` accepts, and a challenge catches it (the bluffer draws
   four). Refusing it outright would leave rule 8's penalty nothing to punish. A challenge
   is open against one unstacked W+4. The computer player (:mod:`rules.uno.ai`) never bluffs.
 - Jump-in (rule 17) needs the same colour and symbol (never a wild) and is closed while
@@ -21,7 +21,7 @@ Where the rules are silent, this engine decides (docs/rules/uno.md lists these t
   target swaps with the next player.
 - Seed rule 11 with cards pending (``stacking``): the penalty card comes on top of the
   pending cards, for an illegal card and an empty input (a Draw) alike.
-- A player who leaves (:meth:`UnoState.forfeit`) puts their cards under the draw pile and
+- A player who leaves (:meth:`State.forfeit`) puts their cards under the draw pile and
   leaves the rotation; cards pending for them lapse. The last player left wins.
 - ``uno_call``: a player who reaches one card without having said UNO (on their turn, with
   two cards) can be caught until the next action of the player to act.
@@ -93,7 +93,7 @@ __all__ = [
     "MIN_PLAYERS",
     "RULESETS",
     "SCHEMA",
-    "UnoState",
+    "State",
     "UnoView",
     "new",
     "restore",
@@ -192,7 +192,7 @@ class UnoView:
     played: tuple[str, ...] = ()
 
 
-class UnoState:
+class State:
     """One game of Uno; see :func:`new` and the module docstring."""
 
     __slots__ = (
@@ -989,7 +989,7 @@ class UnoState:
 
 
 class _Forfeit(Action):
-    """A seat left the game (:meth:`UnoState.forfeit`): in the log only, never applied."""
+    """A seat left the game (:meth:`State.forfeit`): in the log only, never applied."""
 
 
 _FORFEIT = _Forfeit()
@@ -1028,7 +1028,7 @@ def _decode(entry: Sequence[Any]) -> tuple[int, Action]:
 
 def new(
     players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
-) -> UnoState:
+) -> State:
     """Deal a game (rule 2) for 2-10 players (:func:`deal` without what the first card did).
 
     ``options``: ``ruleset`` (``"official"`` or ``"seed"``) and the house rules
@@ -1039,12 +1039,12 @@ def new(
 
 def deal(
     players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
-) -> tuple[UnoState, list[Event]]:
+) -> tuple[State, list[Event]]:
     """Deal a game as :func:`new` does, and say what happened at once: the first card
     turned (:class:`FirstCard`) and what it did to the first player (official rule 4)."""
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Uno is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-    state = UnoState(players, GameRandom(seed), _options(options))
+    state = State(players, GameRandom(seed), _options(options))
     state.pile = list(range(DECK_SIZE))
     state._unshuffled = DECK_SIZE
     state.hands = [[] for _ in range(players)]
@@ -1054,7 +1054,7 @@ def deal(
     return state, _turn_first_card(state)
 
 
-def _turn_first_card(state: UnoState) -> list[Event]:
+def _turn_first_card(state: State) -> list[Event]:
     pile = state.pile
     discard = state.discard
     state._deal(discard, 1, None, [])
@@ -1086,11 +1086,11 @@ def _turn_first_card(state: UnoState) -> list[Event]:
     return events
 
 
-def restore(snapshot: Mapping[str, Any]) -> UnoState:
-    """Rebuild a state from :meth:`UnoState.snapshot`; it plays on identically."""
+def restore(snapshot: Mapping[str, Any]) -> State:
+    """Rebuild a state from :meth:`State.snapshot`; it plays on identically."""
     check_snapshot(snapshot, GAME, SCHEMA)
     try:
-        state = UnoState(
+        state = State(
             int(snapshot["players"]),
             GameRandom.from_state(snapshot["rng"]),
             _options(snapshot["options"]),
@@ -1135,7 +1135,7 @@ def restore(snapshot: Mapping[str, Any]) -> UnoState:
     return state
 
 
-def _rebuild_result(state: UnoState) -> None:
+def _rebuild_result(state: State) -> None:
     live = [i for i in range(state.n) if state._in(i)]
     empty = [i for i in live if not state.hands[i]]
     if len(live) == 1:

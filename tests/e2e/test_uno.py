@@ -26,7 +26,7 @@ from rules.uno import (
     CallUno,
     Draw,
     Play,
-    UnoState,
+    State,
 )
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
@@ -108,7 +108,7 @@ async def test_three_members_and_a_computer_play_a_round_with_every_house_rule(
     assert final.button_labels == ["Deal again"]
     assert "wins +" in final.text and "\n*" in ANSI.sub("", final.text)  # the winner's seat
     finished = bot.sessions.finished.get(fake.channel.id)
-    assert finished is not None and isinstance(finished.state, UnoState)
+    assert finished is not None and isinstance(finished.state, State)
     assert finished.state.result is not None
     public = fake.public_messages(fake.channel)
     assert len(public) > moves // 2

@@ -20,7 +20,7 @@ from rules.uno import (
     Draw,
     Pass,
     Play,
-    UnoState,
+    State,
 )
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
@@ -60,9 +60,9 @@ CARD_NAMES = sorted(
 NEXT_DEAL: list[int] = []
 
 
-def state_of(bot: DeckhandBot, channel_id: int) -> UnoState:
+def state_of(bot: DeckhandBot, channel_id: int) -> State:
     session = bot.sessions.get(channel_id)
-    assert session is not None and isinstance(session.state, UnoState)
+    assert session is not None and isinstance(session.state, State)
     return session.state
 
 
@@ -84,9 +84,9 @@ def public_cards(text: str) -> list[str]:
     return found
 
 
-def state_of_finished(bot: DeckhandBot, channel_id: int) -> UnoState:
+def state_of_finished(bot: DeckhandBot, channel_id: int) -> State:
     finished = bot.sessions.finished.get(channel_id)
-    assert finished is not None and isinstance(finished.state, UnoState)
+    assert finished is not None and isinstance(finished.state, State)
     return finished.state
 
 
@@ -174,7 +174,7 @@ async def open_rigged(
     hands: list[list[str]],
     top: str,
     **options: Any,
-) -> UnoState:
+) -> State:
     """Three members at a table whose hands and top card are ``hands`` and ``top`` (codes),
     alice to play; the rest of the deck is the draw pile."""
     NEXT_DEAL.append(5)

@@ -135,7 +135,7 @@ def test_a_refusal_names_the_card_as_the_tables_do(locale: str, said: str) -> No
     assert refusal(refused, locale, "uno") == said
 
 
-def _first_deal(rank: str, **options: object) -> tuple[uno.UnoState, tuple[uno.FirstCard, ...]]:
+def _first_deal(rank: str, **options: object) -> tuple[uno.State, tuple[uno.FirstCard, ...]]:
     """The first deal (3 seats) whose first card has ``rank``, and what dealing did."""
     for seed in range(500):
         state, events = ADAPTER.new(3, seed, options, [])

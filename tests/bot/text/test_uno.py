@@ -26,7 +26,7 @@ ALL_RULES = {
 }
 
 
-def rig(hands: list[list[str]], top: str, **options: object) -> uno.UnoState:
+def rig(hands: list[list[str]], top: str, **options: object) -> uno.State:
     """A game whose hands and top card are these codes, seat 0 to play."""
     state = uno.new(len(hands), seed=1, options=options)
     free = list(range(len(CARD_CODES)))
@@ -46,7 +46,7 @@ def rig(hands: list[list[str]], top: str, **options: object) -> uno.UnoState:
     return state
 
 
-def middle() -> uno.UnoState:
+def middle() -> uno.State:
     state = rig(
         [
             ["red_3", "red_4"],

@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.engine import Action
 from rules.levels import Level
-from rules.uno import Challenge, Play, PlayCard, UnoState
+from rules.uno import Challenge, Play, PlayCard, State
 from rules.uno.state import PLAY
 from tests.conformance.profile import Deal, Profile, slots
 
@@ -29,7 +29,7 @@ def out_of_turn(options: Mapping[str, Any]) -> bool:
     return bool(options.get("jump_in") or options.get("uno_call"))
 
 
-def penalised(state: UnoState, seat: int, action: Action) -> bool:
+def penalised(state: State, seat: int, action: Action) -> bool:
     """Seed rule 11: a card played on one's own turn that does not fit is penalised."""
     own_turn = seat == state.turn and state.phase == PLAY
     return state.seed_rules and own_turn and isinstance(action, Play | PlayCard)

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from rules.uno import UnoState, new
+from rules.uno import State, new
 from rules.uno.cards import CARD_CODES, CARD_COLOUR, COLOUR_NAMES, DECK_SIZE
 from rules.uno.state import _turn_first_card
 
-Rig = Callable[..., UnoState]
+Rig = Callable[..., State]
 
 
 def _rig(
@@ -25,7 +25,7 @@ def _rig(
     ruleset: str = "official",
     seed: int = 7,
     **house: Any,
-) -> UnoState:
+) -> State:
     """A game with these hands and top card; ``pile`` lists the next cards drawn, in order.
 
     With ``first`` the top card is turned by the engine's own first-card rule instead.

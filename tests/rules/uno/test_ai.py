@@ -6,15 +6,15 @@ from collections.abc import Callable
 
 import pytest
 
-from rules.uno import Colour, Draw, Pass, Play, UnoState, new
+from rules.uno import Colour, Draw, Pass, Play, State, new
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES
 from rules.uno.state import HOUSE_RULES
 
-Rig = Callable[..., UnoState]
+Rig = Callable[..., State]
 
 
-def chosen_card(state: UnoState) -> tuple[str, Play]:
+def chosen_card(state: State) -> tuple[str, Play]:
     action = choose_action(state.view(state.turn))
     assert isinstance(action, Play)
     return CARD_CODES[state.hands[state.turn][action.index]], action

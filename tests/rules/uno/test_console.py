@@ -17,16 +17,16 @@ from typing import IO
 import pytest
 
 from bot.console.uno import play
-from rules.uno import UnoState
+from rules.uno import State
 from rules.uno.cards import CARD_CODES
 
 ROOT = Path(__file__).resolve().parents[3]
 COLOURS = ("red", "green", "blue", "yellow")
-Rig = Callable[..., UnoState]
+Rig = Callable[..., State]
 READ_TIMEOUT = 10.0
 
 
-def hand(state: UnoState, seat: int) -> list[str]:
+def hand(state: State, seat: int) -> list[str]:
     return [CARD_CODES[c] for c in state.hands[seat]]
 
 

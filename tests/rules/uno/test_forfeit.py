@@ -1,4 +1,4 @@
-"""Leaving a running game (:meth:`UnoState.forfeit`): the cards go under the draw pile, the
+"""Leaving a running game (:meth:`State.forfeit`): the cards go under the draw pile, the
 seat leaves the rotation and every rule that counts seats; the last seat left wins."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from rules.engine import GameOver, IllegalAction, Outcome
-from rules.uno import Draw, Forfeited, HandsRotated, Play, UnoState, new, restore
+from rules.uno import Draw, Forfeited, HandsRotated, Play, State, new, restore
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
 
 
-def rig(hands: list[list[str]], top: str, **options: object) -> UnoState:
+def rig(hands: list[list[str]], top: str, **options: object) -> State:
     state = new(len(hands), seed=3, options=options)
     free = list(range(len(CARD_CODES)))
 

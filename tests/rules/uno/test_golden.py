@@ -7,10 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.console.uno import play
-from rules.uno import UnoState
+from rules.uno import State
 
 GOLDEN = Path(__file__).parent / "golden"
-Rig = Callable[..., UnoState]
+Rig = Callable[..., State]
 
 SEED_HANDS = [
     ["red_0", "blue_9", "blue_R", "none_W", "red_6", "none_W+4", "yellow_S"],

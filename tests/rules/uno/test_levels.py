@@ -11,16 +11,16 @@ import pytest
 import rules.uno.ai as uno_ai
 from rules.levels import Level
 from rules.montecarlo import clone, play_out_counted
-from rules.uno import CallUno, Draw, Play, UnoState, new, restore, search
+from rules.uno import CallUno, Draw, Play, State, new, restore, search
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES, CARD_RANK, DRAW_TWO, WILD_DRAW_FOUR
 from rules.uno.search import normal_move, play_out, quick_move, sample_world
 from rules.uno.state import CHOOSE_COLOUR, HOUSE_RULES
 
-Rig = Callable[..., UnoState]
+Rig = Callable[..., State]
 
 
-def positions(count: int, *, ruleset: str = "official") -> Iterator[UnoState]:
+def positions(count: int, *, ruleset: str = "official") -> Iterator[State]:
     """Seeded games stopped part-way, every house rule combination among them."""
     for seed in range(count):
         house = {rule: bool(seed >> i & 1) for i, rule in enumerate(HOUSE_RULES)}
@@ -62,7 +62,7 @@ def test_every_level_plays_legally_and_repeatably(level: Level, ruleset: str) ->
         assert choose_action(view, level) == choose_action(view, level)  # rng=None: fixed seed
 
 
-def _hide_differently(state: UnoState, seed: int) -> UnoState:
+def _hide_differently(state: State, seed: int) -> State:
     """The same game with every card ``state.turn`` cannot see dealt again at random."""
     snapshot = state.snapshot()
     seat = state.turn
@@ -161,7 +161,7 @@ def test_copies_of_a_world_replay_alike_and_share_nothing_they_change() -> None:
     assert fresh().log == []  # the sampled world itself was never played on
 
 
-def _plain_positions(count: int) -> Iterator[UnoState]:
+def _plain_positions(count: int) -> Iterator[State]:
     """Official games without house rules stopped part-way, two to ten players, and from
     each one every move its player may make (so after a draw, with a W+4 pending, ...)."""
     for seed in range(count):

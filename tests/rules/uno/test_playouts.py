@@ -23,7 +23,7 @@ from rules.uno import (
     Pass,
     Play,
     RuleBroken,
-    UnoState,
+    State,
     new,
     restore,
 )
@@ -43,14 +43,14 @@ HOUSE = st.fixed_dictionaries(
 )
 
 
-def cards_held(state: UnoState) -> int:
+def cards_held(state: State) -> int:
     return len(state.pile) + len(state.discard) + sum(map(len, state.hands))
 
 
 IN_PLAY = ("red", "green", "blue", "yellow", "none")  # state.colour as docs/rules/uno.md names it
 
 
-def judge(state: UnoState, seat: int, action: Play) -> str:
+def judge(state: State, seat: int, action: Play) -> str:
     """What docs/rules/uno.md makes of this play: ``legal``, ``penalty`` (seed rule 11) or
     ``refused``, worked out from the card codes alone, never from legal_actions or the
     engine's tables, so an over- or under-permissive legal_actions fails against it.
@@ -93,7 +93,7 @@ def judge(state: UnoState, seat: int, action: Play) -> str:
     return "legal" if fits else seed_penalty
 
 
-def every_kind_of_action(state: UnoState, seat: int) -> list[Action]:
+def every_kind_of_action(state: State, seat: int) -> list[Action]:
     """Plays of every index (and two beyond) with every colour and target, and each other
     kind of action, well-formed or not."""
     n = state.n
@@ -108,7 +108,7 @@ def every_kind_of_action(state: UnoState, seat: int) -> list[Action]:
     return actions
 
 
-def probe_every_refusal(state: UnoState, seat: int) -> None:
+def probe_every_refusal(state: State, seat: int) -> None:
     """Every action legal_actions does not list is refused with nothing changed, or (seed
     rule 11) penalised, exactly where :func:`judge` says; every listed play is one it allows."""
     before = state.snapshot()
