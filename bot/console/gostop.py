@@ -40,10 +40,10 @@ from rules.gostop import (
     Bomb,
     ChongtongChoice,
     Go,
-    GostopState,
     GostopView,
     Phase,
     Play,
+    State,
     Stop,
     TakeFlip,
     new,
@@ -291,7 +291,7 @@ def _input_int(stdin: TextIO, stdout: TextIO, prompt: str, low: int, high: int) 
         stdout.write(INVALID + "\n")
 
 
-def _ask_move(state: GostopState, seat: int, stdin: TextIO, stdout: TextIO) -> Action:
+def _ask_move(state: State, seat: int, stdin: TextIO, stdout: TextIO) -> Action:
     """The seed's questions for one decision of ``seat``; :class:`_Quit` on a confirmed 0."""
     view = state.view(seat)
     legal = view.legal
@@ -327,7 +327,7 @@ def _ask_move(state: GostopState, seat: int, stdin: TextIO, stdout: TextIO) -> A
     return Play(card)
 
 
-def _views(state: GostopState) -> tuple[GostopView, GostopView]:
+def _views(state: State) -> tuple[GostopView, GostopView]:
     return state.view(SOUTH), state.view(NORTH)
 
 
@@ -337,7 +337,7 @@ def play(
     *,
     seed: int | None = None,
     computer: bool = True,
-    state: GostopState | None = None,
+    state: State | None = None,
     level: Level = Level.NORMAL,
 ) -> int:
     """Run the game; ``state`` may set up a given position (for tests). The computer plays

@@ -45,10 +45,10 @@ from rules.gostop.state import (
     Bomb,
     ChongtongChoice,
     Go,
-    GostopState,
     GostopView,
     Phase,
     Play,
+    State,
     Stop,
     TakeFlip,
 )
@@ -201,21 +201,21 @@ class GostopAdapter(BaseAdapter):
         *,
         secret: bool = False,
         level: Level = Level.NORMAL,
-    ) -> tuple[GostopState, tuple[Event, ...]]:
+    ) -> tuple[State, tuple[Event, ...]]:
         """Deal (rules 3-5): a nagari deal is dealt again inside; dealing itself says nothing.
         Every seed deals a fair shuffle, the bot's secret one too."""
         return gostop.new(seats, seed=seed, options=options), ()
 
-    def restore(self, snapshot: dict[str, Any]) -> GostopState:
+    def restore(self, snapshot: dict[str, Any]) -> State:
         """Continue a saved game."""
         return gostop.restore(snapshot)
 
-    def next_options(self, state: GostopState, options: Mapping[str, Any]) -> dict[str, Any]:
+    def next_options(self, state: State, options: Mapping[str, Any]) -> dict[str, Any]:
         """Rule 3 and 25: the winner deals the next game; after a nagari the dealer stays and
         the stakes double again."""
         return {**options, **state.next_options()}
 
-    def timeout_action(self, state: GostopState, seat: int) -> Action:
+    def timeout_action(self, state: State, seat: int) -> Action:
         """Out of time: the engine's first legal move, the safe one: the first card, no shake
         or bomb, Stop, play on a chongtong; where a floor card is chosen, the one the table
         marks ``[1]`` (the floor's order, not the engine's)."""

@@ -1,7 +1,7 @@
 """Determinized Monte Carlo for the hard Go-Stop player: search from a seat's view only.
 
 :func:`determinize` deals the cards that seat has not seen (the opponent's hand and the pile)
-at random into a full :class:`GostopState`, built through ``restore`` from a snapshot made of
+at random into a full :class:`State`, built through ``restore`` from a snapshot made of
 the view; every other field is read off the view (or, for the few counters a view does not
 show, worked out from what it does show). :func:`search` tries each candidate on the same
 sampled deals (so their comparison is paired) and plays each game out with the normal
@@ -20,9 +20,9 @@ from rules.gostop.state import (
     GAME,
     HAND_SIZE,
     SCHEMA,
-    GostopState,
     GostopView,
     Phase,
+    State,
     restore,
 )
 from rules.rng import GameRandom
@@ -62,7 +62,7 @@ def _turns(view: GostopView, seat: int) -> int:
     return max(0, HAND_SIZE - view.hand_sizes[seat] - view.flip_turns[seat])
 
 
-def determinize(view: GostopView, rng: random.Random) -> GostopState:
+def determinize(view: GostopView, rng: random.Random) -> State:
     """A full state agreeing with ``view``: the unseen cards dealt at random by ``rng``.
 
     Only for a seat deciding at the start of its turn or at Go/Stop, where nothing of the turn
@@ -121,7 +121,7 @@ def determinize(view: GostopView, rng: random.Random) -> GostopState:
     return restore(data)
 
 
-def _play_out(state: GostopState, me: int, policy: Policy) -> int:
+def _play_out(state: State, me: int, policy: Policy) -> int:
     seat = state.current_seat
     while seat is not None:
         state.apply(seat, policy(state.view(seat)))

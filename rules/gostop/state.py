@@ -74,7 +74,6 @@ __all__ = [
     "Forfeited",
     "Go",
     "GoCalled",
-    "GostopState",
     "GostopView",
     "InstantPoints",
     "Phase",
@@ -82,6 +81,7 @@ __all__ = [
     "Play",
     "Shook",
     "Special",
+    "State",
     "Stolen",
     "Stop",
     "Stopped",
@@ -278,7 +278,7 @@ class ChongtongWin(Event):
 
 @dataclass(frozen=True, slots=True)
 class Forfeited(Event):
-    """``seat`` left the game; the other seat wins (:meth:`GostopState.forfeit`)."""
+    """``seat`` left the game; the other seat wins (:meth:`State.forfeit`)."""
 
     seat: int
 
@@ -359,7 +359,7 @@ _EXPECTED: dict[int, tuple[tuple[type[Action], ...], str, str]] = {
 # Actions and events are immutable, so every game shares one instance of each that can recur:
 # listing the legal actions then allocates nothing but the list, and a turn builds only the
 # events whose fields vary freely (captures, shakes, points). Measured: this and the floor kept
-# by month (``GostopState._months``) are most of the engine's speed.
+# by month (``State._months``) are most of the engine's speed.
 _PLAIN: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
 _SHAKE: tuple[Play, ...] = tuple(Play(c, shake=True) for c in CARDS)
 # (card, floor card) -> the play naming that floor card, for every pair of one month.
@@ -430,7 +430,7 @@ def _held_counts(hand: Sequence[int]) -> bytearray:
     return held
 
 
-class GostopState:
+class State:
     """One game of Matgo between seats 0 and 1. Build with :func:`new` or :func:`restore`."""
 
     __slots__ = (
@@ -1167,7 +1167,7 @@ class GostopState:
         return data
 
     @classmethod
-    def _from_snapshot(cls, data: Mapping[str, Any]) -> GostopState:
+    def _from_snapshot(cls, data: Mapping[str, Any]) -> State:
         check_snapshot(data, GAME, SCHEMA)
         try:
             state = cls(GameRandom.from_state(data["rng"]))
@@ -1257,7 +1257,7 @@ def _check_options(players: int, options: Mapping[str, Any] | None) -> dict[str,
 
 def new(
     players: int = 2, *, seed: int | None = None, options: Mapping[str, Any] | None = None
-) -> GostopState:
+) -> State:
     """Deal a game (rules 3–5).
 
     Options: ``bonus_cards`` (0, 2 or 3), ``dealer`` (seat; random when absent: the first
@@ -1267,7 +1267,7 @@ def new(
     """
     opts = _check_options(players, options)
     rng = GameRandom(seed)
-    state = GostopState(rng)
+    state = State(rng)
     state._options = opts  # (a new dict: _check_options builds one each call)
     state._dealer = opts["dealer"] if "dealer" in opts else rng.randbelow(2)
     state._carry = opts["nagari_carry"]
@@ -1301,7 +1301,7 @@ def _shuffled(rng: GameRandom, deck: Sequence[int]) -> list[int]:
     return cards
 
 
-def _deal(state: GostopState, cards: list[int]) -> bool:
+def _deal(state: State, cards: list[int]) -> bool:
     """Deal ``cards`` (the pile's top is the list's end); False when the deal is a nagari."""
     d = state._dealer
     # As the seed deals: a card to each hand and one to the floor, ten times (the floor stops
@@ -1344,6 +1344,6 @@ def _deal(state: GostopState, cards: list[int]) -> bool:
     return True
 
 
-def restore(snapshot: Mapping[str, Any]) -> GostopState:
-    """Rebuild a state saved by :meth:`GostopState.snapshot`."""
-    return GostopState._from_snapshot(snapshot)
+def restore(snapshot: Mapping[str, Any]) -> State:
+    """Rebuild a state saved by :meth:`State.snapshot`."""
+    return State._from_snapshot(snapshot)

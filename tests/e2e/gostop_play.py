@@ -18,7 +18,7 @@ from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
 from bot.i18n import language, t
 from bot.text import gostop as render
 from rules.engine import Action
-from rules.gostop import Bomb, ChongtongChoice, Go, GostopState, Play, Stop, TakeFlip
+from rules.gostop import Bomb, ChongtongChoice, Go, Play, State, Stop, TakeFlip
 from rules.gostop import restore as restore_state
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, HwatuCard, Kind
@@ -39,9 +39,9 @@ if TYPE_CHECKING:
 # -- reading the channel --------------------------------------------------------------------
 
 
-def game_state(bot: DeckhandBot, channel_id: int) -> GostopState:
+def game_state(bot: DeckhandBot, channel_id: int) -> State:
     session = bot.sessions.get(channel_id)
-    assert session is not None and isinstance(session.state, GostopState)
+    assert session is not None and isinstance(session.state, State)
     return session.state
 
 
@@ -75,7 +75,7 @@ class Saved:
 
         def finishing(channel_id: int) -> None:
             session = bot.sessions.get(channel_id)
-            if session is not None and isinstance(session.state, GostopState):
+            if session is not None and isinstance(session.state, State):
                 self.by_version[session.version] = session.state.snapshot()
                 self.shown_at[session.version] = frozenset(shown)
 
@@ -146,7 +146,7 @@ def move_text(action: Action) -> tuple[str, str | None]:
     return ("gostop go" if isinstance(action, Go) else "gostop stop"), None
 
 
-def menu_values(action: Action, state: GostopState) -> list[str]:
+def menu_values(action: Action, state: State) -> list[str]:
     """What a member picks in the hand's menus for an action: the card, then its second step
     (a bomb is picked as one of its three cards)."""
     if isinstance(action, Play):
@@ -165,7 +165,7 @@ def menu_values(action: Action, state: GostopState) -> list[str]:
 
 
 async def via_hand(
-    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: Action, state: GostopState
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: Action, state: State
 ) -> Any:
     """The table's Hand button, then its menu (and the second menu a card may ask), or the
     hand's Go / Stop buttons."""
@@ -177,7 +177,7 @@ async def via_hand(
 
 
 async def via_command(
-    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: Action, state: GostopState
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: Action, state: State
 ) -> Any:
     """The ``/gostop`` command, its value taken from what the autocomplete offers."""
     command, value = move_text(action)
@@ -191,7 +191,7 @@ async def via_command(
 
 
 async def via_table_buttons(
-    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: Action, state: GostopState
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, action: Action, state: State
 ) -> Any:
     """Go and Stop on the public table; anything else through the Hand."""
     if isinstance(action, Go | Stop):
@@ -219,7 +219,7 @@ async def play_through(
     fake: FakeDiscord,
     bot: DeckhandBot,
     members: list[FakeMember],
-    policy: Callable[[GostopState, int], Action],
+    policy: Callable[[State, int], Action],
     *,
     routes: list[Route] = ROUTES,
     limit: int = 200,
@@ -266,7 +266,7 @@ async def play_through(
 
 
 async def answer_followup(
-    fake: FakeDiscord, member: FakeMember, message: FakeMessage, action: Action, state: GostopState
+    fake: FakeDiscord, member: FakeMember, message: FakeMessage, action: Action, state: State
 ) -> Any:
     """Answer the choice sent after a move: its menu (the flip's target, a card after a bonus
     card) or its Go / Stop buttons."""
@@ -276,7 +276,7 @@ async def answer_followup(
     return await pick_in_menus(fake, member, message, menu_values(action, state))
 
 
-def as_offered(action: Action, state: GostopState, seat: int) -> Action:
+def as_offered(action: Action, state: State, seat: int) -> Action:
     """The move as the menus and the autocomplete offer it: of two junk of a month, which
     play alike, only the first is listed."""
     if not isinstance(action, Play) or action.card.kind is not Kind.JUNK:
@@ -286,5 +286,5 @@ def as_offered(action: Action, state: GostopState, seat: int) -> Action:
     return dataclasses.replace(action, card=first)
 
 
-def ai(state: GostopState, seat: int) -> Action:
+def ai(state: State, seat: int) -> Action:
     return choose_action(state.view(seat))

@@ -25,7 +25,7 @@ from bot.fakediscord import FakeDiscord, FakeMember, FakeMessage
 from bot.i18n import language, t
 from bot.text import gostop as render
 from rules.engine import Action
-from rules.gostop import Go, GostopState, Phase, Play, Stop
+from rules.gostop import Go, Phase, Play, State, Stop
 from rules.gostop.cards import CARDS, Kind
 from tests.e2e.deckhand_tables import (
     code_block,
@@ -98,7 +98,7 @@ async def test_a_member_against_the_computer_plays_to_the_end_and_no_hidden_card
     final = await to_play(fake, bot, fake.channel)
     assert final.button_labels == ["Deal again"]
     finished = bot.sessions.finished.get(fake.channel.id)
-    assert finished is not None and isinstance(finished.state, GostopState)
+    assert finished is not None and isinstance(finished.state, State)
     result = finished.state.result
     assert result is not None
     assert saved.scan(fake) > played.moves // 2
@@ -113,17 +113,17 @@ NAGARI_SEED = 149  # both members calling Go whenever asked: nobody stops, a nag
 CHOICES_SEED = 9  # the deal after it: a two-target card, a flip's choice, a shake, a bomb
 
 
-def always_go(state: GostopState, seat: int) -> Action:
+def always_go(state: State, seat: int) -> Action:
     """The computer's move, but Go whenever Go or Stop is asked."""
     action = ai(state, seat)
     return Go() if isinstance(action, Stop) else action
 
 
-def go_once() -> Callable[[GostopState, int], Action]:
+def go_once() -> Callable[[State, int], Action]:
     """The computer's move, but each seat's first Go / Stop is Go and the next Stop."""
     goes = [0, 0]
 
-    def policy(state: GostopState, seat: int) -> Action:
+    def policy(state: State, seat: int) -> Action:
         action = ai(state, seat)
         if isinstance(action, Go | Stop):
             action = Go() if not goes[seat] else Stop()

@@ -26,9 +26,9 @@ from rules.gostop import (
     Bomb,
     ChongtongChoice,
     Go,
-    GostopState,
     Phase,
     Play,
+    State,
     Stop,
     TakeFlip,
     new,
@@ -42,7 +42,7 @@ CHANNEL, GUILD = 555, 777
 FIVE_POINTS = [f"{m}피{x}" for m in range(3, 10) for x in "ab"]
 
 
-def choices() -> GostopState:
+def choices() -> State:
     """Alice to play: 2띠 has two floor cards to choose from, three 3s may shake, the 5s may
     bomb, the two 7피 play alike."""
     return arrange(
@@ -225,7 +225,7 @@ def test_out_of_time_a_choice_of_floor_cards_takes_the_one_shown_first() -> None
 
 
 def test_a_twin_named_for_the_one_held_plays_the_one_held() -> None:
-    def table() -> GostopState:
+    def table() -> State:
         return arrange(
             (("5피b", "3광"), ("11광", "6띠")), ["9열", "5피a"], ["12광", "3띠", "10피a", "10피b"]
         )
@@ -238,7 +238,7 @@ def test_a_twin_named_for_the_one_held_plays_the_one_held() -> None:
     assert state.snapshot() == same.snapshot()
 
     # The floor card to take, named by its twin: 2피a for the 2피b on the floor.
-    def choice() -> GostopState:
+    def choice() -> State:
         return arrange(
             (("2띠", "3광"), ("11광", "6띠")), ["2열", "2피b"], ["12광", "3띠", "10피a", "10피b"]
         )

@@ -4,7 +4,7 @@ computer on both sides."""
 
 from __future__ import annotations
 
-from rules.gostop import GostopState, Phase, Play, new
+from rules.gostop import Phase, Play, State, new
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import parse_hwatu
 from tests.rules.gostop.helpers import FIVE_POINTS, arrange
@@ -13,7 +13,7 @@ C = parse_hwatu
 NAMES = ["Alice", "Bob"]
 
 
-def rich() -> GostopState:
+def rich() -> State:
     """A game in its middle: a ppuk's stack, a Go, a shake, a bomb with a flip-only turn
     owed, instant points, a bonus card, a carried nagari."""
     return arrange(
@@ -32,7 +32,7 @@ def rich() -> GostopState:
     )  # fmt: skip
 
 
-def at_go_stop() -> GostopState:
+def at_go_stop() -> State:
     """Alice has just reached 7 with 16 pi, Bob having called Go: Go or Stop."""
     state = arrange(
         (("1피b", "10열", "10띠"), ("11광", "11피a")),
@@ -47,7 +47,7 @@ def at_go_stop() -> GostopState:
     return state
 
 
-def finished_games(count: int) -> list[GostopState]:
+def finished_games(count: int) -> list[State]:
     """Whole games played by the computer on both sides, one per seed."""
     games = []
     for seed in range(count):

@@ -5,7 +5,7 @@ the rule tests share."""
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rules.gostop import GostopState, new, restore
+from rules.gostop import State, new, restore
 from rules.gostop.cards import DECK, parse_hwatu
 from rules.gostop.state import Special, _deal
 
@@ -23,7 +23,7 @@ def arrange(
     stacks: dict[int, int] | None = None,
     seat: int = 0,
     **fields: Any,
-) -> GostopState:
+) -> State:
     """A position: ``pile`` is listed in flip order (first flipped first).
 
     ``fields`` override other snapshot entries (``turns``, ``goes``, ``ppuks`` ...).
@@ -51,12 +51,12 @@ def codes(cards: Iterable[Any]) -> list[str]:
     return [c.code for c in cards]
 
 
-def pile_codes(state: GostopState, seat: int) -> list[str]:
+def pile_codes(state: State, seat: int) -> list[str]:
     p = state.view(None).piles[seat]
     return sorted(codes([*p.brights, *p.animals, *p.ribbons, *p.pi]))
 
 
-def floor_codes(state: GostopState) -> list[str]:
+def floor_codes(state: State) -> list[str]:
     return sorted(c.code for _, cards, _ in state.view(None).floor for c in cards)
 
 
@@ -84,7 +84,7 @@ HAND0 = ["1광", "1띠", "2열", "2띠", "3광", "3띠", "4열", "4띠", "5열",
 HAND1 = ["6열", "6띠", "7열", "7띠", "8광", "8열", "9열", "9띠", "10열", "10띠"]
 
 
-def chongtong_deal(dealer: int) -> GostopState:
+def chongtong_deal(dealer: int) -> State:
     """Seat 0 dealt all four cards of January; seat ``dealer`` deals."""
     hand0 = ["1광", "1띠", "1피a", "1피b", *HAND0[4:]]
     floor = ["11광", "11피a", "11피b", "12광", "12열", "6피a", "2피a", "3피a"]
@@ -100,7 +100,7 @@ def chongtong_deal(dealer: int) -> GostopState:
 FIVE_POINTS = [f"{m}피{x}" for m in range(3, 10) for x in "ab"]
 
 
-def near_seven(hand0: tuple[str, ...], pile: list[str], **fields: object) -> GostopState:
+def near_seven(hand0: tuple[str, ...], pile: list[str], **fields: object) -> State:
     """Seat 0 to play ``hand0`` with five points of pi taken (one more pair makes seven),
     ``1피a`` and ``8광`` on the floor and ``pile`` to flip."""
     return arrange(

@@ -7,7 +7,7 @@ import pytest
 from rules.gostop import Go, Phase, Play, Stop, new
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import parse_hwatu
-from rules.gostop.state import ChongtongChoice, GostopState, TakeFlip
+from rules.gostop.state import ChongtongChoice, State, TakeFlip
 from tests.rules.gostop.helpers import arrange
 
 C = parse_hwatu
@@ -70,7 +70,7 @@ def test_ai_chooses_the_better_floor_card_for_a_flip() -> None:
     assert choose_action(state.view(0)) == TakeFlip(C("12열"))
 
 
-def _at_go(captured1: tuple[str, ...], hand0: tuple[str, ...]) -> GostopState:
+def _at_go(captured1: tuple[str, ...], hand0: tuple[str, ...]) -> State:
     state = arrange(
         (("1피b", *hand0), ("11광", "11피a", "11피b", "12열")),
         ["1피a", "8광"],

@@ -7,7 +7,7 @@ from rules.engine import GameOver
 from rules.gostop import ChongtongChoice, Phase, Play, new, restore
 from rules.gostop.cards import CARDS, Kind, parse_hwatu
 from rules.gostop.state import (
-    GostopState,
+    State,
     Stolen,
     _deal,
 )
@@ -80,7 +80,7 @@ def test_rule_4_three_of_a_month_dealt_form_a_stack_taken_with_a_steal() -> None
     assert [e.card.index for e in events if isinstance(e, Stolen)] == [stolen]
 
 
-def _whole_turn(state: GostopState, seat: int, action: Play) -> None:
+def _whole_turn(state: State, seat: int, action: Play) -> None:
     """Play ``action``, taking the first choice if the flip asks for one."""
     state.apply(seat, action)
     while state.phase == Phase.FLIP_CHOICE:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from rules.gostop import Go, GostopState, GostopView, Phase, Play, Stop, new, restore
+from rules.gostop import Go, GostopView, Phase, Play, State, Stop, new, restore
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import parse_hwatu
 from rules.gostop.search import determinize, unseen
@@ -26,7 +26,7 @@ class Fixed(random.Random):
         return self.value
 
 
-def positions(seeds: range, phases: tuple[int, ...]) -> Iterator[GostopState]:
+def positions(seeds: range, phases: tuple[int, ...]) -> Iterator[State]:
     """Copies of the positions in normal-vs-normal games where the seat to move is in one of
     ``phases`` (all three bonus-card options dealt)."""
     for seed in seeds:
@@ -40,7 +40,7 @@ def positions(seeds: range, phases: tuple[int, ...]) -> Iterator[GostopState]:
             seat = state.current_seat
 
 
-def reshuffled_hidden(state: GostopState, seed: int) -> GostopState:
+def reshuffled_hidden(state: State, seed: int) -> State:
     """The same position with the opponent's hand and the pile dealt again from their cards."""
     data = state.snapshot()
     seat = state.current_seat

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.engine import Action, IllegalAction, Outcome
-from rules.gostop import Bomb, ChongtongChoice, Go, GostopState, Stop, TakeFlip, new, restore
+from rules.gostop import Bomb, ChongtongChoice, Go, State, Stop, TakeFlip, new, restore
 from rules.gostop.cards import CARDS, TWIN, HwatuCard
 from rules.gostop.scoring import breakdown
 from rules.gostop.state import GostopView, Play
@@ -27,7 +27,7 @@ def visible_cards(view: GostopView) -> list[int]:
     return cards
 
 
-def check_view(state: GostopState, total: int) -> None:
+def check_view(state: State, total: int) -> None:
     public = state.view(None)
     views = (state.view(0), state.view(1))
     shown = visible_cards(public)
@@ -46,7 +46,7 @@ def check_view(state: GostopState, total: int) -> None:
         assert len(views[seat].hand or ()) == public.hand_sizes[seat]
 
 
-def play(seed: int, bonus: int) -> GostopState:
+def play(seed: int, bonus: int) -> State:
     state = new(2, seed=seed, options={"bonus_cards": bonus})
     policy = random.Random(seed)
     while not state.is_over:
