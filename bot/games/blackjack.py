@@ -121,7 +121,7 @@ class BlackjackAdapter(BaseAdapter):
     ) -> Action:
         """Never needed (the engine plays computer seats, at the level :meth:`new` gave it);
         the seed's rule with a fixed coin."""
-        return ai.choose(state.view(None), lambda: 0)
+        return ai.choose_action(state.view(None), lambda: 0)
 
     def parse(self, verb: str, arg: str | None) -> Action:
         """``hit``, ``stand``, and at a casino table ``double`` or ``split`` (the engine

@@ -44,7 +44,7 @@ __all__ = [
     "STAND",
     "basic_strategy",
     "casino_move",
-    "choose",
+    "choose_action",
     "decide",
     "decide_at",
 ]
@@ -167,7 +167,9 @@ def casino_move(
     return decide_at(level, total, soft, up, coin)
 
 
-def choose(view: BlackjackView, coin: Callable[[], int], level: Level = Level.NORMAL) -> Move:
+def choose_action(
+    view: BlackjackView, coin: Callable[[], int], level: Level = Level.NORMAL
+) -> Move:
     """The move for the seat to act in ``view`` (every hand is public, so any view will do);
     at a casino table the hand in play, doubling and splitting where the view allows."""
     if view.current is None:

@@ -444,9 +444,9 @@ def test_without_a_double_or_split_each_level_plays_hit_or_stand_as_before() -> 
 
 def test_choose_reads_a_casino_view() -> None:
     state = position([["♦8", "♣8"]], ["♠10", "♥9"], level="hard")
-    assert ai.choose(state.view(None), no_coin, Level.HARD) is SPLIT
+    assert ai.choose_action(state.view(None), no_coin, Level.HARD) is SPLIT
     state.apply(0, bj.Split())
-    assert ai.choose(state.view(None), no_coin, Level.HARD) in (HIT, STAND, DOUBLE)
+    assert ai.choose_action(state.view(None), no_coin, Level.HARD) in (HIT, STAND, DOUBLE)
 
 
 # ---------------------------------------------------------------- every game

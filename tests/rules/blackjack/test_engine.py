@@ -208,4 +208,4 @@ def test_the_computer_player_needs_a_seat_to_act() -> None:
     state = playing(players=1)
     state.apply(0, bj.Stand())
     with pytest.raises(ValueError, match="over"):
-        ai.choose(state.view(None), lambda: 1)
+        ai.choose_action(state.view(None), lambda: 1)

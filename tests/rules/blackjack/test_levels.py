@@ -7,7 +7,7 @@ import json
 import pytest
 
 import rules.blackjack as bj
-from rules.blackjack.ai import HIT, STAND, basic_strategy, choose, decide_at
+from rules.blackjack.ai import HIT, STAND, basic_strategy, choose_action, decide_at
 from rules.cards import STANDARD_DECK
 from rules.engine import IllegalAction, SnapshotError
 from rules.levels import Level
@@ -140,9 +140,10 @@ def test_the_view_player_agrees_with_the_engine_and_never_sees_the_hole_card() -
         other = bj.restore(data)
         assert other.view(0) == view
         for level in (Level.EASY, Level.HARD):
-            assert choose(view, no_coin, level) is choose(other.view(0), no_coin, level)
+            here = choose_action(view, no_coin, level)
+            assert here is choose_action(other.view(0), no_coin, level)
         cards = [c.index for c in view.hands[0]]
         total = bj.hand_total(cards)
         raw = sum(min(int(STANDARD_DECK[i].rank), 10) for i in cards)
         up = min(int(view.house[0].rank), 10)
-        assert choose(view, no_coin, Level.HARD) is basic_strategy(total, total != raw, up)
+        assert choose_action(view, no_coin, Level.HARD) is basic_strategy(total, total != raw, up)

@@ -233,7 +233,7 @@ def test_rule_7_the_view_based_player_agrees_with_the_engine() -> None:
         tosses.append(1)
         return 1
 
-    move = ai.choose(view, coin)
+    move = ai.choose_action(view, coin)
     total = view.totals[0]
     assert move == (bj.Hit() if total < 18 else bj.Stand())
     assert bool(tosses) == (14 <= total <= 17)
