@@ -21,8 +21,8 @@ from benchmarks.ai_match import Player, level_cases, run_cases
 from benchmarks.harness import Report
 from rules.engine import Action
 from rules.uno import UnoView, new
-from rules.uno.actions import ChooseColour, Draw, Pass, Play
 from rules.uno.ai import choose_action
+from rules.uno.events import ChooseColour, Draw, Pass, Play
 
 GAMES = 2_000  # games a match; the hard player's matches play fewer (ai_match.hard_games)
 _RL_COLOURS = "rgby"

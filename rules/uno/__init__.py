@@ -5,7 +5,8 @@
 ``restore(snapshot)`` brings one back. Cards are ints; :mod:`rules.uno.cards` names them.
 """
 
-from rules.uno.actions import (
+from rules.uno.cards import CardParseError, Colour, parse_card, parse_colour, parse_play
+from rules.uno.events import (
     CallUno,
     CardPlayed,
     CardsDrawn,
@@ -30,7 +31,6 @@ from rules.uno.actions import (
     UnoAnnounced,
     UnoCaught,
 )
-from rules.uno.cards import CardParseError, Colour, parse_card, parse_colour, parse_play
 from rules.uno.state import (
     HOUSE_RULES,
     MAX_PLAYERS,

@@ -21,8 +21,8 @@ from functools import partial
 from rules.engine import Action
 from rules.levels import Level, decide
 from rules.montecarlo import budgeted_action
-from rules.uno.actions import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
 from rules.uno.cards import COLOUR_NAMES, RANK_NAMES
+from rules.uno.events import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
 from rules.uno.search import play_out, sample_world
 from rules.uno.state import UnoView
 

@@ -17,7 +17,6 @@ from typing import Any
 from rules.engine import Action, Outcome
 from rules.montecarlo import MAX_ROLLOUT_MOVES, clone, play_out_counted
 from rules.rng import GameRandom
-from rules.uno.actions import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
 from rules.uno.cards import (
     CARD_CODES,
     CARD_COLOUR,
@@ -31,6 +30,7 @@ from rules.uno.cards import (
     WILD,
     WILD_DRAW_FOUR,
 )
+from rules.uno.events import CallUno, CatchUno, Challenge, ChooseColour, Draw, Pass, Play
 from rules.uno.state import (
     _PLAYABLE,
     _SINGLE_PLAYS,

@@ -44,7 +44,23 @@ from rules.engine import (
     check_snapshot,
 )
 from rules.rng import GameRandom
-from rules.uno.actions import (
+from rules.uno.cards import (
+    CARD_CODES,
+    CARD_COLOUR,
+    CARD_POINTS,
+    CARD_RANK,
+    COLOUR_NAMES,
+    DECK_SIZE,
+    DRAW_TWO,
+    NONE,
+    RANK_NAMES,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_DRAW_FOUR,
+    top_code,
+)
+from rules.uno.events import (
     CallUno,
     CardPlayed,
     CardsDrawn,
@@ -68,22 +84,6 @@ from rules.uno.actions import (
     TurnPassed,
     UnoAnnounced,
     UnoCaught,
-)
-from rules.uno.cards import (
-    CARD_CODES,
-    CARD_COLOUR,
-    CARD_POINTS,
-    CARD_RANK,
-    COLOUR_NAMES,
-    DECK_SIZE,
-    DRAW_TWO,
-    NONE,
-    RANK_NAMES,
-    REVERSE,
-    SKIP,
-    WILD,
-    WILD_DRAW_FOUR,
-    top_code,
 )
 
 __all__ = [
