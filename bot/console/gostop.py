@@ -50,7 +50,7 @@ from rules.gostop import (
 )
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import HwatuCard
-from rules.gostop.state import (
+from rules.gostop.events import (
     Bombed,
     Captured,
     CardPlayed,

@@ -41,17 +41,8 @@ from rules.cards import whole_number
 from rules.engine import Action, Event, GameOver, IllegalAction
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, HwatuCard, HwatuParseError, Kind, parse_hwatu
-from rules.gostop.state import (
-    Bomb,
-    ChongtongChoice,
-    Go,
-    GostopView,
-    Phase,
-    Play,
-    State,
-    Stop,
-    TakeFlip,
-)
+from rules.gostop.events import Bomb, ChongtongChoice, Go, Play, Stop, TakeFlip
+from rules.gostop.state import GostopView, Phase, State
 from rules.levels import Level
 
 __all__ = ["ADAPTER", "GostopAdapter", "parse_move"]

@@ -46,7 +46,7 @@ from bot.text.names import TABLE_NAME_COLUMNS, block_names, escape_log
 from bot.text.width import PHONE_COLUMNS, clip, columns
 from rules.engine import Event, GameOver
 from rules.gostop.cards import HwatuCard, Kind
-from rules.gostop.state import (
+from rules.gostop.events import (
     Bombed,
     Captured,
     CardPlayed,
@@ -54,15 +54,13 @@ from rules.gostop.state import (
     Flipped,
     Forfeited,
     GoCalled,
-    GostopView,
     InstantPoints,
-    Phase,
-    PileView,
     Shook,
     Special,
     Stolen,
     Stopped,
 )
+from rules.gostop.state import GostopView, Phase, PileView
 
 __all__ = [
     "GROUP_SEPARATOR",

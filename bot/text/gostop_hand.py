@@ -12,8 +12,9 @@ from bot.text.gostop_words import KIND_KEYS, Glossary, card_name, fit, month_nam
 from bot.text.width import PHONE_COLUMNS, columns
 from rules.engine import Action
 from rules.gostop.cards import HwatuCard, Kind
+from rules.gostop.events import Bomb, Play
 from rules.gostop.scoring import WINNING_SCORE, go_terms
-from rules.gostop.state import Bomb, GostopView, Play
+from rules.gostop.state import GostopView
 
 __all__ = [
     "go_stop_lines",

@@ -19,17 +19,9 @@ import random
 
 from rules.engine import Action
 from rules.gostop.cards import BIRDS, DANS, RAIN_BRIGHT, HwatuCard, Kind
+from rules.gostop.events import Bomb, ChongtongChoice, Go, Play, Stop, TakeFlip
 from rules.gostop.search import search
-from rules.gostop.state import (
-    Bomb,
-    ChongtongChoice,
-    Go,
-    GostopView,
-    PileView,
-    Play,
-    Stop,
-    TakeFlip,
-)
+from rules.gostop.state import GostopView, PileView
 from rules.levels import Level, decide
 
 __all__ = ["choose_action"]

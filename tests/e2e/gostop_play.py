@@ -22,7 +22,7 @@ from rules.gostop import Bomb, ChongtongChoice, Go, Play, State, Stop, TakeFlip
 from rules.gostop import restore as restore_state
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, HwatuCard, Kind
-from rules.gostop.state import Shook
+from rules.gostop.events import Shook
 from tests.bot.store.fakes import watch_writes
 from tests.e2e.deckhand_tables import (
     code_block,

@@ -21,7 +21,7 @@ from rules.engine import GameOver, Outcome, Result
 from rules.gostop import Go, Phase, Play, Stop, new
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import CARDS, Kind, parse_hwatu
-from rules.gostop.state import (
+from rules.gostop.events import (
     Bombed,
     Captured,
     CardPlayed,

@@ -7,7 +7,8 @@ from typing import Any
 
 from rules.gostop import State, new, restore
 from rules.gostop.cards import DECK, parse_hwatu
-from rules.gostop.state import Special, _deal
+from rules.gostop.events import Special
+from rules.gostop.state import _deal
 
 
 def ids(codes: Iterable[str]) -> list[int]:

@@ -7,7 +7,8 @@ import pytest
 from rules.gostop import Go, Phase, Play, Stop, new
 from rules.gostop.ai import choose_action
 from rules.gostop.cards import parse_hwatu
-from rules.gostop.state import ChongtongChoice, State, TakeFlip
+from rules.gostop.events import ChongtongChoice, TakeFlip
+from rules.gostop.state import State
 from tests.rules.gostop.helpers import arrange
 
 C = parse_hwatu

@@ -6,11 +6,8 @@ import pytest
 from rules.engine import GameOver
 from rules.gostop import ChongtongChoice, Phase, Play, new, restore
 from rules.gostop.cards import CARDS, Kind, parse_hwatu
-from rules.gostop.state import (
-    State,
-    Stolen,
-    _deal,
-)
+from rules.gostop.events import Stolen
+from rules.gostop.state import State, _deal
 from tests.rules.gostop.helpers import (
     FILL0,
     FILL1,

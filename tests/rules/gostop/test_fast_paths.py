@@ -3,6 +3,7 @@
 import random
 
 from rules.gostop import new, restore
+from rules.gostop.events import Bombed, Captured, CardPlayed, Flipped
 from rules.gostop.scoring import (
     best_breakdown,
     best_points,
@@ -16,7 +17,6 @@ from rules.gostop.scoring import (
     tally,
     tally_points,
 )
-from rules.gostop.state import Bombed, Captured, CardPlayed, Flipped
 
 
 def test_captured_events_equal_their_constructor() -> None:

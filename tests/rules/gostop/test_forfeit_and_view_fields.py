@@ -12,7 +12,7 @@ import pytest
 from rules.engine import GameOver, IllegalAction, Outcome
 from rules.gostop import Phase, Play, Stop, new, restore
 from rules.gostop.cards import parse_hwatu
-from rules.gostop.state import Forfeited
+from rules.gostop.events import Forfeited
 from tests.rules.gostop.helpers import arrange
 
 C = parse_hwatu

@@ -7,9 +7,7 @@ import pytest
 from rules.engine import GameOver, IllegalAction, Outcome
 from rules.gostop import Go, Phase, Play, Stop
 from rules.gostop.cards import parse_hwatu
-from rules.gostop.state import (
-    Stopped,
-)
+from rules.gostop.events import Stopped
 from tests.rules.gostop.helpers import (
     FILL0,
     FIVE_POINTS,

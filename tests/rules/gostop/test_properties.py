@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from rules.engine import Action, IllegalAction, Outcome
 from rules.gostop import Bomb, ChongtongChoice, Go, State, Stop, TakeFlip, new, restore
 from rules.gostop.cards import CARDS, TWIN, HwatuCard
+from rules.gostop.events import Play
 from rules.gostop.scoring import breakdown
-from rules.gostop.state import GostopView, Play
+from rules.gostop.state import GostopView
 
 DECK_SIZE = {0: 48, 2: 50, 3: 51}
 

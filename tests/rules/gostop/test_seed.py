@@ -8,7 +8,7 @@ takes instead (``IsNotLast``), and a 9 taking the 9열 while the flipped 3광 la
 
 from rules.gostop import Phase, Play
 from rules.gostop.cards import parse_hwatu
-from rules.gostop.state import Special
+from rules.gostop.events import Special
 from tests.rules.gostop.helpers import arrange, floor_codes, pile_codes
 
 C = parse_hwatu

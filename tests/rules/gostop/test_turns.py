@@ -8,13 +8,7 @@ import pytest
 from rules.engine import GameOver, IllegalAction, Outcome
 from rules.gostop import Bomb, ChongtongChoice, Go, Phase, Play, Stop, TakeFlip, new, restore
 from rules.gostop.cards import CARDS, parse_hwatu
-from rules.gostop.state import (
-    CardPlayed,
-    Flipped,
-    InstantPoints,
-    Shook,
-    Stolen,
-)
+from rules.gostop.events import CardPlayed, Flipped, InstantPoints, Shook, Stolen
 from tests.rules.gostop.helpers import (
     FILL0,
     FILL1,
