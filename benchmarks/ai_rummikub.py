@@ -31,8 +31,9 @@ from harness import Report
 from rules.engine import Action
 from rules.rummikub import new
 from rules.rummikub.ai import choose_action, hint, lay_offs
+from rules.rummikub.events import Draw, Meld
 from rules.rummikub.sets import check_set
-from rules.rummikub.state import Draw, Meld, RummikubView
+from rules.rummikub.state import RummikubView
 
 Player = Callable[[RummikubView, random.Random], Action]
 GAMES = 60  # deals per match (each played twice); hard vs normal plays HARD_VS_NORMAL times as many

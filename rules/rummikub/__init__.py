@@ -2,14 +2,12 @@
 
 ``new(players, seed=...)`` deals a game, ``restore(snapshot)`` continues one. Tiles and their
 parser are in :mod:`rules.rummikub.tiles`, set checking with reasons in
-:mod:`rules.rummikub.sets`, the exact solver in :mod:`rules.rummikub.solver` and the computer
-player in :mod:`rules.rummikub.ai`.
+:mod:`rules.rummikub.sets`, actions and events in :mod:`rules.rummikub.events`, the turn
+machine in :mod:`rules.rummikub.state`, the exact solver in :mod:`rules.rummikub.solver` and
+the computer player in :mod:`rules.rummikub.ai`.
 """
 
-from rules.rummikub.state import (
-    HAND_SIZE,
-    INITIAL_MELD,
-    TIMEOUT_PENALTY,
+from rules.rummikub.events import (
     AddTiles,
     Back,
     Done,
@@ -20,15 +18,20 @@ from rules.rummikub.state import (
     MoveTiles,
     Passed,
     PutSet,
-    RummikubView,
     SplitSet,
     Stage,
-    State,
     TableChanged,
     TilesDrawn,
     TimedOut,
     TimeOut,
     Undo,
+)
+from rules.rummikub.state import (
+    HAND_SIZE,
+    INITIAL_MELD,
+    TIMEOUT_PENALTY,
+    RummikubView,
+    State,
     new,
     rack_value,
     restore,

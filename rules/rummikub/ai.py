@@ -32,9 +32,10 @@ from typing import Literal
 
 from rules.engine import Action
 from rules.levels import Level, decide
+from rules.rummikub.events import Draw, Meld, Sets
 from rules.rummikub.sets import check_set
 from rules.rummikub.solver import Solution, solve
-from rules.rummikub.state import Draw, Meld, RummikubView, Sets
+from rules.rummikub.state import RummikubView
 from rules.rummikub.tiles import JOKER, Tile
 
 __all__ = ["JOKER_GAIN", "NextMeld", "best_play", "choose_action", "hint", "lay_offs", "next_meld"]

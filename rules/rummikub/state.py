@@ -31,6 +31,26 @@ from rules.engine import (
     check_snapshot,
 )
 from rules.rng import GameRandom
+from rules.rummikub.events import (
+    AddTiles,
+    Back,
+    Done,
+    Draw,
+    Gather,
+    Left,
+    Meld,
+    MoveTiles,
+    Passed,
+    PutSet,
+    Sets,
+    SplitSet,
+    Stage,
+    TableChanged,
+    TilesDrawn,
+    TimedOut,
+    TimeOut,
+    Undo,
+)
 from rules.rummikub.sets import check_set
 from rules.rummikub.tiles import FULL_SET, Tile, parse_tile, tiles_text
 
@@ -38,24 +58,8 @@ __all__ = [
     "HAND_SIZE",
     "INITIAL_MELD",
     "TIMEOUT_PENALTY",
-    "AddTiles",
-    "Back",
-    "Done",
-    "Draw",
-    "Gather",
-    "Meld",
-    "MoveTiles",
-    "Passed",
-    "PutSet",
     "RummikubView",
-    "SplitSet",
-    "Stage",
     "State",
-    "TableChanged",
-    "TilesDrawn",
-    "TimeOut",
-    "TimedOut",
-    "Undo",
     "new",
     "rack_value",
     "restore",
@@ -68,136 +72,7 @@ INITIAL_MELD = 30
 TIMEOUT_PENALTY = 3  # tiles drawn when the clock runs out on staged changes (rule 12)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
-Sets = tuple[tuple[Tile, ...], ...]
 Staging = tuple[list[list[Tile]], list[bool], list[Tile]]
-
-
-# ---------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True, slots=True)
-class PutSet(Action):
-    """Put a new set on the staged table, made of rack tiles."""
-
-    tiles: tuple[Tile, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class AddTiles(Action):
-    """Add rack tiles to staged set ``target``."""
-
-    target: int
-    tiles: tuple[Tile, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class MoveTiles(Action):
-    """Move tiles from staged set ``source`` to set ``target`` (``None``: a new set)."""
-
-    source: int
-    tiles: tuple[Tile, ...]
-    target: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SplitSet(Action):
-    """Split staged set ``target`` before its tile at position ``at`` (1 .. len - 1)."""
-
-    target: int
-    at: int
-
-
-@dataclass(frozen=True, slots=True)
-class Gather(Action):
-    """Bring tiles to staged set ``target`` (``None``: a new set) in one step: each tile from
-    the rack (source ``None``) or from staged set ``source``; ``/rummikub add`` and ``move``."""
-
-    tiles: tuple[tuple[int | None, Tile], ...]
-    target: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Stage(Action):
-    """Replace the staged table with ``table`` without committing (the Arrange box): the
-    committed table's tiles and rack tiles only, checked like :class:`Meld` but staged."""
-
-    table: Sets
-
-
-@dataclass(frozen=True, slots=True)
-class Back(Action):
-    """Undo the last staging step only (:class:`Undo` throws them all away)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Undo(Action):
-    """Throw the staged changes away; the turn goes on."""
-
-
-@dataclass(frozen=True, slots=True)
-class Done(Action):
-    """Commit the staged table (rules 8, 9 and 11)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Meld(Action):
-    """Replace the staged table with ``table`` and commit it."""
-
-    table: Sets
-
-
-@dataclass(frozen=True, slots=True)
-class Draw(Action):
-    """Draw one tile and end the turn (rule 7); with an empty pool, pass."""
-
-
-@dataclass(frozen=True, slots=True)
-class TimeOut(Action):
-    """The turn clock ran out (rule 12): staged changes are undone and tiles drawn."""
-
-
-# ---------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class TableChanged(Event):
-    """``seat`` committed: ``tiles`` came from their rack; ``table`` is the new table."""
-
-    seat: int
-    tiles: tuple[Tile, ...]
-    table: Sets
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class TilesDrawn(Event):
-    """``seat`` drew ``count`` tiles (which ones only their own view shows)."""
-
-    seat: int
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class Passed(Event):
-    """``seat`` could not draw (the pool is empty) and passed."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Left(Event):
-    """``seat`` left the game; the ``returned`` tiles of its rack went back into the pool."""
-
-    seat: int
-    returned: int
-
-
-@dataclass(frozen=True, slots=True)
-class TimedOut(Event):
-    """``seat``'s clock ran out; staged changes were undone and ``drawn`` tiles drawn."""
-
-    seat: int
-    drawn: int
 
 
 # ---------------------------------------------------------------- view
