@@ -5,21 +5,23 @@
 computer player.
 """
 
-from rules.crazyeights.state import (
-    GAME,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+from rules.crazyeights.events import (
     CardDrawn,
     CardPlayed,
-    CrazyEightsView,
     Draw,
     Forfeited,
     Pass,
     Passed,
     PlayCard,
     Reshuffled,
-    State,
     SuitChosen,
+)
+from rules.crazyeights.state import (
+    GAME,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    CrazyEightsView,
+    State,
     card_points,
     hand_size,
     legal_moves,

@@ -19,6 +19,7 @@ from functools import partial
 from typing import Final
 
 from rules.cards import SUITS
+from rules.crazyeights.events import Draw, Pass, PlayCard
 from rules.crazyeights.state import (
     _DRAW,
     _EIGHT,
@@ -29,9 +30,6 @@ from rules.crazyeights.state import (
     _RANK,
     _SUIT,
     CrazyEightsView,
-    Draw,
-    Pass,
-    PlayCard,
     State,
     legal_moves,
     playable_mask,

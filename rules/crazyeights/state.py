@@ -1,4 +1,5 @@
-"""The Crazy Eights engine (docs/rules/crazyeights.md): its actions, events, view and state.
+"""The Crazy Eights engine (docs/rules/crazyeights.md): its view and state; the actions and
+events it takes and reports are in :mod:`rules.crazyeights.events`.
 
 Cards are kept as their stable indices (0..51, ``13 * suit + rank - 1``, see
 :class:`rules.cards.Card`) in plain lists, and what may be played is a 52-bit mask, so a
@@ -20,8 +21,18 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rules.cards import STANDARD_DECK, SUITS, Card, Suit
+from rules.crazyeights.events import (
+    CardDrawn,
+    CardPlayed,
+    Draw,
+    Forfeited,
+    Pass,
+    Passed,
+    PlayCard,
+    Reshuffled,
+    SuitChosen,
+)
 from rules.engine import (
-    Action,
     Event,
     GameOver,
     IllegalAction,
@@ -37,17 +48,8 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "SCHEMA",
-    "CardDrawn",
-    "CardPlayed",
     "CrazyEightsView",
-    "Draw",
-    "Forfeited",
-    "Pass",
-    "Passed",
-    "PlayCard",
-    "Reshuffled",
     "State",
-    "SuitChosen",
     "card_points",
     "hand_size",
     "legal_moves",
@@ -61,77 +63,6 @@ GAME: Final = "crazyeights"
 SCHEMA: Final = 1
 MIN_PLAYERS: Final = 2  # rule 2
 MAX_PLAYERS: Final = 6
-
-
-# ----------------------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCard(Action):
-    """Play ``card``; ``suit`` is the suit named with an 8 (rule 10), ``None`` otherwise."""
-
-    card: Card
-    suit: Suit | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Draw(Action):
-    """Draw one card from the stock; the turn goes on (rule 11)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
-    """Nothing to draw and nothing that fits: the turn passes (rule 13)."""
-
-
-# ----------------------------------------------------------------------------- events
-# Events are public: they name the cards played, never a card drawn (rule 7).
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed(Event):
-    """``seat`` put ``card`` on the discard pile; it is the top card now."""
-
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class SuitChosen(Event):
-    """With an 8, ``seat`` named ``suit`` as the suit to follow (rule 10)."""
-
-    seat: int
-    suit: Suit
-
-
-@dataclass(frozen=True, slots=True)
-class CardDrawn(Event):
-    """``seat`` drew a card from the stock, which holds ``stock`` cards now (rule 11)."""
-
-    seat: int
-    stock: int
-
-
-@dataclass(frozen=True, slots=True)
-class Reshuffled(Event):
-    """The discard pile but its top card was shuffled into a stock of ``cards`` (rule 12)."""
-
-    cards: int
-
-
-@dataclass(frozen=True, slots=True)
-class Passed(Event):
-    """Nothing to draw and nothing that fits: ``seat`` passed (rule 13)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeited(Event):
-    """``seat`` left the game; ``returned`` cards were shuffled into the stock (rule 19)."""
-
-    seat: int
-    returned: int
 
 
 # ----------------------------------------------------------------------------- cards
