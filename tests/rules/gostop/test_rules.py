@@ -1,7 +1,8 @@
-"""Rules 6-16 of docs/rules/gostop.md: the turn machine, on arranged positions (a card's
-match, flips, ppuk, jjok, ttadak, sweeps, the last card, bombs, shakes, steals, instant
-points); then refusals, views and snapshots. The deal (rules 2-5) is in test_deal.py, Go and
-Stop (rules 22-26) in test_go_stop.py."""
+"""One test (or a few) per numbered rule of docs/rules/gostop.md: rules 6-16, the turn machine,
+on arranged positions (a card's match, flips, ppuk, jjok, ttadak, sweeps, the last card, bombs,
+shakes, steals, instant points); then refusals, views and snapshots. The cards and scoring
+(rules 1-2, 17-24) are in test_cards_and_scoring.py, the deal (rules 2-5) in test_deal.py, Go
+and Stop (rules 22-26) in test_go_stop.py."""
 
 import pytest
 
