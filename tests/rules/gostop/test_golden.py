@@ -1,6 +1,7 @@
-"""The situations the seed (004, a textbook's 2-player loop) walks through, replayed on the engine.
+"""The situations the seed program (004, a textbook's 2-player loop) walks through, replayed on
+the engine.
 
-The seed prints no transcript, so its worked situations are the golden cases: the 4오 played
+It prints no transcript, so its worked situations are the golden cases: the 4오 played
 onto two different April cards (asked) or two April pi (not asked), the 7 played and flipped
 onto two floor 7s (따닥), the 설사 (ppuk) returned to the floor, the last-card 설사 that
 takes instead (``IsNotLast``), and a 9 taking the 9열 while the flipped 3광 lands elsewhere.
