@@ -1,4 +1,5 @@
-"""Leaving a game (the bot's ``/gostop leave``) and what a view tells a renderer of the end.
+"""The engine contract for Go-Stop: leaving a game (the bot's ``/gostop leave``), what a view
+tells a renderer of the end, and refusals that name what a phase waits for.
 
 Not a numbered rule of docs/rules/gostop.md: a member who leaves a running game forfeits it, and the
 other seat wins as if they had stopped (rule 26's points). The view carries what the table's
