@@ -1,11 +1,16 @@
-"""Leaving a running game (:meth:`State.forfeit`): the cards go under the draw pile, the
-seat leaves the rotation and every rule that counts seats; the last seat left wins."""
+"""The engine contract for Uno: leaving a running game (:meth:`State.forfeit`: the cards go
+under the draw pile, the seat leaves the rotation and every rule that counts seats; the last
+seat left wins), what its snapshot holds and the damaged ones it refuses.
+
+That ``restore(snapshot())`` plays on identically, and that another game's or schema's
+snapshot is refused, the conformance suite checks for every game (tests/conformance/).
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.engine import GameOver, IllegalAction, Outcome
+from rules.engine import GameOver, IllegalAction, Outcome, SnapshotError
 from rules.uno import Draw, Forfeited, HandsRotated, Play, State, new, restore
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
 
@@ -85,3 +90,22 @@ def test_rule_10_the_last_seat_left_scores_the_other_hands_not_its_own() -> None
     result = state.result
     assert result is not None and result.outcomes[2] is Outcome.WIN
     assert result.scores == (0, 0, 0)
+
+
+def test_snapshot_carries_generator_log_and_schema() -> None:
+    state = new(3, seed=42)
+    state.apply(state.turn, state.legal_actions(state.turn)[-1])
+    data = state.snapshot()
+    assert (data["game"], data["schema"]) == ("uno", 1)
+    assert data["rng"]["seed"] == 42
+    assert len(data["log"]) == 1
+
+
+def test_damaged_snapshots_are_refused() -> None:
+    data = new(3, seed=1).snapshot()
+    with pytest.raises(SnapshotError, match="deck"):
+        restore({**data, "pile": data["pile"][1:]})
+    broken = dict(data)
+    del broken["hands"]
+    with pytest.raises(SnapshotError):
+        restore(broken)
