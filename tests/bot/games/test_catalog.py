@@ -41,7 +41,7 @@ from bot.games import (
     SoakStrategy,
     UnknownGame,
 )
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, t
 from rules.engine import IllegalAction
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -265,6 +265,18 @@ def test_each_catalog_part_has_the_same_keys_in_every_language() -> None:
         keys = {lang: set(read_catalog(ROOT, lang, part) or {}) for lang in LANGUAGES}
         english = keys["en"]
         assert all(found == english for found in keys.values()), part
+
+
+def test_the_readme_names_every_game_and_how_to_start_it() -> None:
+    """The README's list of the games (its first lines and its table of games) is written
+    by hand for readers: a game left out of it fails here instead of going unnoticed."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    missing = [
+        name
+        for name in CATALOG.names()
+        if f"/{name} start" not in readme or f"**{t(f'game.{name}')}**" not in readme
+    ]
+    assert missing == [], "add the game to the README's first lines and table of games"
 
 
 def test_the_session_lists_the_games_it_was_given_in_their_order() -> None:
