@@ -32,7 +32,7 @@ from bot.text.names import markdown_name
 from rules.engine import Action, Event, GameState, IllegalAction, TurnAgain
 
 if TYPE_CHECKING:
-    from bot.sessions.core import Tables
+    from bot.sessions.core import LiveSessions
 
 __all__ = ["TurnClock"]
 
@@ -54,8 +54,8 @@ def first_legal(state: GameState[Any, Any], seat: int) -> Action:
 class TurnClock:
     """Deadlines, reminders, timeouts and computer bursts of every channel's session."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
+    def __init__(self, sessions: LiveSessions) -> None:
+        self.sessions = sessions
 
     def new_turn(self, session: Session, events: Sequence[Event] = ()) -> bool:
         """Whether a change (that reported ``events``) gave the turn anew (a whole turn
@@ -70,7 +70,7 @@ class TurnClock:
             or any(isinstance(event, TurnAgain) for event in events)
             or session.seats[seat].computer
             or session.deadline is None
-            or session.deadline <= self.tables.clock()  # timed out, yet the turn stays
+            or session.deadline <= self.sessions.clock()  # timed out, yet the turn stays
         )
 
     def set_deadline(self, session: Session) -> None:
@@ -80,7 +80,7 @@ class TurnClock:
         if seat is None or session.seats[seat].computer:
             session.deadline = None
         else:
-            session.deadline = self.tables.clock() + session.turn_seconds
+            session.deadline = self.sessions.clock() + session.turn_seconds
             session.pinged = False
 
     def arm(
@@ -97,15 +97,15 @@ class TurnClock:
             self._arm_lobby(session, not_before)
             return
         if seat is None:
-            self.tables.tasks.cancel(channel_id)
+            self.sessions.tasks.cancel(channel_id)
             return
         if session.seats[seat].computer:
             work = self._computer_burst(channel_id, session.version, not_before)
-            self.tables.tasks.replace(channel_id, work, f"computer-{channel_id}")
+            self.sessions.tasks.replace(channel_id, work, f"computer-{channel_id}")
             return
         if not keep_deadline or session.deadline is None:
             self.set_deadline(session)
-        self.tables.tasks.replace(
+        self.sessions.tasks.replace(
             channel_id,
             self._turn_timer(channel_id, session.version, not_before),
             f"turn-{channel_id}",
@@ -116,18 +116,18 @@ class TurnClock:
         restart keeps counting)."""
         channel_id = session.channel_id
         if session.deadline is None:  # stored before lobbies expired: it waits from now
-            session.deadline = self.tables.clock() + self.tables.settings.default_lobby_seconds
+            session.deadline = self.sessions.clock() + self.sessions.settings.default_lobby_seconds
         work = self._expire_lobby(channel_id, session.version, not_before)
-        self.tables.tasks.replace(channel_id, work, f"lobby-{channel_id}")
+        self.sessions.tasks.replace(channel_id, work, f"lobby-{channel_id}")
 
     async def _expire_lobby(self, channel_id: int, version: int, not_before: float) -> None:
         await self._not_before(not_before)
-        session = self.tables.get(channel_id)
+        session = self.sessions.get(channel_id)
         if session is None or session.deadline is None:
             return
-        await self.tables.sleep(max(0.0, session.deadline - self.tables.clock()))
-        async with self.tables.lock(channel_id):
-            session = self.tables.get(channel_id)
+        await self.sessions.sleep(max(0.0, session.deadline - self.sessions.clock()))
+        async with self.sessions.lock(channel_id):
+            session = self.sessions.get(channel_id)
             if session is None or session.version != version or not session.is_lobby:
                 return
             locale = session.locale
@@ -137,35 +137,35 @@ class TurnClock:
             # message is unknown (never posted) is told in a message of its own.
             told = session.message_id is not None and session.lobby_shown
             try:
-                await self.tables.drop(session, notice)
+                await self.sessions.drop(session, notice)
             except SessionError:
                 return  # the store refused: the lobby is back and its timer tries again
             log.info("channel %d (%s): lobby closed, nobody joined", channel_id, session.game)
         if not told:
-            await self.tables.poster.post(Post(channel_id, 0, notice, (), locale))
+            await self.sessions.poster.post(Post(channel_id, 0, notice, (), locale))
 
     async def _not_before(self, when: float) -> None:
-        if when > self.tables.clock():
-            await self.tables.sleep(when - self.tables.clock())
+        if when > self.sessions.clock():
+            await self.sessions.sleep(when - self.sessions.clock())
 
     async def _turn_timer(self, channel_id: int, version: int, not_before: float = 0.0) -> None:
         await self._not_before(not_before)
-        session = self.tables.get(channel_id)
+        session = self.sessions.get(channel_id)
         if session is None or session.deadline is None:
             return
         if not session.pinged:
-            await self.tables.sleep(
-                max(0.0, session.deadline - session.turn_seconds / 2 - self.tables.clock())
+            await self.sessions.sleep(
+                max(0.0, session.deadline - session.turn_seconds / 2 - self.sessions.clock())
             )
             await self._ping(channel_id, version)
-        session = self.tables.get(channel_id)
+        session = self.sessions.get(channel_id)
         if session is None or session.version != version or session.deadline is None:
             return
-        await self.tables.sleep(max(0.0, session.deadline - self.tables.clock()))
+        await self.sessions.sleep(max(0.0, session.deadline - self.sessions.clock()))
         await self._time_out(channel_id, version)
 
     async def _ping(self, channel_id: int, version: int) -> None:
-        session = self.tables.get(channel_id)
+        session = self.sessions.get(channel_id)
         if session is None or session.version != version or session.state is None:
             return
         seat = session.state.current_seat
@@ -175,20 +175,20 @@ class TurnClock:
         member_id = session.seats[seat].member_id
         if member_id is None:
             return
-        left = max(0, round(session.deadline - self.tables.clock()))
+        left = max(0, round(session.deadline - self.sessions.clock()))
         text = t("turn.ping", session.locale, member=f"<@{member_id}>", seconds=left)
-        await self.tables.poster.ping(channel_id, member_id, text)
+        await self.sessions.poster.ping(channel_id, member_id, text)
 
     async def _time_out(self, channel_id: int, version: int) -> None:
-        async with self.tables.lock(channel_id):
-            session = self.tables.get(channel_id)
+        async with self.sessions.lock(channel_id):
+            session = self.sessions.get(channel_id)
             if session is None or session.version != version or session.state is None:
                 return
             state = session.state
             seat = state.current_seat
             if seat is None or session.seats[seat].computer:
                 return
-            adapter = self.tables.adapter(session)
+            adapter = self.sessions.adapter(session)
             events = await self._play_for(session, seat, adapter.timeout_action)
             if events is None:
                 return  # no move at all; logged, and the game waits for a moderator
@@ -205,7 +205,7 @@ class TurnClock:
             occupant.timeouts += 1
             notices = [t("turn.timed_out", session.locale, name=markdown_name(occupant.name))]
             if occupant.timeouts >= TIMEOUTS_BEFORE_COMPUTER:
-                events += self.tables.to_computer(session, seat)
+                events += self.sessions.to_computer(session, seat)
                 notices.append(
                     t(
                         "turn.to_computer",
@@ -220,7 +220,7 @@ class TurnClock:
 
     async def _computer_burst(self, channel_id: int, version: int, not_before: float = 0.0) -> None:
         await self._not_before(not_before)
-        session = self.tables.get(channel_id)
+        session = self.sessions.get(channel_id)
         if session is None:
             return
         # Let the table of the move before this burst be posted first, so posts stay in order.
@@ -229,13 +229,13 @@ class TurnClock:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(PUBLISH_WAIT):
                 await session.published.wait()
-        await self.tables.sleep(self.tables.settings.computer_delay_seconds)
-        async with self.tables.lock(channel_id):
-            session = self.tables.get(channel_id)
+        await self.sessions.sleep(self.sessions.settings.computer_delay_seconds)
+        async with self.sessions.lock(channel_id):
+            session = self.sessions.get(channel_id)
             if session is None or session.version != version or session.state is None:
                 return
             state = session.state
-            adapter = self.tables.adapter(session)
+            adapter = self.sessions.adapter(session)
             level = session.level
             limit = adapter.computer_seconds(level)
             events: list[Event] = []
@@ -262,9 +262,9 @@ class TurnClock:
         self, session: Session, events: list[Event], notices: list[str], what: str
     ) -> Reply | None:
         """Commit a change the bot made itself; ``None`` if it could not be saved (the
-        session is rolled back and its timer armed again, see ``Tables.writing``)."""
+        session is rolled back and its timer armed again, see ``LiveSessions.writing``)."""
         try:
-            return await self.tables.commit(session, events, notices)
+            return await self.sessions.commit(session, events, notices)
         except SessionError as refused:
             log.warning(
                 "channel %d (%s): the %s could not be saved (%s); tried again later",
@@ -293,7 +293,7 @@ class TurnClock:
         """
         state = session.state
         assert state is not None
-        adapter = self.tables.adapter(session)
+        adapter = self.sessions.adapter(session)
         picks = [choose, adapter.timeout_action, first_legal]
         for pick in dict.fromkeys(picks):  # the safe move once, if it is the one chosen
             name = getattr(pick, "__name__", "chosen")
@@ -315,7 +315,7 @@ class TurnClock:
                 self._log_fallback(session, seat, name, "failed", error)
                 continue
             try:
-                return await self.tables.apply(session, seat, action)
+                return await self.sessions.apply(session, seat, action)
             except (IllegalAction, IndexError) as error:
                 self._log_fallback(session, seat, name, "was refused", error)
         log.error(
@@ -346,7 +346,7 @@ class TurnClock:
         """Post a table the registry made itself (no interaction to answer)."""
         if reply.post is None:
             return
-        message_id = await self.tables.poster.post(reply.post)
+        message_id = await self.sessions.poster.post(reply.post)
         await self.published(reply.post, message_id)
 
     async def published(self, post: Post, message_id: int | None) -> None:
@@ -357,17 +357,17 @@ class TurnClock:
         or the game moves on (:meth:`_repost`).
         """
         channel_id, version = post.channel_id, post.version
-        session = self.tables.get(channel_id) or self.tables.finished.get(channel_id)
+        session = self.sessions.get(channel_id) or self.sessions.finished.get(channel_id)
         if session is None or session.version != version:
             # The game moved on (or ended) before Discord told us this table's id.
             if message_id is not None:
-                await self.tables.poster.strip(channel_id, message_id)
+                await self.sessions.poster.strip(channel_id, message_id)
             return
         session.published.set()
         if message_id is None:
-            self.tables.reposts.replace(channel_id, self._repost(post), f"repost-{channel_id}")
+            self.sessions.reposts.replace(channel_id, self._repost(post), f"repost-{channel_id}")
             return
-        self.tables.reposts.cancel(channel_id)
+        self.sessions.reposts.cancel(channel_id)
         previous, was_lobby = session.message_id, session.lobby_shown
         session.message_id = message_id
         session.lobby_shown = session.is_lobby
@@ -376,7 +376,7 @@ class TurnClock:
             if was_lobby:
                 key = "lobby.retired_changed" if session.is_lobby else "lobby.retired_started"
                 note = t(key, session.locale)
-            await self.tables.poster.strip(channel_id, previous, note)
+            await self.sessions.poster.strip(channel_id, previous, note)
 
     async def _repost(self, post: Post) -> None:
         """Post a table Discord refused again, with growing pauses, while it is current.
@@ -386,11 +386,11 @@ class TurnClock:
         """
         channel_id, version = post.channel_id, post.version
         for delay in REPOST_DELAYS:
-            await self.tables.sleep(delay)
-            session = self.tables.get(channel_id) or self.tables.finished.get(channel_id)
+            await self.sessions.sleep(delay)
+            session = self.sessions.get(channel_id) or self.sessions.finished.get(channel_id)
             if session is None or session.version != version:
                 return  # a newer table (or the end) reached the channel, or will
-            message_id = await self.tables.poster.post(post)
+            message_id = await self.sessions.poster.post(post)
             if message_id is not None:
                 log.info("channel %d: the table of version %d is posted", channel_id, version)
                 await self.published(post, message_id)

@@ -1,8 +1,8 @@
 """The live sessions and the one path that changes them: apply, render, save, re-arm.
 
-:class:`Tables` owns the channel → session map, a lock per channel and a background task per
-channel. Every change of a session ends in :meth:`Tables.commit`: the session gets the next
-version, its table is drawn, and it is saved (or, once over, recorded as finished) *before*
+:class:`LiveSessions` owns the channel → session map, a lock per channel and a background task
+per channel. Every change of a session ends in :meth:`LiveSessions.commit`: the session gets
+the next version, its table is drawn, and it is saved (or, once over, recorded as finished) *before*
 the caller answers Discord, so a crash never loses a move a player saw accepted. A failed
 write reloads the session from the store (what the store holds is the truth); a store at
 another version raises :class:`~bot.store.base.VersionConflict`, which becomes a refusal.
@@ -44,7 +44,7 @@ from bot.timers import ChannelTasks
 from rules.engine import Action, Event, IllegalAction
 from rules.levels import Level
 
-__all__ = ["ChannelLocks", "Tables", "is_finished"]
+__all__ = ["ChannelLocks", "LiveSessions", "is_finished"]
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class ChannelLocks:
                 self._locks[channel_id] = (lock, users - 1)
 
 
-class Tables:
+class LiveSessions:
     """Every session of this process by channel, and the path that saves their changes."""
 
     def __init__(

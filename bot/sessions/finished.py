@@ -15,7 +15,7 @@ from bot.store import StoreUnavailable
 from bot.store.base import VersionConflict
 
 if TYPE_CHECKING:
-    from bot.sessions.core import Tables
+    from bot.sessions.core import LiveSessions
 
 __all__ = ["FinishedTables"]
 
@@ -23,8 +23,8 @@ __all__ = ["FinishedTables"]
 class FinishedTables:
     """Each channel's last finished table and its expiry timer (in the channel's task slot)."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
+    def __init__(self, sessions: LiveSessions) -> None:
+        self.sessions = sessions
         self._finished: dict[int, Session] = {}
 
     def get(self, channel_id: int) -> Session | None:
@@ -49,7 +49,7 @@ class FinishedTables:
         """
         channel_id = session.channel_id
         last = self._finished.get(channel_id)
-        store = self.tables.store
+        store = self.sessions.store
         if last is None:
             record = session.stored()
             await store.create(record)
@@ -64,7 +64,7 @@ class FinishedTables:
             await store.create(record)
         session.remember(record)
         del self._finished[channel_id]
-        self.tables.tasks.cancel(channel_id)  # its expiry timer
+        self.sessions.tasks.cancel(channel_id)  # its expiry timer
 
     async def restore(self, session: Session) -> None:
         """A stored finished table after a restart (or read back): keep offering it until it
@@ -76,28 +76,28 @@ class FinishedTables:
 
     def _arm_expiry(self, session: Session) -> None:
         assert session.finished_at is not None
-        left = session.finished_at + DEAL_AGAIN_SECONDS - self.tables.clock()
+        left = session.finished_at + DEAL_AGAIN_SECONDS - self.sessions.clock()
         channel_id = session.channel_id
         work = self._expire(channel_id, session.version, left)
-        self.tables.tasks.replace(channel_id, work, f"expire-{channel_id}")
+        self.sessions.tasks.replace(channel_id, work, f"expire-{channel_id}")
 
     async def _expire(self, channel_id: int, version: int, delay: float) -> None:
-        tables = self.tables
-        await tables.sleep(max(0.0, delay))
-        async with tables.lock(channel_id):
+        sessions = self.sessions
+        await sessions.sleep(max(0.0, delay))
+        async with sessions.lock(channel_id):
             last = self._finished.get(channel_id)
             if last is None or last.version != version:
                 return
             try:
-                await tables.store.delete(channel_id, expected_version=version)
+                await sessions.store.delete(channel_id, expected_version=version)
             except VersionConflict:
                 pass  # gone already
             except StoreUnavailable:
                 # Kept, and dropped later: a record left in the store would hold the channel
                 # against every new game (a new one is stored where nothing is).
                 work = self._expire(channel_id, version, STORE_RETRY_SECONDS)
-                tables.tasks.replace(channel_id, work, f"expire-{channel_id}")
+                sessions.tasks.replace(channel_id, work, f"expire-{channel_id}")
                 return
             del self._finished[channel_id]
         if last.message_id is not None:
-            await tables.poster.strip(channel_id, last.message_id)
+            await sessions.poster.strip(channel_id, last.message_id)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import t
-from bot.sessions.core import Tables
+from bot.sessions.core import LiveSessions
 from bot.sessions.model import Player, Reply, Seat, Session, SessionError
 from bot.text.names import markdown_name
 from rules.engine import Event
@@ -23,7 +23,7 @@ __all__ = ["MAX_LOBBIES", "LobbyVerbs"]
 MAX_LOBBIES = 3  # open lobbies a member may host in one server
 
 
-class LobbyVerbs(Tables):
+class LobbyVerbs(LiveSessions):
     """``/<game> start``, ``join`` and the host's **Start**."""
 
     async def open_lobby(

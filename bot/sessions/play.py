@@ -2,7 +2,8 @@
 
 Each runs under the channel's lock, checks who may do it (the seat's member, the host, a
 moderator) and whether the button that asked is still current, then changes the session
-through :meth:`~bot.sessions.core.Tables.commit`, which saves before anything is answered.
+through :meth:`~bot.sessions.core.LiveSessions.commit`, which saves before anything is
+answered.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import dataclasses
 import logging
 
 from bot.i18n import t
-from bot.sessions.core import Tables
+from bot.sessions.core import LiveSessions
 from bot.sessions.model import Post, Reply, Seat, Session, SessionError, compose
 from bot.sessions.render import fairness
 from bot.text.names import markdown_name
@@ -23,7 +24,7 @@ __all__ = ["PlayVerbs"]
 log = logging.getLogger(__name__)
 
 
-class PlayVerbs(Tables):
+class PlayVerbs(LiveSessions):
     """``act``, ``leave``, ``forfeit``, ``kick``, ``end``, ``deal_again`` and ``hand``."""
 
     async def act(

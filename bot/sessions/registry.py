@@ -1,10 +1,10 @@
 """The session registry: the one object the cogs and the bot talk to.
 
-:class:`SessionRegistry` is :class:`~bot.sessions.core.Tables` (the live sessions and their
-commit path) with the verbs of :mod:`.lobby` and :mod:`.play`, plus the restart
-(:meth:`SessionRegistry.restore_all`) and the shutdown. It owns nothing else: each concern
-lives in its own module (the turn clock and the finished tables are parts of ``Tables``),
-and this class only puts them together.
+:class:`SessionRegistry` is :class:`~bot.sessions.core.LiveSessions` (the live sessions of the
+process and their commit path) with the verbs of :mod:`.lobby` and :mod:`.play`, plus the
+restart (:meth:`SessionRegistry.restore_all`) and the shutdown. It owns nothing else: each
+concern lives in its own module (the turn clock and the finished tables are parts of
+``LiveSessions``), and this class only puts them together.
 """
 
 from __future__ import annotations

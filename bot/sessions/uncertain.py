@@ -18,7 +18,7 @@ from bot.store import StoreUnavailable
 from bot.timers import ChannelTasks
 
 if TYPE_CHECKING:
-    from bot.sessions.core import Tables
+    from bot.sessions.core import LiveSessions
 
 __all__ = ["Attempt", "UncertainWrites"]
 
@@ -39,8 +39,8 @@ class Attempt:
 class UncertainWrites:
     """Each channel's write whose answer was lost, and the task reading it back."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
+    def __init__(self, sessions: LiveSessions) -> None:
+        self.sessions = sessions
         self._pending: dict[int, Attempt] = {}
         self.settles = ChannelTasks()  # reading it back in the background until it answers
 
@@ -59,8 +59,8 @@ class UncertainWrites:
         attempt = self._pending.get(channel_id)
         if attempt is None:
             return
-        tables = self.tables
-        records = await tables.store.load_active()
+        sessions = self.sessions
+        records = await sessions.store.load_active()
         stored = next((r for r in records if r.channel_id == channel_id), None)
         if (None if stored is None else stored.version) != attempt.makes:
             del self._pending[channel_id]
@@ -69,41 +69,41 @@ class UncertainWrites:
         # Built before anything changes: a record that cannot be read leaves all as it was.
         adopted = None
         if stored is not None:
-            adopted = tables.revive(stored)
+            adopted = sessions.revive(stored)
         del self._pending[channel_id]
         self.settles.cancel(channel_id)
         log.warning("channel %d: the write whose answer was lost had landed", channel_id)
-        live = tables.get(channel_id)
-        kept = tables.finished.discard(channel_id)
+        live = sessions.get(channel_id)
+        kept = sessions.finished.discard(channel_id)
         shown = next((s.message_id for s in (live, kept) if s is not None), None)
         if live is not None:
-            tables.forget(live, strip=False)  # its version retired: no button of it acts again
-        tables.tasks.cancel(channel_id)
+            sessions.forget(live, strip=False)  # its version retired: no button of it acts again
+        sessions.tasks.cancel(channel_id)
         if adopted is not None:
             adopted.message_id = shown
             adopted.published.set()
             if adopted.finished_at is not None:
-                await tables.finished.restore(adopted)
+                await sessions.finished.restore(adopted)
             else:
-                tables.add(adopted)
-                tables.turns.arm(adopted, keep_deadline=True)
+                sessions.add(adopted)
+                sessions.turns.arm(adopted, keep_deadline=True)
         if attempt.post is not None:
-            await tables.turns.post(Reply(attempt.post))  # it retires the table before it
+            await sessions.turns.post(Reply(attempt.post))  # it retires the table before it
         elif attempt.notice is not None:
             owner = live or kept
             locale = "en" if owner is None else owner.locale
-            await tables.poster.post(Post(channel_id, 0, attempt.notice, (), locale))
+            await sessions.poster.post(Post(channel_id, 0, attempt.notice, (), locale))
             if shown is not None:
-                await tables.poster.strip(channel_id, shown)
+                await sessions.poster.strip(channel_id, shown)
         raise SessionError("error.saved_meanwhile")
 
     async def _settle_later(self, channel_id: int) -> None:
         """Read an uncertain write back once the store answers (the member was told its
         table shows up if it was saved), trying again a while after each refusal."""
-        tables = self.tables
+        sessions = self.sessions
         while channel_id in self._pending:
-            await tables.sleep(STORE_RETRY_SECONDS)
-            async with tables.lock(channel_id):
+            await sessions.sleep(STORE_RETRY_SECONDS)
+            async with sessions.lock(channel_id):
                 try:
                     await self.settle(channel_id)
                 except StoreUnavailable:

@@ -18,7 +18,7 @@ from bot.store.base import ActiveGame, VersionConflict
 from bot.timers import ChannelTasks
 
 if TYPE_CHECKING:
-    from bot.sessions.core import Tables
+    from bot.sessions.core import LiveSessions
 
 __all__ = ["UnrestorableGames"]
 
@@ -28,8 +28,8 @@ log = logging.getLogger(__name__)
 class UnrestorableGames:
     """The tables being set aside, each in its channel's task slot here."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
+    def __init__(self, sessions: LiveSessions) -> None:
+        self.sessions = sessions
         self.tasks = ChannelTasks()
         # The version of each channel's unrestorable game already logged (one ERROR each).
         self._reported: dict[int, int] = {}
@@ -37,7 +37,7 @@ class UnrestorableGames:
     def stand_in(self, stored: ActiveGame, error: Exception) -> Session:
         """A stored record that does not even rebuild a session: a stand-in that holds the
         channel (a game nobody can play) until :meth:`set_aside` has moved the record."""
-        tables = self.tables
+        sessions = self.sessions
         data = stored.data if isinstance(stored.data, dict) else {}
         locale = data.get("locale") if isinstance(data.get("locale"), str) else "en"
         shown = data.get("message_id")
@@ -54,7 +54,7 @@ class UnrestorableGames:
             turn_seconds=0.0,
             seats=[],
             version=stored.version,
-            unloaded=tables.games.get(stored.game),
+            unloaded=sessions.games.get(stored.game),
             broken=restore_failure(error),
             message_id=shown if type(shown) is int else None,  # its buttons are stripped
         )
@@ -80,24 +80,24 @@ class UnrestorableGames:
         self.tasks.replace(channel_id, self._move(session), f"set-aside-{channel_id}")
 
     async def _move(self, session: Session) -> None:
-        tables = self.tables
+        sessions = self.sessions
         channel_id = session.channel_id
         while True:
-            async with tables.lock(channel_id):
+            async with sessions.lock(channel_id):
                 # By version, not by object: a rollback rebuilds the session from the same
                 # record, and a stand-in never saved is dropped by one while its record stays.
-                live = tables.get(channel_id)
+                live = sessions.get(channel_id)
                 if live is not None and live.version != session.version:
                     return  # another game holds the channel now
                 try:
-                    await tables.store.set_aside(
+                    await sessions.store.set_aside(
                         channel_id, expected_version=session.version, reason=session.broken or ""
                     )
                 except VersionConflict:
                     # Ended, changed by another writer, or set aside by a write whose answer
                     # was lost: what the store holds now is the truth.
-                    await tables.reload(channel_id)
-                    if live is None or tables.get(channel_id) is not None:
+                    await sessions.reload(channel_id)
+                    if live is None or sessions.get(channel_id) is not None:
                         return
                     break
                 except StoreUnavailable as error:
@@ -107,10 +107,10 @@ class UnrestorableGames:
                         error,
                     )
                 else:
-                    tables.forget(live or session)
+                    sessions.forget(live or session)
                     break
-            await tables.sleep(STORE_RETRY_SECONDS)
+            await sessions.sleep(STORE_RETRY_SECONDS)
         self._reported.pop(channel_id, None)
         locale = session.locale
         notice = t("game.set_aside", locale, game=t(f"game.{session.game}", locale))
-        await tables.poster.post(Post(channel_id, 0, notice, (), locale))
+        await sessions.poster.post(Post(channel_id, 0, notice, (), locale))
