@@ -21,8 +21,8 @@ from bot.i18n import DEFAULT, LANGUAGES, catalog, describe, echo, t
 from bot.sessions import Session, SessionError
 from bot.store._common import SEEDING
 from bot.text.fit import pages
+from bot.text.listing import lines_for
 from bot.text.names import markdown_name
-from bot.text.tables import lines_for
 from bot.verify import VerifyError, matches, parse_options, parse_seed, replay
 from cogs.common import answer, ephemeral, guarded, install, locale_of
 from cogs.common.buttons import GameButton
