@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games import Control, Option, Table
+from bot.games import Control, Option, Rendered
 from bot.settings import Settings
 from rules.engine import Action, Event, GameOver, IllegalAction, Outcome, Result, check_snapshot
 from rules.levels import Level
@@ -179,10 +179,10 @@ class CountAdapter:
         events: Sequence[Event],
         names: Sequence[str],
         locale: str,
-    ) -> Table | None:
+    ) -> Rendered | None:
         if not any(isinstance(e, Added) and e.n == 2 for e in events):
             return None
-        return Table((f"{locale}: only {names[view[2] or 0]} sees this",), f"total {view[0]}")
+        return Rendered((f"{locale}: only {names[view[2] or 0]} sees this",), f"total {view[0]}")
 
     def picked(
         self,
@@ -234,15 +234,15 @@ class CountAdapter:
         events: Sequence[Event],
         names: Sequence[str],
         locale: str,
-    ) -> Table:
+    ) -> Rendered:
         log = tuple(f"{names[e.seat]} +{e.n}" for e in events if isinstance(e, Added))
         controls = (Control("hand", "button.hand"),)
         if view[1] is None:
             controls = (Control("again", "button.again"),)
-        return Table(log, f"total {view[0]}", "", controls)
+        return Rendered(log, f"total {view[0]}", "", controls)
 
     def hand(
         self, view: tuple[int, int | None, int | None], names: Sequence[str], locale: str
-    ) -> Table:
+    ) -> Rendered:
         controls = (Control("add", "button.hit", arg="1"),) if view[1] == view[2] else ()
-        return Table((), f"hand total {view[0]}", "", controls)
+        return Rendered((), f"hand total {view[0]}", "", controls)

@@ -44,9 +44,9 @@ __all__ = [
     "Move",
     "Option",
     "Program",
+    "Rendered",
     "Scores",
     "SoakStrategy",
-    "Table",
     "UnknownGame",
     "fit_options",
     "soak_seats",
@@ -112,7 +112,7 @@ def fit_options(
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Rendered:
     """A rendered table or hand: move-log lines above a code block, its buttons, and (for
     a hand on its turn) the select of its legal moves."""
 
@@ -323,16 +323,16 @@ class GameAdapter(Protocol[StateT]):
         events: Sequence[Event],
         names: Sequence[str],
         locale: str,
-    ) -> Table:
+    ) -> Rendered:
         """The public table after ``events`` (spectator view), with its buttons."""
 
-    def hand(self, view: Any, names: Sequence[str], locale: str) -> Table:
+    def hand(self, view: Any, names: Sequence[str], locale: str) -> Rendered:
         """One seat's private hand (its own view) in the member's ``locale``, with its
         buttons and the :class:`Menu` of its legal moves when it is their turn."""
 
     def private(
         self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table | None:
+    ) -> Rendered | None:
         """What the member who made a move alone is told after it, in their ``locale``
         (Uno: the hand a challenge revealed to the challenger); ``None``: nothing.
         ``view`` is that seat's own view after the move."""
@@ -427,7 +427,7 @@ class BaseAdapter:
 
     def private(
         self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table | None:
+    ) -> Rendered | None:
         """Nothing is told to the member alone: every move shows on the table."""
         return None
 

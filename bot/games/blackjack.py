@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.games import BaseAdapter, Program, Scores, SoakStrategy, Table, soak_seats
+from bot.games import BaseAdapter, Program, Rendered, Scores, SoakStrategy, soak_seats
 from bot.text import blackjack as render
 from rules.blackjack import ai
 from rules.blackjack import state as engine
@@ -131,11 +131,13 @@ class BlackjackAdapter(BaseAdapter):
             raise IllegalAction("In Blackjack you can only Hit or Stand.", code="unknown_action")
         return action
 
-    def table(self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str) -> Table:
+    def table(
+        self, view: Any, events: Sequence[Event], names: Sequence[str], locale: str
+    ) -> Rendered:
         """The public table (:func:`bot.text.blackjack.table`)."""
         return render.table(view, events, names, locale)
 
-    def hand(self, view: Any, names: Sequence[str], locale: str) -> Table:
+    def hand(self, view: Any, names: Sequence[str], locale: str) -> Rendered:
         """One seat's hand (:func:`bot.text.blackjack.hand`): Hit and Stand are buttons, and
         Double and Split when the hand may make them."""
         return render.hand(view, names, locale)

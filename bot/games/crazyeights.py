@@ -21,9 +21,9 @@ from bot.games import (
     Menu,
     Move,
     Option,
+    Rendered,
     Scores,
     SoakStrategy,
-    Table,
     soak_seats,
 )
 from bot.i18n import t
@@ -147,7 +147,7 @@ class CrazyEightsAdapter(BaseAdapter):
         events: Sequence[Event],
         names: Sequence[str],
         locale: str,
-    ) -> Table:
+    ) -> Rendered:
         """The public table under the move log, counts only; Hand and Draw (Pass once
         nothing is left to draw: what the table shows, not what a hand holds); once over,
         every seat's place and Deal again."""
@@ -158,14 +158,16 @@ class CrazyEightsAdapter(BaseAdapter):
                 Control("hand", "button.hand", "primary"),
                 Control(step, f"crazyeights.{step}"),
             )
-        return Table(
+        return Rendered(
             log=tuple(escape_log(render.log_lines(events, names, locale))),
             body=red_cards(render.table_body(view, names, locale)),
             lang="ansi",
             controls=controls,
         )
 
-    def hand(self, view: crazyeights.CrazyEightsView, names: Sequence[str], locale: str) -> Table:
+    def hand(
+        self, view: crazyeights.CrazyEightsView, names: Sequence[str], locale: str
+    ) -> Rendered:
         """One seat's hand by suit under the top card; on their turn what they may do and
         the menu of exactly their legal moves (so no button)."""
         lines = [t("hand.title", locale)]
@@ -174,7 +176,7 @@ class CrazyEightsAdapter(BaseAdapter):
             lines.append(render.turn_line(view, locale))
             menu = self._menu(view, locale)
         body = red_cards(render.hand_body(view, names, locale))
-        return Table(log=tuple(lines), body=body, lang="ansi", menu=menu)
+        return Rendered(log=tuple(lines), body=body, lang="ansi", menu=menu)
 
     def _menu(self, view: crazyeights.CrazyEightsView, locale: str) -> Menu:
         """The cards that fit, each once (an 8 asks for the suit next), then Draw, or Pass
@@ -194,7 +196,7 @@ class CrazyEightsAdapter(BaseAdapter):
         events: Sequence[Event],
         names: Sequence[str],
         locale: str,
-    ) -> Table | None:
+    ) -> Rendered | None:
         """After a draw, to the member alone: the card drawn and the hand again, with its
         menu, so they can play it or draw on."""
         drew = any(isinstance(e, crazyeights.CardDrawn) and e.seat == view.seat for e in events)
@@ -202,7 +204,7 @@ class CrazyEightsAdapter(BaseAdapter):
             return None
         hand = self.hand(view, names, locale)
         drawn = t("crazyeights.drew", locale, card=render.card_name(view.hand[-1]))
-        return Table(log=(drawn, *hand.log[1:]), body=hand.body, lang="ansi", menu=hand.menu)
+        return Rendered(log=(drawn, *hand.log[1:]), body=hand.body, lang="ansi", menu=hand.menu)
 
     def picked(
         self,

@@ -30,9 +30,9 @@ from bot.games import (
     Move,
     Option,
     Program,
+    Rendered,
     Scores,
     SoakStrategy,
-    Table,
 )
 from bot.i18n import LANGUAGES, t
 from bot.text import gostop as render
@@ -258,7 +258,7 @@ class GostopAdapter(BaseAdapter):
 
     def table(
         self, view: GostopView, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table:
+    ) -> Rendered:
         """The public table: the move log above the floor, the piles and the turn (or the
         score sheet); Hand while the game runs, Go and Stop when they are asked, Deal again
         at the end."""
@@ -270,13 +270,13 @@ class GostopAdapter(BaseAdapter):
         log = render.event_lines(events, names, locale)
         if any(isinstance(event, GameOver) for event in events):
             log += render.bak_lines(view, names, locale)
-        return Table(
+        return Rendered(
             log=tuple(render.escape_log(log)),
             body=render.table_body(view, names, locale),
             controls=controls,
         )
 
-    def hand(self, view: GostopView, names: Sequence[str], locale: str) -> Table:
+    def hand(self, view: GostopView, names: Sequence[str], locale: str) -> Rendered:
         """One seat's hand, numbered and grouped by month with what each card would take; on
         their turn the choice the game asks of them: a card to play (menu), what the flipped
         card takes (menu), Go or Stop (buttons, with the score), or the chongtong."""
@@ -315,7 +315,7 @@ class GostopAdapter(BaseAdapter):
         else:
             lines.append(t("gostop.hand.your_turn", locale))
             menu = self._play_menu(view, locale)
-        return Table(
+        return Rendered(
             log=tuple(render.escape_log(lines)), body="\n".join(body), controls=controls, menu=menu
         )
 
@@ -346,7 +346,7 @@ class GostopAdapter(BaseAdapter):
 
     def private(
         self, view: GostopView, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table | None:
+    ) -> Rendered | None:
         """When the move leaves the mover a choice (what the flip takes, Go or Stop, another
         card after a bonus card), their hand with it; otherwise nothing."""
         if view.result is not None or view.current_seat != view.seat:

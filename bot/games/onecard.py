@@ -22,8 +22,8 @@ from bot.games import (
     Move,
     Option,
     Program,
+    Rendered,
     SoakStrategy,
-    Table,
     fit_options,
     soak_seats,
 )
@@ -184,7 +184,7 @@ class OneCardAdapter(BaseAdapter):
         events: Sequence[Event],
         names: Sequence[str],
         locale: str,
-    ) -> Table:
+    ) -> Rendered:
         """The public table in plain words under the move log, counts only; once over,
         every seat's place and Deal again."""
         controls: tuple[Control, ...] = (Control("again", "button.again", "success"),)
@@ -193,14 +193,14 @@ class OneCardAdapter(BaseAdapter):
                 Control("hand", "button.hand", "primary"),
                 Control("take", take_label(view.offense, locale), "secondary"),
             )
-        return Table(
+        return Rendered(
             log=tuple(render.escape_log(render.log_lines(events, names, locale))),
             body=coloured(render.table_body(view, names, locale), locale),
             lang="ansi",
             controls=controls,
         )
 
-    def hand(self, view: onecard.OneCardView, names: Sequence[str], locale: str) -> Table:
+    def hand(self, view: onecard.OneCardView, names: Sequence[str], locale: str) -> Rendered:
         """One seat's hand, numbered, under the open card; on their turn what they may do
         and the menu of exactly their legal cards and Take (the menu holds Take, so no
         button)."""
@@ -208,13 +208,13 @@ class OneCardAdapter(BaseAdapter):
         take = take_label(view.offense, locale)
         body = render.hand_body(view, take, names, locale)
         if seat is not None and not view.playing[seat]:  # bankrupt (rule 22): nothing to show
-            return Table(log=(t("onecard.out", locale),), body=body)
+            return Rendered(log=(t("onecard.out", locale),), body=body)
         lines = [t("hand.title", locale)]
         menu = None
         if view.current is not None and view.current == seat:
             lines.append(render.turn_line(view, take, locale))
             menu = self._cards_menu(view, locale)
-        return Table(log=tuple(lines), body=body, menu=menu)
+        return Rendered(log=tuple(lines), body=body, menu=menu)
 
     def _cards_menu(self, view: onecard.OneCardView, locale: str) -> Menu:
         """The legal cards (each once; a 7 asks for its suit next) and Take. A hand never

@@ -32,9 +32,9 @@ from bot.games import (
     Control,
     Option,
     Program,
+    Rendered,
     Scores,
     SoakStrategy,
-    Table,
     soak_seats,
 )
 from bot.i18n import LANGUAGES, catalog, t
@@ -253,7 +253,7 @@ class RummikubAdapter(BaseAdapter):
 
     def table(
         self, view: RummikubView, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table:
+    ) -> Rendered:
         """The public table: the move in words above the coloured sets, rack counts, who has
         melded, the pool and the turn; Hand while the game runs, Deal again at the end."""
         log = render.event_lines(events, names, locale)
@@ -262,9 +262,9 @@ class RummikubAdapter(BaseAdapter):
         if view.result is not None or any(isinstance(e, GameOver) for e in events):
             body += "\n\n" + "\n".join(render.result_lines(view, names, locale))
             controls = (Control("again", "button.again", "success"),)
-        return Table(tuple(escape_log(log)), body, "ansi", controls)
+        return Rendered(tuple(escape_log(log)), body, "ansi", controls)
 
-    def hand(self, view: RummikubView, names: Sequence[str], locale: str) -> Table:
+    def hand(self, view: RummikubView, names: Sequence[str], locale: str) -> Rendered:
         """The turn view: the staged table (rack tiles marked ``+``), what is still wrong for
         Done, the rack sorted; Done, Undo, Reset, Arrange and Draw on the member's turn."""
         lines = [t("hand.title", locale)]
@@ -285,7 +285,7 @@ class RummikubAdapter(BaseAdapter):
             else:
                 lines.append(t("rummikub.hand.ready", locale))
             controls = _TURN_CONTROLS
-        return Table(
+        return Rendered(
             tuple(escape_log(lines)),
             "\n".join(render.hand_lines(view, locale)),
             "ansi",
@@ -294,7 +294,7 @@ class RummikubAdapter(BaseAdapter):
 
     def private(
         self, view: RummikubView, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table | None:
+    ) -> Rendered | None:
         """After a staging step, the preview; after a commit or a draw, nothing."""
         if events or view.current_seat != view.seat:
             return None

@@ -23,9 +23,9 @@ from bot.games import (
     Move,
     Option,
     Program,
+    Rendered,
     Scores,
     SoakStrategy,
-    Table,
     fit_options,
     soak_seats,
 )
@@ -181,9 +181,9 @@ class UnoAdapter(BaseAdapter):
 
     def table(
         self, view: uno.UnoView, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table:
+    ) -> Rendered:
         """The public table: the move log above the code block, and its buttons."""
-        return Table(
+        return Rendered(
             log=tuple(render.escape_log(render.event_lines(events, names, locale))),
             body=render.table_body(view, names, locale),
             lang="ansi",
@@ -207,7 +207,7 @@ class UnoAdapter(BaseAdapter):
                 controls.append(Control("uno", t("uno.call", locale), "success"))
         return tuple(controls)
 
-    def hand(self, view: uno.UnoView, names: Sequence[str], locale: str) -> Table:
+    def hand(self, view: uno.UnoView, names: Sequence[str], locale: str) -> Rendered:
         """One seat's hand in colour, sorted and numbered; with the menu of its legal plays
         (on its turn, or a jump-in), Keep after a draw, UNO! when it may be called."""
         lines = [t("hand.title", locale)]
@@ -228,7 +228,9 @@ class UnoAdapter(BaseAdapter):
             playable = any(option.value not in ("draw", KEEP) for option in menu.options)
             lines.append(t("uno.your_turn" if playable else "uno.your_turn_draw", locale))
         body = "\n".join(render.hand_lines(view, locale))
-        return Table(log=tuple(lines), body=body, lang="ansi", controls=tuple(controls), menu=menu)
+        return Rendered(
+            log=tuple(lines), body=body, lang="ansi", controls=tuple(controls), menu=menu
+        )
 
     def _menu(self, view: uno.UnoView, locale: str) -> Menu | None:
         """The legal plays (each card once), Keep after a draw, Draw on a turn; a wild turned
@@ -256,7 +258,7 @@ class UnoAdapter(BaseAdapter):
 
     def private(
         self, view: uno.UnoView, events: Sequence[Event], names: Sequence[str], locale: str
-    ) -> Table | None:
+    ) -> Rendered | None:
         """To the mover alone: the hand a challenge revealed (rule 8); after a draw that
         may be played, the drawn card with Play it / Keep; after UNO! said before the
         next-to-last card, the hand again (its menu of this version) and that it counts."""
@@ -265,16 +267,16 @@ class UnoAdapter(BaseAdapter):
         if not events and view.current_seat == view.seat:
             hand = self.hand(view, names, locale)
             log = (t("uno.said_early", locale), *hand.log[1:])
-            return Table(log=log, body=hand.body, lang="ansi", menu=hand.menu)
+            return Rendered(log=log, body=hand.body, lang="ansi", menu=hand.menu)
         if view.revealed is not None and any(isinstance(e, uno.ChallengeResolved) for e in events):
             offender, cards = view.revealed
             body = "\n".join(render.revealed_lines(offender, cards, names, locale))
-            return Table(log=(), body=body, lang="ansi")
+            return Rendered(log=(), body=body, lang="ansi")
         if view.phase == "after_draw" and view.current_seat == view.seat:
             drawn = (view.hand or ("",))[-1]
             hand = self.hand(view, names, locale)
             log = (t("uno.drew_card", locale, card=render.card_name(drawn, locale)),)
-            return Table(
+            return Rendered(
                 log=log, body=hand.body, lang="ansi", controls=hand.controls, menu=hand.menu
             )
         return None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.fairness import Secret
-from bot.games import AnyAdapter, Control, Menu, Table
+from bot.games import AnyAdapter, Control, Menu, Rendered
 from bot.i18n import t
 from bot.settings import Settings
 from bot.store._common import decode, encode, text_of
@@ -434,7 +434,7 @@ class NoPoster:
 
 
 def compose(
-    table: Table,
+    table: Rendered,
     notices: Sequence[str] = (),
     turn: str | None = None,
     locale: str = "en",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.games import Control, Table
+from bot.games import Control, Rendered
 from bot.i18n import t
 from bot.text.names import block_name, escape_log
 from bot.text.width import wrap_words
@@ -250,11 +250,13 @@ def _moves(view: BlackjackView) -> tuple[Control, ...]:
     return (DOUBLE_CONTROL,) * view.may_double + (SPLIT_CONTROL,) * view.may_split
 
 
-def table(view: BlackjackView, events: Sequence[Event], names: Sequence[str], locale: str) -> Table:
+def table(
+    view: BlackjackView, events: Sequence[Event], names: Sequence[str], locale: str
+) -> Rendered:
     """The public table after ``events``, with Hand/Hit/Stand (and at a casino table Double
     and Split when the seat to act may make them), or Deal again once over."""
     controls = OVER_CONTROLS if view.is_over else TABLE_CONTROLS + _moves(view)
-    return Table(
+    return Rendered(
         tuple(escape_log(event_lines(events, names, locale, casino=view.casino))),
         table_body(view, names, locale),
         "",
@@ -272,7 +274,7 @@ def _own_lines(
     return wrap_words(words, indent="      " if marker else "    ")
 
 
-def hand(view: BlackjackView, names: Sequence[str], locale: str) -> Table:
+def hand(view: BlackjackView, names: Sequence[str], locale: str) -> Rendered:
     """One seat's own hand (both, numbered, after a split) and what the House shows, for an
     ephemeral answer; long hands wrap."""
     assert view.seat is not None
@@ -292,4 +294,4 @@ def hand(view: BlackjackView, names: Sequence[str], locale: str) -> Table:
         lines += _own_lines("", "bj.your_hand", view.hands[seat], tail, locale)
     house = ", ".join(card_text(c) for c in view.house)
     body = "\n".join([*lines, t("bj.house_shows", locale, cards=house)])
-    return Table((), body, "", HAND_CONTROLS + _moves(view) if view.current == seat else ())
+    return Rendered((), body, "", HAND_CONTROLS + _moves(view) if view.current == seat else ())

@@ -197,10 +197,10 @@ def test_every_message_of_random_and_extreme_states_is_one_discord_accepts(
 
 
 def test_a_long_log_gives_way_to_the_reveal_and_says_how_much_it_left_out() -> None:
-    from bot.games import Table
+    from bot.games import Rendered
 
     burst = tuple(f"Computer {n % 9 + 2} played Red {n % 10}, then drew a card" for n in range(90))
-    table = Table(burst, "the table\nline 2", "ansi")
+    table = Rendered(burst, "the table\nline 2", "ansi")
     closing = reveal("uno", 10, {"ruleset": "official", "stacking": True}, "en")
     text = compose(table, ["A notice"], "Your turn, <@1>", "en", [closing])
     assert len(text) <= MAX_MESSAGE

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.games import Option, Table
+from bot.games import Option, Rendered
 from rules.engine import Action, Event, IllegalAction
 from tests.conformance import harness
 from tests.conformance.profile import Deal, Profile, slots
@@ -88,8 +88,8 @@ class LosesTheTurn(CountAdapter):
 
 
 class WideTable(CountAdapter):
-    def table(self, view: Any, events: Any, names: Any, locale: str) -> Table:
-        return Table((), "x" * 41)
+    def table(self, view: Any, events: Any, names: Any, locale: str) -> Rendered:
+        return Rendered((), "x" * 41)
 
 
 class IllegalTimeout(CountAdapter):

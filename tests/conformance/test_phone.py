@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.games import Table
+from bot.games import Rendered
 from bot.text.width import PHONE_COLUMNS, columns
 from tests.conformance.harness import GAMES, LOCALES, Case, Step, names, play_all
 from tests.phone import misaligned
@@ -31,7 +31,7 @@ def problems(body: str) -> tuple[list[str], list[str]]:
     return [line for line in lines if columns(line) > PHONE_COLUMNS], misaligned(lines)
 
 
-def assert_fits(table: Table | None, what: str) -> None:
+def assert_fits(table: Rendered | None, what: str) -> None:
     """The code block of ``table`` fits a phone's width, its columns under both measures."""
     if table is None:
         return

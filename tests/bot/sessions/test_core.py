@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.games import Table
+from bot.games import Rendered
 from bot.i18n import t
 from bot.sessions import SessionError
 from bot.sessions.core import STORE_RETRY_SECONDS, VERSION_EPOCH
@@ -124,7 +124,7 @@ class BrokenTable(CountAdapter):
         events: Sequence[Event],
         names: Sequence[str],
         locale: str,
-    ) -> Table:
+    ) -> Rendered:
         if view[0] > 0:
             raise KeyError("renderer bug")
         return super().table(view, events, names, locale)

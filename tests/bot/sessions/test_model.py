@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.games import Table
+from bot.games import Rendered
 from bot.sessions import MAX_MESSAGE, Player, compose
 from bot.store.base import ActiveGame
 from bot.text.names import TABLE_NAME_COLUMNS, block_name
@@ -63,11 +63,11 @@ async def test_a_record_saved_before_the_turn_was_kept_loads_its_state_at_once(
 def test_compose_drops_the_oldest_log_lines_to_fit() -> None:
     body = "x" * 100
     log = tuple(f"line {i} " + "y" * 50 for i in range(100))
-    text = compose(Table(log, body, "ansi"), ["notice"])
+    text = compose(Rendered(log, body, "ansi"), ["notice"])
     assert len(text) <= MAX_MESSAGE
     assert text.endswith(f"```ansi\n{body}\n```")
     assert "line 99" in text and "line 0 " not in text
-    assert compose(Table(("a", "b"), "t"), ["n"]) == "n\na\nb\n```\nt\n```"
+    assert compose(Rendered(("a", "b"), "t"), ["n"]) == "n\na\nb\n```\nt\n```"
 
 
 async def test_a_computer_seat_shows_its_level_in_the_tables_language(table: Harness) -> None:

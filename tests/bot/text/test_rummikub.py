@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from bot.games import Table
+from bot.games import Rendered
 from bot.games.rummikub import ADAPTER
 from bot.i18n import catalog
 from bot.sessions.model import compose
@@ -106,7 +106,7 @@ def test_a_table_of_100_tiles_fits_one_message_and_a_phone() -> None:
         tiles = re.findall(r"\b([RBOK]\d+|J)\b", ANSI.sub("", public.body))
         assert len(tiles) == 100
         hand = ADAPTER.hand(state.view(0), NAMES, locale)
-        assert len(compose(Table(hand.log, hand.body, "ansi"))) <= 2000
+        assert len(compose(Rendered(hand.log, hand.body, "ansi"))) <= 2000
         assert_fits_phone(hand.body)
 
 
