@@ -11,7 +11,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.games.blackjack import table_options
-from cogs.common import table
+from cogs.common import verbs
 from rules.blackjack.events import Double, Hit, Split, Stand
 from rules.blackjack.state import CASINO, SEED_RULES
 from rules.levels import Level
@@ -51,13 +51,13 @@ class BlackjackCog(commands.Cog):
         players=_("Seats at the table, members and computers (1-7)", key="param.players"),
         bots=_("How many of the seats computer players take", key="param.bots"),
         seed=_("Deal a reproducible game from this number", key="param.seed"),
-        level=table.LEVEL_DESCRIPTION,
+        level=verbs.LEVEL_DESCRIPTION,
         rules=_(
             "classic (the default) or casino: double, split, Blackjack pays 3 to 2",
             key="param.blackjack_rules",
         ),
     )
-    @app_commands.choices(level=table.LEVEL_CHOICES, rules=RULES_CHOICES)
+    @app_commands.choices(level=verbs.LEVEL_CHOICES, rules=RULES_CHOICES)
     async def start(  # noqa: PLR0917 - Discord passes each slash option as a parameter
         self,
         interaction: discord.Interaction[Any],
@@ -69,7 +69,7 @@ class BlackjackCog(commands.Cog):
     ) -> None:
         """Open a table (classic or casino rules); with nobody else to wait for it deals at
         once."""
-        await table.start(
+        await verbs.start(
             interaction,
             GAME,
             players=players,
@@ -84,7 +84,7 @@ class BlackjackCog(commands.Cog):
     )
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Take a free seat in the lobby."""
-        await table.join(interaction, GAME)
+        await verbs.join(interaction, GAME)
 
     @blackjack.command(
         name="leave",
@@ -92,26 +92,26 @@ class BlackjackCog(commands.Cog):
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Give up the seat."""
-        await table.leave(interaction, GAME)
+        await verbs.leave(interaction, GAME)
 
     @blackjack.command(
         name="hand", description=_("Your hand, only for you", key="cmd.blackjack.hand")
     )
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """The member's hand and total, ephemeral, with Hit/Stand on their turn."""
-        await table.hand(interaction, GAME)
+        await verbs.hand(interaction, GAME)
 
     @blackjack.command(name="hit", description=_("Take another card", key="cmd.blackjack.hit"))
     async def hit(self, interaction: discord.Interaction[Any]) -> None:
         """Hit."""
-        await table.act(interaction, GAME, Hit())
+        await verbs.act(interaction, GAME, Hit())
 
     @blackjack.command(
         name="stand", description=_("Keep your total and end your turn", key="cmd.blackjack.stand")
     )
     async def stand(self, interaction: discord.Interaction[Any]) -> None:
         """Stand."""
-        await table.act(interaction, GAME, Stand())
+        await verbs.act(interaction, GAME, Stand())
 
     @blackjack.command(
         name="double",
@@ -121,7 +121,7 @@ class BlackjackCog(commands.Cog):
     )
     async def double(self, interaction: discord.Interaction[Any]) -> None:
         """Double down (a casino table's move)."""
-        await table.act(interaction, GAME, Double())
+        await verbs.act(interaction, GAME, Double())
 
     @blackjack.command(
         name="split",
@@ -129,4 +129,4 @@ class BlackjackCog(commands.Cog):
     )
     async def split(self, interaction: discord.Interaction[Any]) -> None:
         """Split a pair (a casino table's move)."""
-        await table.act(interaction, GAME, Split())
+        await verbs.act(interaction, GAME, Split())

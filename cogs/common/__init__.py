@@ -1,7 +1,7 @@
 """What every game's cog shares: components that survive restarts, answering, errors, posting.
 
 A helper package, not an extension (it has no ``setup``): each game's cog calls
-:func:`install` in its own ``setup`` and builds its commands from :mod:`cogs.common.table`
+:func:`install` in its own ``setup`` and builds its commands from :mod:`cogs.common.verbs`
 (start, join, leave, hand, a move, autocomplete of the member's own moves). Its buttons and
 menus (:mod:`.buttons`, ids in :mod:`.ids`) serve every game through the game's adapter.
 """

@@ -1,7 +1,7 @@
 """``/crazyeights``: start, join, leave, hand, play, draw and pass.
 
 Like every cog this one only declares its commands: the shared verbs of
-:mod:`cogs.common.table` do the rest, the session registry applies the move (and saves it)
+:mod:`cogs.common.verbs` do the rest, the session registry applies the move (and saves it)
 and the engine decides what is legal. The Hand's menu of the cards that fit (an 8 asks for
 the suit next, rule 10), the autocomplete of ``/crazyeights play`` and forfeiting on leave
 come from Crazy Eights' adapter (:mod:`bot.games.crazyeights`) through the shared pieces.
@@ -17,8 +17,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.games.crazyeights import ADAPTER, DRAW, PASS, play_arg
-from cogs.common import install
-from cogs.common import table as verbs
+from cogs.common import install, verbs
 from cogs.common.respond import Deckhand
 from rules.cards import SUITS
 from rules.crazyeights import MAX_PLAYERS, MIN_PLAYERS

@@ -1,7 +1,7 @@
 """``/gostop``: start, join, leave, hand, play, choose, go, stop and chongtong.
 
 Like every cog this one only declares its commands: the shared verbs of
-:mod:`cogs.common.table` do the rest, the session registry applies the move (and saves it)
+:mod:`cogs.common.verbs` do the rest, the session registry applies the move (and saves it)
 and the engine decides what is legal. The Hand's menus (a card, then which floor card, a
 shake or a bomb when the rules offer one), the autocomplete of ``/gostop play`` and
 ``/gostop choose`` and forfeiting on leave come from Go-Stop's adapter
@@ -18,8 +18,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.games.gostop import ADAPTER, CHONGTONG_END, CHONGTONG_PLAY
-from cogs.common import install
-from cogs.common import table as verbs
+from cogs.common import install, verbs
 from cogs.common.respond import Deckhand
 from rules.levels import Level
 

@@ -1,7 +1,7 @@
 """``/onecard``: start, join, leave, hand, play and take.
 
 Like every cog this one only declares its commands: the shared verbs of
-:mod:`cogs.common.table` do the rest, the session registry applies the move (and saves it)
+:mod:`cogs.common.verbs` do the rest, the session registry applies the move (and saves it)
 and the engine decides what is legal. The Hand's menu of legal cards (a 7 asks for the suit
 next, rule 9), the autocomplete of ``/onecard play`` and forfeiting on leave come from One
 Card's adapter (:mod:`bot.games.onecard`) through the shared pieces.
@@ -17,8 +17,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.games.onecard import ADAPTER, TAKE, play_arg
-from cogs.common import install
-from cogs.common import table as verbs
+from cogs.common import install, verbs
 from cogs.common.respond import Deckhand
 from rules.cards import SUITS
 from rules.levels import Level

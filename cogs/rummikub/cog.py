@@ -2,7 +2,7 @@
 reset, done, draw) and hint.
 
 Like every cog this one only declares its commands: the shared verbs of
-:mod:`cogs.common.table` do the rest. A staging step is saved and answered to the member
+:mod:`cogs.common.verbs` do the rest. A staging step is saved and answered to the member
 alone with the preview; Done and Draw end the turn at the public table. The Arrange button
 of the preview opens the edit box (:class:`cogs.common.buttons.EditBox`). ``hint`` runs the
 solver off the event loop with a time limit, its answer deferred (rule 16).
@@ -21,8 +21,7 @@ from discord.ext import commands
 from bot.games.rummikub import ADAPTER, NEW
 from bot.sessions import SessionError
 from bot.text import rummikub as render
-from cogs.common import install
-from cogs.common import table as verbs
+from cogs.common import install, verbs
 from cogs.common.respond import Deckhand, deckhand, guarded, locale_of
 from rules.levels import Level
 from rules.rummikub import RummikubView

@@ -1,7 +1,7 @@
 """``/uno``: start, join, leave, hand, play, draw, pass, uno, catch and challenge.
 
 Like every cog this one only declares its commands: the shared verbs of
-:mod:`cogs.common.table` do the rest, and Uno's adapter (:mod:`bot.games.uno`) says what a
+:mod:`cogs.common.verbs` do the rest, and Uno's adapter (:mod:`bot.games.uno`) says what a
 move means, draws the table and the hand, and offers the menus (a wild asks for its colour,
 a 7 under ``seven_zero`` for the seat it swaps with).
 """
@@ -17,8 +17,7 @@ from discord.ext import commands
 
 from bot.games.uno import ADAPTER, play_arg
 from bot.text.uno import COLOURS
-from cogs.common import install
-from cogs.common import table as verbs
+from cogs.common import install, verbs
 from cogs.common.respond import Deckhand
 from rules.levels import Level
 
