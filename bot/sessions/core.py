@@ -196,8 +196,8 @@ class LiveSessions:
         for session in self._sessions.values():
             if session.guild_id != guild_id or session.is_lobby:
                 continue
-            if session.seed is not None:
-                seeds.add(session.seed)
+            if session.member_seed is not None:
+                seeds.add(session.member_seed)
             if session.secret is not None:
                 seeds.add(session.secret.seed)
         return seeds
@@ -512,11 +512,11 @@ class LiveSessions:
         key = "seat.computer" if session.level is Level.NORMAL else "seat.computer_short"
         for number in range(len(session.seats) + 1, session.players + 1):
             session.seats.append(Seat(None, t(key, session.locale, n=number), True))
-        if session.seed is None:
+        if session.member_seed is None:
             session.secret = new_secret()
             seed = session.secret.seed
         else:
-            seed = session.seed
+            seed = session.member_seed
         session.state, events = adapter.new(
             len(session.seats),
             seed,

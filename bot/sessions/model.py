@@ -139,7 +139,7 @@ class Session:
     locale: str
     players: int
     bots: int
-    seed: int | None
+    member_seed: int | None  # the seed a member chose (``seed:``): a practice deal
     options: dict[str, Any]
     turn_seconds: float
     seats: list[Seat]
@@ -227,7 +227,7 @@ class Session:
     @property
     def seeded(self) -> bool:
         """Whether a member chose the seed: a practice deal, never counted."""
-        return self.seed is not None
+        return self.member_seed is not None
 
     @property
     def is_lobby(self) -> bool:
@@ -269,7 +269,7 @@ class Session:
             "players": self.players,
             "bots": self.bots,
             "level": self.level.value,
-            "seed": self.seed,
+            "seed": self.member_seed,
             "options": self.options,
             "turn_seconds": self.turn_seconds,
             "seats": [seat.to_data() for seat in self.seats],
@@ -311,7 +311,7 @@ class Session:
             locale=data["locale"],
             players=data["players"],
             bots=data["bots"],
-            seed=data["seed"],
+            member_seed=data["seed"],
             options=dict(data["options"]),
             turn_seconds=data["turn_seconds"],
             seats=[Seat.from_data(seat) for seat in data["seats"]],

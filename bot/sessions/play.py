@@ -248,7 +248,7 @@ class PlayVerbs(LiveSessions):
                 players=last.players,
                 bots=last.bots,
                 level=last.level,
-                seed=None,
+                member_seed=None,
                 options=dict(last.options),
                 turn_seconds=turn_seconds,
                 # A member who left (or was handed to a computer) is not dealt in again: an

@@ -60,8 +60,8 @@ def fairness(session: Session, *, end: bool) -> list[str]:
     """How the deal was made, for the first table (``end=False``) and the last: a
     seeded practice deal, or a fair deal's commitment, then its revealed seed."""
     locale = session.locale
-    if session.seed is not None:
-        return [t("fair.seeded", locale, seed=session.seed)]
+    if session.member_seed is not None:
+        return [t("fair.seeded", locale, seed=session.member_seed)]
     secret = session.secret
     if secret is None:  # dealt before fair deals existed
         return []

@@ -49,7 +49,7 @@ class UnrestorableGames:
             locale=str(locale),
             players=0,
             bots=0,
-            seed=None,
+            member_seed=None,
             options={},
             turn_seconds=0.0,
             seats=[],

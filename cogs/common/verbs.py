@@ -106,7 +106,7 @@ async def start(
             member_of(interaction),
             players=players,
             bots=bots,
-            seed=seed,
+            member_seed=seed,
             options=options,
             locale=await public_locale(interaction),
             level=level,

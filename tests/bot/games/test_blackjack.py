@@ -62,7 +62,9 @@ async def test_a_seeded_table_plays_to_a_recorded_result(monkeypatch: pytest.Mon
     store, poster, sleeps = MemoryStore(), Poster(), []
     sessions = registry(store, poster, sleeps)
     seed = first_seed_without_house_blackjack(3)
-    reply = await sessions.open_lobby(CHANNEL, 1, "blackjack", ALICE, players=3, bots=2, seed=seed)
+    reply = await sessions.open_lobby(
+        CHANNEL, 1, "blackjack", ALICE, players=3, bots=2, member_seed=seed
+    )
     assert reply.post is not None
     seeded, dealt = reply.post.content.splitlines()[:2]
     assert seeded == t("fair.seeded", "en", seed=seed)  # practice, said in public
@@ -96,7 +98,7 @@ async def test_hit_is_refused_after_the_game_or_out_of_turn() -> None:
     store, poster, sleeps = MemoryStore(), Poster(), []
     sessions = registry(store, poster, sleeps)
     seed = first_seed_without_house_blackjack(2)
-    await sessions.open_lobby(CHANNEL, 1, "blackjack", ALICE, players=2, seed=seed)
+    await sessions.open_lobby(CHANNEL, 1, "blackjack", ALICE, players=2, member_seed=seed)
     await sessions.join(CHANNEL, BOB)
     with pytest.raises(SessionError) as refused:
         await sessions.act(CHANNEL, BOB.id, Hit())
@@ -108,7 +110,7 @@ async def test_leaving_hands_the_seat_to_the_engines_computer() -> None:
     store, poster, sleeps = MemoryStore(), Poster(), []
     sessions = registry(store, poster, sleeps)
     seed = first_seed_without_house_blackjack(2)
-    await sessions.open_lobby(CHANNEL, 1, "blackjack", ALICE, players=2, seed=seed)
+    await sessions.open_lobby(CHANNEL, 1, "blackjack", ALICE, players=2, member_seed=seed)
     await sessions.join(CHANNEL, BOB)
     reply = await sessions.leave(CHANNEL, ALICE.id)
     assert reply.post is not None

@@ -44,7 +44,7 @@ async def test_a_member_splits_and_doubles_at_a_casino_table(
     sessions = registry(store, poster, sleeps)
     seed = seed_with_a_pair(2, [1])
     reply = await sessions.open_lobby(
-        CHANNEL, 1, "blackjack", ALICE, players=2, bots=1, seed=seed, options=CASINO
+        CHANNEL, 1, "blackjack", ALICE, players=2, bots=1, member_seed=seed, options=CASINO
     )
     assert reply.post is not None
     assert t("bj.rules_casino", "en") in reply.post.content.splitlines()
@@ -86,7 +86,9 @@ async def test_a_seed_table_refuses_double_and_split_and_says_why() -> None:
     store, poster, sleeps = MemoryStore(), Poster(), []
     sessions = registry(store, poster, sleeps)
     seed = next(s for s in range(100) if not engine.new(2, seed=s).is_over)
-    reply = await sessions.open_lobby(CHANNEL, 1, "blackjack", ALICE, players=2, bots=1, seed=seed)
+    reply = await sessions.open_lobby(
+        CHANNEL, 1, "blackjack", ALICE, players=2, bots=1, member_seed=seed
+    )
     assert reply.post is not None
     assert t("bj.rules_casino", "en") not in reply.post.content
     assert [c.action for c in reply.post.controls] == ["hand", "hit", "stand"]
@@ -106,7 +108,7 @@ async def test_the_lobby_says_the_table_plays_casino_rules() -> None:
     store, poster, sleeps = MemoryStore(), Poster(), []
     sessions = registry(store, poster, sleeps)
     reply = await sessions.open_lobby(
-        CHANNEL, 1, "blackjack", ALICE, players=2, seed=5, options=CASINO, locale="ko"
+        CHANNEL, 1, "blackjack", ALICE, players=2, member_seed=5, options=CASINO, locale="ko"
     )
     assert reply.post is not None
     assert t("blackjack.option.ruleset.casino", "ko") in reply.post.content.splitlines()

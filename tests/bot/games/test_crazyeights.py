@@ -284,7 +284,7 @@ async def three_seat_game() -> AsyncIterator[tuple[SessionRegistry, MemoryStore]
     registry = SessionRegistry(store=store, settings=settings, poster=Poster(), games=games)
     try:
         await registry.open_lobby(
-            CHANNEL, GUILD, "crazyeights", Player(1, "Alice"), players=3, seed=5
+            CHANNEL, GUILD, "crazyeights", Player(1, "Alice"), players=3, member_seed=5
         )
         await registry.join(CHANNEL, Player(2, "Bob"))
         await registry.join(CHANNEL, Player(3, "Carol"))

@@ -469,7 +469,7 @@ async def test_leaving_a_running_game_forfeits_it_to_the_other_member() -> None:
     registry = SessionRegistry(store=store, settings=settings, poster=Poster(), games=games)
     alice, bob = Player(1, "Alice"), Player(2, "Bob")
     try:
-        await registry.open_lobby(CHANNEL, GUILD, "gostop", alice, players=2, seed=7,
+        await registry.open_lobby(CHANNEL, GUILD, "gostop", alice, players=2, member_seed=7,
                                   options={"bonus_cards": 2})  # fmt: skip
         await registry.join(CHANNEL, bob)
         reply = await registry.leave(CHANNEL, bob.id)

@@ -369,7 +369,7 @@ async def three_seat_game() -> AsyncIterator[tuple[SessionRegistry, MemoryStore]
     settings = Settings(_env_file=None, computer_delay_seconds=0.0)  # type: ignore[call-arg]
     registry = SessionRegistry(store=store, settings=settings, poster=Poster(), games=games)
     try:
-        await registry.open_lobby(CHANNEL, GUILD, "onecard", ALICE, players=3, seed=5)
+        await registry.open_lobby(CHANNEL, GUILD, "onecard", ALICE, players=3, member_seed=5)
         await registry.join(CHANNEL, BOB)
         await registry.join(CHANNEL, CAROL)
         yield registry, store
