@@ -27,7 +27,7 @@ from rules.levels import Level
 
 __all__ = [
     "HINT",
-    "SeedTranscript",
+    "SeedProgramTranscript",
     "add_arguments",
     "card_name",
     "play",
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
 
-class SeedTranscript:
+class SeedProgramTranscript:
     """Turns a game's events into the seed program's screen lines (rule 13).
 
     It follows the hands from the events alone, since computer seats and the House play
@@ -225,7 +225,7 @@ def play(
     except IllegalAction as refused:
         stderr.write(f"deckhand play blackjack: {refused.reason}\n")
         return USAGE_ERROR
-    transcript = SeedTranscript(players, level)
+    transcript = SeedProgramTranscript(players, level)
 
     def show(events: Iterable[Event]) -> None:
         for line in transcript.lines(events):

@@ -26,7 +26,7 @@ RULES_OPTION = "ruleset"  # the engine's option, read by ``/rules`` for a casino
 def table_options(rules: str) -> dict[str, Any]:
     """The options of ``/blackjack start rules:...``: a casino table names its ruleset; a
     seed (classic) table has none, so it deals exactly as it always did."""
-    return {} if rules == engine.SEED_RULES else {RULES_OPTION: rules}
+    return {} if rules == engine.SEED_PROGRAM_RULES else {RULES_OPTION: rules}
 
 
 def engine_options(computers: Sequence[int], level: Level) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.games.blackjack import table_options
 from cogs.common import verbs
 from rules.blackjack.events import Double, Hit, Split, Stand
-from rules.blackjack.state import CASINO, SEED_RULES
+from rules.blackjack.state import CASINO, SEED_PROGRAM_RULES
 from rules.levels import Level
 
 __all__ = ["GAME", "RULES_CHOICES", "BlackjackCog"]
@@ -23,7 +23,7 @@ MAX_SEATS = 7  # rule 14
 SEED_MAX = 2**31 - 1  # the seed program's srand() takes an unsigned int; Discord's ints are 53-bit
 RULES_CHOICES = [
     app_commands.Choice(
-        name=_("classic: hit or stand", key="choice.blackjack.seed"), value=SEED_RULES
+        name=_("classic: hit or stand", key="choice.blackjack.seed"), value=SEED_PROGRAM_RULES
     ),
     app_commands.Choice(
         name=_("casino: double, split, 3 to 2", key="choice.blackjack.casino"), value=CASINO
@@ -65,7 +65,7 @@ class BlackjackCog(commands.Cog):
         bots: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
         seed: app_commands.Range[int, 0, SEED_MAX] | None = None,
         level: str = Level.NORMAL.value,
-        rules: str = SEED_RULES,
+        rules: str = SEED_PROGRAM_RULES,
     ) -> None:
         """Open a table (classic or casino rules); with nobody else to wait for it deals at
         once."""

@@ -33,7 +33,7 @@ from rules.blackjack.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RULESETS,
-    SEED_RULES,
+    SEED_PROGRAM_RULES,
     SHOE_SIZE,
     BlackjackView,
     PlayedHand,
@@ -43,7 +43,7 @@ from rules.blackjack.state import (
     new,
     replay,
     restore,
-    seed_shoe,
+    seed_program_shoe,
     settle,
 )
 
@@ -54,7 +54,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "RULESETS",
-    "SEED_RULES",
+    "SEED_PROGRAM_RULES",
     "SHOE_SIZE",
     "BlackjackView",
     "CardDrawn",
@@ -82,6 +82,6 @@ __all__ = [
     "new",
     "replay",
     "restore",
-    "seed_shoe",
+    "seed_program_shoe",
     "settle",
 ]

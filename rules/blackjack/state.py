@@ -86,8 +86,8 @@ __all__ = [
     "MIN_PLAYERS",
     "RULESETS",
     "SCHEMA",
-    "SEED_RULES",
-    "SEED_SWAPS",
+    "SEED_PROGRAM_RULES",
+    "SEED_PROGRAM_SWAPS",
     "SHOE_SIZE",
     "SOFT17",
     "BlackjackView",
@@ -98,7 +98,7 @@ __all__ = [
     "new",
     "replay",
     "restore",
-    "seed_shoe",
+    "seed_program_shoe",
     "settle",
 ]
 
@@ -110,10 +110,10 @@ DECKS: Final = 4  # rule 1
 SHOE_SIZE: Final = 52 * DECKS
 BLACKJACK: Final = 21
 HOUSE_STANDS_ON: Final = 17  # rule 8
-SEED_SWAPS: Final = 1000  # rule 11
-SEED_RULES: Final = "seed"  # the seed program's rules (rules 1-15), "classic" in Discord
+SEED_PROGRAM_SWAPS: Final = 1000  # rule 11
+SEED_PROGRAM_RULES: Final = "seed"  # the seed program's rules (rules 1-15), "classic" in Discord
 CASINO: Final = "casino"  # with double, split and Blackjack paid 3 to 2 (module docstring)
-RULESETS: Final = (SEED_RULES, CASINO)
+RULESETS: Final = (SEED_PROGRAM_RULES, CASINO)
 SOFT17: Final = ("stand", "hit")  # the ``soft17`` option: the House on a soft 17
 CASINO_SOFT17: Final = "stand"  # as configured unless a table says ``soft17="hit"``
 _BLACKJACK_HALVES: Final = 3  # a Blackjack pays 3 to 2: 3 half bets
@@ -121,7 +121,7 @@ _BLACKJACK_HALVES: Final = 3  # a Blackjack pays 3 to 2: 3 half bets
 # Card value by index (rule 5): J, Q, K count 10 and an Ace 1 here; the hand total adds 10
 # for one Ace when that does not go over 21 (two Aces at 11 would be 22 anyway).
 _VALUE: Final = tuple(min(i % 13 + 1, 10) for i in range(52))
-_SEED_SUITS: Final = (Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES)  # rule 11
+_SEED_PROGRAM_SUITS: Final = (Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES)  # rule 11
 
 _RANK_ORDER: Final = {Outcome.WIN: 0, Outcome.DRAW: 1, Outcome.LOSE: 2}
 _STAND_CODE: Final = 0
@@ -139,14 +139,14 @@ _MOVES: Final[dict[int, Hit | Stand | Double | Split]] = {
 _CASINO_KEYS: Final = ("ruleset", "soft17", "split", "doubled", "hand")  # in casino snapshots
 
 
-_SEED_SHOE: Final = tuple(
-    [Card.of(suit, rank).index for rank in range(1, 14) for suit in _SEED_SUITS] * DECKS
+_SEED_PROGRAM_SHOE: Final = tuple(
+    [Card.of(suit, rank).index for rank in range(1, 14) for suit in _SEED_PROGRAM_SUITS] * DECKS
 )
 
 
-def seed_shoe() -> list[int]:
+def seed_program_shoe() -> list[int]:
     """The seed program's ordered shoe: per deck A..K, each rank as c, h, d, s (rule 11)."""
-    return list(_SEED_SHOE)
+    return list(_SEED_PROGRAM_SHOE)
 
 
 def hand_total(cards: Iterable[int]) -> int:
@@ -294,7 +294,7 @@ class BlackjackView:
     house_total: int
     shoe: int
     result: Result | None
-    ruleset: str = SEED_RULES
+    ruleset: str = SEED_PROGRAM_RULES
     house_hits_soft17: bool = False
     seat_hands: tuple[tuple[PlayedHand, ...], ...] = ()
     playing: int = 0
@@ -371,7 +371,7 @@ class State:
         self._opening: tuple[Event, ...] = ()
         # Casino only (option ``ruleset``): a split seat's second hand, the (seat, hand) pairs
         # that doubled, which hand of the seat to act is in play, and each hand's half bets.
-        self._ruleset = SEED_RULES
+        self._ruleset = SEED_PROGRAM_RULES
         self._hits_soft17 = False
         self._second: dict[int, list[int]] = {}
         self._doubled: set[tuple[int, int]] = set()
@@ -788,14 +788,14 @@ class _Table:
 
     computers: list[int]
     level: Level = Level.NORMAL
-    ruleset: str = SEED_RULES
+    ruleset: str = SEED_PROGRAM_RULES
     hits_soft17: bool = False
 
 
 def _options(options: Mapping[str, Any] | None, players: int) -> _Table:
     computers: list[int] = []
     level = Level.NORMAL
-    ruleset = SEED_RULES
+    ruleset = SEED_PROGRAM_RULES
     soft17 = None
     for key, value in (options or {}).items():
         if key == "computer_level":
@@ -888,26 +888,26 @@ def _start(
     faithful: bool,
     computers: Sequence[int],
     level: Level = Level.NORMAL,
-    ruleset: str = SEED_RULES,
+    ruleset: str = SEED_PROGRAM_RULES,
     hits_soft17: bool = False,
 ) -> State:
     if not faithful:
         rng = GameRandom(seed)
         state = State(players, rng.seed, None, rng)
-        state._shoe.extend(_SEED_SHOE)
+        state._shoe.extend(_SEED_PROGRAM_SHOE)
     else:
         assert seed is not None
         msvc = MsvcRand(seed)
         state = State(players, seed, msvc, None)
         shoe = state._shoe
-        shoe.extend(_SEED_SHOE)
+        shoe.extend(_SEED_PROGRAM_SHOE)
         # ``swap(rand() % size, rand() % size)`` 1000 times; a swap is symmetric, so the
         # order the compiler evaluated the two arguments in cannot matter. MsvcRand's step
         # is inlined on a local int: 2000 method calls would be most of a game's time.
         size = len(shoe)
         mul, inc, rand_max = MsvcRand.MULTIPLIER, MsvcRand.INCREMENT, MsvcRand.RAND_MAX
         x = msvc.state
-        for _ in range(SEED_SWAPS):
+        for _ in range(SEED_PROGRAM_SWAPS):
             x = (x * mul + inc) & 0xFFFFFFFF
             i = ((x >> 16) & rand_max) % size
             x = (x * mul + inc) & 0xFFFFFFFF
@@ -927,10 +927,10 @@ def _start(
 def _rules_of(snapshot: Mapping[str, Any]) -> tuple[str, bool]:
     """A snapshot's ruleset and whether its House hits soft 17; one saved before casino
     tables existed (no ``ruleset``) plays the seed's rules."""
-    ruleset = snapshot.get("ruleset", SEED_RULES)
+    ruleset = snapshot.get("ruleset", SEED_PROGRAM_RULES)
     if ruleset not in RULESETS:
         raise ValueError(f"unknown ruleset {ruleset!r}")
-    if ruleset == SEED_RULES:
+    if ruleset == SEED_PROGRAM_RULES:
         if any(key in snapshot for key in _CASINO_KEYS[1:]):
             raise ValueError("a seed game with casino hands")
         return ruleset, False

@@ -27,7 +27,7 @@ FULL_SHOE = Counter({card.index: 4 for card in STANDARD_DECK})
 LETTERS = {"♣": "c", "♥": "h", "♦": "d", "♠": "s"}
 
 
-def seed_names(indices: list[int]) -> list[str]:
+def seed_program_names(indices: list[int]) -> list[str]:
     return [STANDARD_DECK[i].rank.label + LETTERS[STANDARD_DECK[i].suit.value] for i in indices]
 
 
@@ -43,16 +43,18 @@ def check_end(state: bj.State, events: list[object]) -> None:
     assert result is not None and isinstance(events[-1], GameOver)
     house = state.snapshot()["house"]
     hands = state.snapshot()["hands"]
-    house_value = reference.value(seed_names(house))
+    house_value = reference.value(seed_program_names(house))
     blackjack = any(isinstance(e, bj.HouseBlackjack) for e in events)
     if blackjack:
         assert len(house) == 2 and house_value == 21
     else:
         # The House drew while at 16 or less and stopped at 17 or more (rule 8).
         assert house_value >= 17
-        assert all(reference.value(seed_names(house[:n])) <= 16 for n in range(2, len(house)))
+        assert all(
+            reference.value(seed_program_names(house[:n])) <= 16 for n in range(2, len(house))
+        )
     for seat, hand in enumerate(hands):
-        value = reference.value(seed_names(hand))
+        value = reference.value(seed_program_names(hand))
         assert result.scores[seat] == value
         if blackjack or value > 21:
             expected = Outcome.LOSE

@@ -11,7 +11,7 @@ import pytest
 import rules.blackjack as bj
 import rules.rng
 from rules.blackjack import ai
-from rules.blackjack.state import seed_shoe
+from rules.blackjack.state import seed_program_shoe
 from rules.cards import STANDARD_DECK, Card, Rank, Suit, parse_card
 from rules.engine import Event, GameOver, IllegalAction, Outcome
 from rules.rng import MsvcRand
@@ -55,7 +55,7 @@ def humans_game(seed: int, players: int) -> bj.State:
 
 
 def test_rule_1_four_decks_of_52_no_jokers() -> None:
-    shoe = seed_shoe()
+    shoe = seed_program_shoe()
     assert len(shoe) == bj.SHOE_SIZE == 208
     assert Counter(shoe) == Counter({card.index: 4 for card in STANDARD_DECK})
     for seed in (None, 1, 2, 100):
@@ -352,7 +352,7 @@ def test_rule_12_unseeded_games_are_fair_and_not_the_seed_shuffle(
     assert bj.new(4).view(None).hands == fair.view(None).hands
 
 
-ORDERED_SHOE = names([STANDARD_DECK[i] for i in seed_shoe()])
+ORDERED_SHOE = names([STANDARD_DECK[i] for i in seed_program_shoe()])
 
 
 def deal_order(state: bj.State) -> list[str]:
