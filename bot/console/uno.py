@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 def play(state: State, stdin: TextIO, stdout: TextIO) -> int:
     """Run the judge protocol for ``state`` until someone wins; 1 if the input runs out."""
     n = state.n
-    seed_rules = state.seed_rules
+    seed_program_rules = state.seed_program_rules
     for i in range(n):
         stdout.write(f"add players\nplayer {i} added\n")
     message = "Start Game!"
@@ -129,7 +129,7 @@ def play(state: State, stdin: TextIO, stdout: TextIO) -> int:
             message = OBEY + "End Turn"
             continue
         broke = any(isinstance(e, RuleBroken) for e in events)
-        drew = seed_rules and isinstance(action, Draw) and not lines[seat]
+        drew = seed_program_rules and isinstance(action, Draw) and not lines[seat]
         message = (OBEY if broke or drew else "") + "End Turn"
     stdout.write(message + "\n")
     _write_hands(state, stdout)

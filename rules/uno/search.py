@@ -266,7 +266,7 @@ def normal_move(state: State, seat: int) -> Action:
         seat == state.turn
         and state.phase == PLAY
         and not state.pending
-        and not (state.seed_rules or state.uno_call or state.seven_zero)
+        and not (state.seed_program_rules or state.uno_call or state.seven_zero)
     ):
         return _normal_turn(state, seat)
     legal = state.legal_actions(seat)
@@ -276,7 +276,7 @@ def normal_move(state: State, seat: int) -> Action:
             return action
     hand = state.hands[seat]
     held, favourite = _colours_held(hand)
-    no_bluff = not state.seed_rules and held[state.colour]
+    no_bluff = not state.seed_program_rules and held[state.colour]
     hands = state.hands
     n = state.n
     threat = len(hands[(seat + state.direction) % n]) <= _THREAT
@@ -410,7 +410,7 @@ def play_out(state: State, seat: int) -> tuple[float, int]:
     as ``ENGINE_MOVE`` plain ones, so a decision under house rules takes about as long.
     """
     if (
-        state.seed_rules
+        state.seed_program_rules
         or state.stacking
         or state.draw_until
         or state.jump_in

@@ -220,7 +220,7 @@ class State:
         "phase",
         "pile",
         "rng",
-        "seed_rules",
+        "seed_program_rules",
         "seven_zero",
         "stacking",
         "turn",
@@ -231,7 +231,7 @@ class State:
         self.n = players
         self.rng = rng
         self.options = options
-        self.seed_rules: bool = options["ruleset"] == "seed"
+        self.seed_program_rules: bool = options["ruleset"] == "seed"
         self.stacking: bool = options["stacking"]
         self.draw_until: bool = options["draw_until_playable"]
         self.jump_in: bool = options["jump_in"]
@@ -310,7 +310,7 @@ class State:
             # The hot loop of every playout: rules 5/12 as a table lookup, one pass.
             playable = _PLAYABLE[self.colour * 15 + CARD_RANK[self.discard[-1]]]
             seven_zero = self.seven_zero
-            wild_plays = _PLAYS if self.seed_rules else _WILD_PLAYS
+            wild_plays = _PLAYS if self.seed_program_rules else _WILD_PLAYS
             append = out.append
             for i, card in enumerate(hand):
                 if playable[card]:
@@ -357,9 +357,9 @@ class State:
         hand = self.hands[seat]
         rank = CARD_RANK[hand[index]]
         if rank >= WILD:
-            out += _PLAYS[index] if self.seed_rules else _WILD_PLAYS[index]
+            out += _PLAYS[index] if self.seed_program_rules else _WILD_PLAYS[index]
         elif self.seven_zero and rank == 7 and len(hand) > 1:
-            if self.seed_rules:
+            if self.seed_program_rules:
                 out.append(_SINGLE_PLAYS[index])
             out += [Play(index, None, t) for t in range(self.n) if t != seat and self._in(t)]
         else:
@@ -378,7 +378,7 @@ class State:
 
     def _can_challenge(self) -> bool:
         return (
-            not self.seed_rules
+            not self.seed_program_rules
             and self.pending == 4
             and CARD_RANK[self.discard[-1]] == WILD_DRAW_FOUR
             and self._offender >= 0
@@ -492,7 +492,7 @@ class State:
 
     def _refuse(self, seat: int, reason: str, code: str, events: list[Event]) -> None:
         """Official: refuse. Seed (rule 11): a penalty card and the turn passes."""
-        if not self.seed_rules:
+        if not self.seed_program_rules:
             raise IllegalAction(reason, code=code)
         self._close_windows(seat)
         events.append(RuleBroken(seat, code))
@@ -584,7 +584,7 @@ class State:
                 else:
                     self._exposed = seat
                 self._effect(seat, rank, target, events)
-        elif rank < DRAW_TWO or not self.seed_rules:
+        elif rank < DRAW_TWO or not self.seed_program_rules:
             self._effect(seat, rank, target, events)
             self._finish(seat)
         else:
@@ -614,7 +614,7 @@ class State:
         rank = CARD_RANK[card]
         if rank >= WILD:
             if colour is None:
-                if not self.seed_rules:
+                if not self.seed_program_rules:
                     raise IllegalAction(
                         "Name a colour for the wild: red, green, blue or yellow.",
                         code="bad_colour",
@@ -628,7 +628,7 @@ class State:
         target = action.target
         if self.seven_zero and rank == 7 and len(self.hands[seat]) > 1:
             if target is None:
-                if not self.seed_rules:
+                if not self.seed_program_rules:
                     raise IllegalAction(
                         "Choose another player to swap hands with.", code="bad_target"
                     )
@@ -713,8 +713,8 @@ class State:
             self.turn = self._after(self.turn)
         else:
             amount = 2 if rank == DRAW_TWO else 4
-            finishing = not self.hands[seat] and not self.seed_rules
-            if self.stacking or (rank == WILD_DRAW_FOUR and not self.seed_rules):
+            finishing = not self.hands[seat] and not self.seed_program_rules
+            if self.stacking or (rank == WILD_DRAW_FOUR and not self.seed_program_rules):
                 # The next player answers: take, stack, or (official W+4) challenge.
                 self.pending += amount
                 self.turn = self._after(self.turn)
@@ -804,7 +804,7 @@ class State:
         if self.pending:
             # Seed rule 11: an empty input is a penalty card, on top of the pending cards
             # as after an illegal card; only the official rules take the cards alone.
-            self._draw(seat, self.pending + (1 if self.seed_rules else 0), events)
+            self._draw(seat, self.pending + (1 if self.seed_program_rules else 0), events)
             self.pending = 0
             events.append(Skipped(seat))
             self._next(1)
@@ -823,11 +823,11 @@ class State:
                 return
         elif got:
             self._idle = 0
-        if got and not self.seed_rules and playable[hand[-1]]:
+        if got and not self.seed_program_rules and playable[hand[-1]]:
             self.phase = AFTER_DRAW  # rule 6: they may play it at once
             return
         events.append(_PASSED[seat])
-        if not self.seed_rules:  # the seed's rules pass even on a drawn card that fits
+        if not self.seed_program_rules:  # the seed's rules pass even on a drawn card that fits
             self._note_unfit(seat, len(hand))
         self.turn = self._after(seat)
 
@@ -1058,7 +1058,7 @@ def _turn_first_card(state: State) -> list[Event]:
     pile = state.pile
     discard = state.discard
     state._deal(discard, 1, None, [])
-    if not state.seed_rules:
+    if not state.seed_program_rules:
         while CARD_RANK[discard[-1]] == WILD_DRAW_FOUR:  # rule 4: back in the deck, turn another
             pile.append(discard.pop())
             state._unshuffled = len(pile)
@@ -1067,9 +1067,9 @@ def _turn_first_card(state: State) -> list[Event]:
     state.colour = CARD_COLOUR[card]
     first = state.turn
     rank = CARD_RANK[card]
-    acts = not state.seed_rules and rank in (SKIP, REVERSE, DRAW_TWO, WILD)
+    acts = not state.seed_program_rules and rank in (SKIP, REVERSE, DRAW_TWO, WILD)
     events: list[Event] = [FirstCard(CARD_CODES[card], first, acts)]
-    if state.seed_rules:
+    if state.seed_program_rules:
         return events  # rule 14: taken as it comes
     if rank == SKIP or (rank == REVERSE and state.n == 2):
         events.append(Skipped(first))

@@ -32,7 +32,7 @@ def out_of_turn(options: Mapping[str, Any]) -> bool:
 def penalised(state: State, seat: int, action: Action) -> bool:
     """Seed rule 11: a card played on one's own turn that does not fit is penalised."""
     own_turn = seat == state.turn and state.phase == PLAY
-    return state.seed_rules and own_turn and isinstance(action, Play | PlayCard)
+    return state.seed_program_rules and own_turn and isinstance(action, Play | PlayCard)
 
 
 PROFILE = Profile(

@@ -12,29 +12,29 @@ from rules.uno import State
 GOLDEN = Path(__file__).parent / "golden"
 Rig = Callable[..., State]
 
-SEED_HANDS = [
+SEED_PROGRAM_HANDS = [
     ["red_0", "blue_9", "blue_R", "none_W", "red_6", "none_W+4", "yellow_S"],
     ["blue_+2", "yellow_2", "yellow_9", "green_2", "yellow_8", "blue_1", "yellow_2"],
     ["red_+2", "green_3", "green_9", "blue_6", "blue_0", "yellow_3", "red_S"],
 ]
 # What the example shows being drawn: four for the W+4, then player 2's penalty card.
-SEED_DRAWS = ["green_7", "none_W", "green_1", "green_8", "red_+2"]
+SEED_PROGRAM_DRAWS = ["green_7", "none_W", "green_1", "green_8", "red_+2"]
 
 
 # The seed's listing has a stray trailing space after these hands (1-based line numbers);
 # the judge prints none. Only these seed lines are trimmed; our output is compared as is.
-SEED_TRAILING_SPACE = {
+SEED_PROGRAM_TRAILING_SPACE = {
     "seed_example_turns.txt": {27, 31},  # player 0's and player 2's hands, third block
     "seed_example_end.txt": {5},  # player 1's hand
 }
 
 
-def seed_lines(name: str) -> list[str]:
+def seed_program_lines(name: str) -> list[str]:
     """A golden file's lines, trailing space trimmed where the seed has it (and only there)."""
     text = (GOLDEN / name).read_text()
     assert text.endswith("\n")
     found = text[:-1].split("\n")
-    trimmed = SEED_TRAILING_SPACE.get(name, set())
+    trimmed = SEED_PROGRAM_TRAILING_SPACE.get(name, set())
     for number, line in enumerate(found, 1):
         assert (line != line.rstrip()) == (number in trimmed), (name, number)
     return [line.rstrip() for line in found]
@@ -47,7 +47,7 @@ def lines(text: str) -> list[str]:
 
 
 def test_seed_example_turns_replayed(rig: Rig) -> None:
-    state = rig(SEED_HANDS, "green_3", turn=0, pile=SEED_DRAWS, ruleset="seed")
+    state = rig(SEED_PROGRAM_HANDS, "green_3", turn=0, pile=SEED_PROGRAM_DRAWS, ruleset="seed")
     first_turn = (GOLDEN / "seed_example_input.txt").read_text()
     second_turn = "\n\n0\n"  # player 2 picks card 0, red_+2, on yellow: illegal
     out = io.StringIO()
@@ -55,7 +55,7 @@ def test_seed_example_turns_replayed(rig: Rig) -> None:
     assert code == 1  # the example stops there: input ended before the game did
     printed = lines(out.getvalue())
     assert printed[:6] == [f"{w}" for i in range(3) for w in ("add players", f"player {i} added")]
-    expected = seed_lines("seed_example_turns.txt")
+    expected = seed_program_lines("seed_example_turns.txt")
     assert len(printed[6:]) == len(expected) == 3 * 12
     # The seed's third block gives player 1 a none_W+4 from nowhere (player 1 did not act);
     # every other line is the seed's, character for character.
@@ -74,7 +74,7 @@ def test_seed_example_end_replayed(rig: Rig) -> None:
     state = rig(hands, "yellow_3", turn=2, ruleset="seed")
     out = io.StringIO()
     assert play(state, io.StringIO("\n\n0\n"), out) == 0
-    expected = seed_lines("seed_example_end.txt")
+    expected = seed_program_lines("seed_example_end.txt")
     assert lines(out.getvalue())[-len(expected) :] == expected
     assert state.result is not None
     assert state.result.winners == (2,)

@@ -60,21 +60,25 @@ def judge(state: State, seat: int, action: Play) -> str:
     """
     hand = state.hands[seat]
     my_turn = seat == state.turn
-    seed_penalty = "penalty" if state.seed_rules and my_turn and state.phase == 0 else "refused"
+    seed_program_penalty = (
+        "penalty" if state.seed_program_rules and my_turn and state.phase == 0 else "refused"
+    )
     if not 0 <= action.index < len(hand):
-        return seed_penalty
+        return seed_program_penalty
     colour, _, rank = CARD_CODES[hand[action.index]].partition("_")
     top_colour, _, top_rank = CARD_CODES[state.top].partition("_")
     in_play = IN_PLAY[state.colour]
     house = state.options
     wild = colour == "none"
     if wild:
-        colour_ok = action.colour in (0, 1, 2, 3) or (state.seed_rules and action.colour is None)
+        colour_ok = action.colour in (0, 1, 2, 3) or (
+            state.seed_program_rules and action.colour is None
+        )
     else:
         colour_ok = action.colour is None  # the seed: a colour only counts on W and W+4
     if house["seven_zero"] and rank == "7" and len(hand) > 1:  # rule 18; going out swaps nothing
         target_ok = action.target in range(state.n) and action.target != seat
-        target_ok = target_ok or (state.seed_rules and action.target is None)
+        target_ok = target_ok or (state.seed_program_rules and action.target is None)
     else:
         target_ok = action.target is None
     if not (colour_ok and target_ok):
@@ -90,7 +94,7 @@ def judge(state: State, seat: int, action: Play) -> str:
         return "refused"
     else:  # rules 5, 12 and 14
         fits = wild or colour == in_play or rank == top_rank or in_play == "none"
-    return "legal" if fits else seed_penalty
+    return "legal" if fits else seed_program_penalty
 
 
 def every_kind_of_action(state: State, seat: int) -> list[Action]:
