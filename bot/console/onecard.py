@@ -28,7 +28,7 @@ from bot.text.onecard import (
 from rules.cards import Suit, whole_number
 from rules.engine import IllegalAction
 
-__all__ = ["add_arguments", "debug_dump", "play", "run", "seed_table"]
+__all__ = ["add_arguments", "debug_dump", "play", "run", "seed_program_table"]
 
 PLAYERS_PROMPT = "Enter the number of players(between 2 and 4): "
 INDEX_PROMPT = "Enter the index: "
@@ -60,7 +60,7 @@ def debug_dump(state: oc.State) -> str:
     return "\n".join(lines)
 
 
-def seed_table(view: oc.OneCardView) -> str:
+def seed_program_table(view: oc.OneCardView) -> str:
     """Figure 1's table, with the current player's hand at the bottom (rule 28).
 
     As in the seed, the other players sit along the top counter-clockwise: the seat before
@@ -155,7 +155,7 @@ def play(
     while not state.is_over:
         seat = state.current_seat
         assert seat is not None
-        stdout.write(debug_dump(state) + "\n\n" + seed_table(state.view(seat)) + "\n")
+        stdout.write(debug_dump(state) + "\n\n" + seed_program_table(state.view(seat)) + "\n")
         action = _choose(state, stdin, stdout)
         if action is None:
             return 0

@@ -67,7 +67,7 @@ CURRENT_MARK: Final = ">"
 
 # -- the seed's words (the console) -------------------------------------------------------
 
-_SEED_LOG: Final = {
+_SEED_PROGRAM_LOG: Final = {
     "played": "Player {name} put the card {card}",
     "suit": "The pattern is changed to {suit}",
     "attack": "Attack Player {name} with offense point {before}+{added}!!",
@@ -125,11 +125,11 @@ def event_lines(events: Iterable[Event], names: Sequence[str] | None = None) -> 
         if found is not None:
             key, seat, params = found
             name = _name(seat, names) if seat is not None else ""
-            lines.append(_SEED_LOG[key].format(name=name, **_seed_params(params)))
+            lines.append(_SEED_PROGRAM_LOG[key].format(name=name, **_seed_program_params(params)))
     return lines
 
 
-def _seed_params(params: dict[str, object]) -> dict[str, object]:
+def _seed_program_params(params: dict[str, object]) -> dict[str, object]:
     return {k: card_text(v) if isinstance(v, Card) else v for k, v in params.items()}
 
 

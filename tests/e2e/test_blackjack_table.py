@@ -320,7 +320,7 @@ async def test_a_member_splits_and_doubles_at_a_casino_table(
     assert t("bj.rules_casino", "en") in again.message.text  # the next deal is casino too
 
 
-async def test_a_seed_table_refuses_double_in_the_members_language(
+async def test_a_classic_table_refuses_double_in_the_members_language(
     fake_discord: FakeDiscord, bot: DeckhandBot, members: list[FakeMember]
 ) -> None:
     alice, bob, _ = members

@@ -1,5 +1,5 @@
 """A casino Blackjack table through the real sessions: the option, Double and Split as moves,
-the table that says so, refusals at a seed table, and Deal again keeping the rules."""
+the table that says so, refusals at a classic table, and Deal again keeping the rules."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def seed_with_a_pair(players: int, computers: list[int]) -> int:
 
 
 def test_the_start_option_names_the_rules() -> None:
-    assert table_options("seed") == {}  # a seed table deals with the options it always had
+    assert table_options("seed") == {}  # a classic table deals with the options it always had
     assert table_options("casino") == CASINO
     assert ADAPTER.parse("double", None) == Double()
     assert ADAPTER.parse("split", None) == Split()
@@ -82,7 +82,7 @@ async def test_a_member_splits_and_doubles_at_a_casino_table(
     await sessions.close()
 
 
-async def test_a_seed_table_refuses_double_and_split_and_says_why() -> None:
+async def test_a_classic_table_refuses_double_and_split_and_says_why() -> None:
     store, poster, sleeps = MemoryStore(), Poster(), []
     sessions = registry(store, poster, sleeps)
     seed = next(s for s in range(100) if not engine.new(2, seed=s).is_over)

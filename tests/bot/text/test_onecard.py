@@ -101,8 +101,8 @@ def test_public_table_golden_in_plain_words(locale: str, golden: str) -> None:
     assert text == golden
     assert_fits_phone(text)
     assert foreign_lines(text.splitlines(), locale) == []
-    for seed_word in ("Phase", "Table<", "offense", "[♣", "current:", "Player "):
-        assert seed_word not in text
+    for seed_program_word in ("Phase", "Table<", "offense", "[♣", "current:", "Player "):
+        assert seed_program_word not in text
 
 
 @pytest.mark.parametrize("locale", ["en", "ko"])

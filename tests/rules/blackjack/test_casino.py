@@ -77,7 +77,7 @@ def refused(state: bj.State, seat: int, action: Any, code: str) -> None:
 # ---------------------------------------------------------------- the seed's rules stay
 
 
-def test_a_seed_table_offers_hit_and_stand_only_and_refuses_double_and_split() -> None:
+def test_a_classic_table_offers_hit_and_stand_only_and_refuses_double_and_split() -> None:
     for seed in range(200):
         state = bj.new(1, seed=seed)
         hand = state.view(0).hands[0]

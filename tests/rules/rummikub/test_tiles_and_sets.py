@@ -205,7 +205,7 @@ def test_rule_5_set_and_table_values() -> None:
 
 # The seed's setcheck: 4 tiles of one number in different colours (their sum), 3 tiles of one
 # number in different colours, and same-colour consecutive runs; everything else is refused.
-SEED_CASES = [
+SEED_PROGRAM_CASES = [
     ("R3 B3 O3 K3", 12),
     ("K3 O3 B3 R3", 12),
     ("R10 B10 K10", 30),
@@ -220,7 +220,7 @@ SEED_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "value"), SEED_CASES)
+@pytest.mark.parametrize(("text", "value"), SEED_PROGRAM_CASES)
 def test_rule_6_seed_set_checks(text: str, value: int) -> None:
     check = check_set(ts(text))
     assert check.value == value
