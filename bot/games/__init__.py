@@ -184,7 +184,7 @@ StateT = TypeVar("StateT", bound=GameState[Any, Any])
 
 
 class GameAdapter(Protocol[StateT]):
-    """What one game gives the session code (Blackjack, One Card, Uno, Go-Stop, Rummikub)."""
+    """What one game gives the session code; each game's adapter module defines one."""
 
     @property
     def name(self) -> str:
