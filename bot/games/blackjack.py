@@ -119,9 +119,12 @@ class BlackjackAdapter(BaseAdapter):
         level: Level = Level.NORMAL,
         rng: random.Random | None = None,
     ) -> Action:
-        """Never needed (the engine plays computer seats, at the level :meth:`new` gave it);
-        the seed's rule with a fixed coin."""
-        return ai.choose_action(state.view(None), lambda: 0)
+        """The engine's computer player at ``level`` (``rules/blackjack/ai.py``) on the seat's
+        view. The session never asks (the engine plays its computer seats, at the level
+        :meth:`new` gave it); a ``normal`` player's coin comes from ``rng``, never the game's
+        stream (that would change a fair deal's replay), and without one always stands."""
+        coin = (lambda: rng.randrange(2)) if rng is not None else (lambda: 0)
+        return ai.choose_action(state.view(seat), coin, level)
 
     def parse(self, verb: str, arg: str | None) -> Action:
         """``hit``, ``stand``, and at a casino table ``double`` or ``split`` (the engine

@@ -10,9 +10,11 @@ import pytest
 from bot.games.blackjack import ADAPTER, table_options
 from bot.i18n import refusal, t
 from bot.store.memory import MemoryStore
+from rules.blackjack import ai
 from rules.blackjack import state as engine
 from rules.blackjack.events import Double, Split, Stand
 from rules.engine import IllegalAction
+from rules.levels import Level
 from tests.bot.games.test_blackjack import ALICE, CHANNEL, Poster, registry
 from tests.deals import fair_blackjack_deals
 
@@ -26,6 +28,26 @@ def seed_with_a_pair(players: int, computers: list[int]) -> int:
         if not state.is_over and Split() in state.legal_actions(0):
             return seed
     raise AssertionError("no seed")
+
+
+def test_the_adapters_computer_plays_at_the_level_it_is_given() -> None:
+    """``computer_action`` is the engine's own player at each level, its coin drawn from the
+    rng it is handed and never from the game's stream (the state is left as it was)."""
+    moves: dict[Level, list[object]] = {level: [] for level in Level}
+    for seed in range(60):
+        state = engine.new(2, seed=seed, options=CASINO)
+        seat = state.current_seat
+        if seat is None:
+            continue  # the House's Blackjack ended the deal
+        before = state.snapshot()
+        for level in Level:
+            coins = random.Random(f"{seed} {level}")
+            expected = ai.choose_action(state.view(seat), lambda: coins.randrange(2), level)
+            move = ADAPTER.computer_action(state, seat, level, random.Random(f"{seed} {level}"))
+            assert move == expected, (seed, level)
+            moves[level].append(move)
+        assert state.snapshot() == before
+    assert moves[Level.EASY] != moves[Level.HARD]
 
 
 def test_the_start_option_names_the_rules() -> None:
