@@ -63,8 +63,8 @@ flaky: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]' || echo "optional peers not installed; benchmarks run without them"
 	mkdir -p benchmarks/results
-	$(PY) benchmarks/engines.py all --json benchmarks/results/engines.json
-	$(PY) benchmarks/rummikub_bot.py --json benchmarks/results/rummikub_bot.json
+	$(PY) -m benchmarks.engines all --json benchmarks/results/engines.json
+	$(PY) -m benchmarks.rummikub_bot --json benchmarks/results/rummikub_bot.json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
