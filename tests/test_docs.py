@@ -4,8 +4,8 @@ Every document a source or document names exists (``docs/...``, any ``*.md``, a 
 link and its anchor); every section of ``docs/design.md`` cited as ``§N`` is a heading
 there; every ``rule N`` (``rules N-M``, ``test_rule_<N>_...``) in a game's code, tests or
 docs is a numbered rule of ``docs/rules/<game>.md``; and code names concepts, never the
-number of the issue that asked for them. The checks run over the repository's own ``.py``,
-``.md`` and ``.toml`` files; the last tests show each check catching what it guards.
+number of the issue that asked for them. The checks run over the repository's own code,
+documents, catalogs and pages (``.py``, ``.md``, ``.toml``, ``.json``, ``.js``, ``.html``, ``.sql``); the last tests show each check catching what it guards.
 """
 
 from __future__ import annotations
@@ -24,13 +24,11 @@ from bot.i18n import catalog
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 DESIGN = DOCS / "design.md"
-SUFFIXES = (".py", ".md", ".toml")
+SUFFIXES = (".py", ".md", ".toml", ".json", ".js", ".html", ".sql")
 # Vendored text that is not ours to change (Discord's published API description), and this
 # file, whose examples of what the checks catch would be caught.
 VENDORED = ("bot/fakediscord/openapi/",)
 SELF = Path(__file__).resolve().relative_to(ROOT).as_posix()
-# Issue numbers another engineer is removing from a file they are writing now (exact text).
-# Drop an entry once its file no longer needs it.
 
 
 def game_words() -> dict[str, str]:
@@ -55,7 +53,7 @@ MD_RULE = re.compile(rf"\b(?P<game>{_GAME})\.md\s+(?P<numbers>{_NUMBERS})", re.I
 TEST_RULE = re.compile(r"\btest_rules?_(?P<first>\d+)(?:_(?:and|to)_(?P<last>\d+))?")
 # A game named right before a rule: "Blackjack rule 11", "gostop.md rule 27", "Uno's seed rule".
 QUALIFIER = re.compile(
-    rf"(?:docs/rules/)?(?P<game>{_GAME})(?:\.md)?(?:'s)?\s+(?:(?:official|seed|house|casino)\s+)?$",
+    rf"(?:docs/rules/)?(?P<game>{_GAME})(?:\.md)?(?:'s|')?\s+(?:(?:official|seed|house|casino)\s+)?$",
     re.IGNORECASE,
 )
 GAME_MENTION = re.compile(rf"(?<![\w-])(?P<game>{_GAME})(?![\w-])", re.IGNORECASE)
@@ -332,6 +330,8 @@ def test_code_names_concepts_not_issue_numbers() -> None:
         ("bot/games/uno.py", "as Blackjack rule 30 says"),  # a game named: its rules, not Uno's
         ("tests/deals.py", "a fair deal (rule 12)"),  # whose rule 12?
         ("README.md", "docs/rules/gostop.md rule 28"),
+        ("bot/games/gostop.py", "as Crazy Eights' rule 25 says"),  # its 19, not Go-Stop's
+        ("bot/locales/en/uno.json", '"illegal.uno.x": "See rule 99."'),
     ],
 )
 def test_a_rule_that_is_not_numbered_is_caught(path: str, line: str) -> None:
