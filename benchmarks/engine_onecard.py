@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable
+from typing import Any
 
 from harness import Report, interleaved_rates
 
@@ -24,9 +25,10 @@ PLAYER_COUNTS = (2, 4)
 GAMES_PER_BATCH = 20
 
 
-def play_random_game(players: int, seed: int) -> int:
-    """One game under the random policy; returns the number of decisions taken."""
-    state = new(players, seed=seed)
+def play_random_game(players: int, seed: int, deal: Callable[..., Any] = new) -> int:
+    """One game under the random policy; returns the number of decisions taken. ``deal`` is
+    the engine's ``new`` (Crazy Eights' section plays its own game here too)."""
+    state = deal(players, seed=seed)
     pick = random.Random(seed).random
     legal = state.legal_actions
     apply = state.apply
@@ -42,15 +44,15 @@ def play_random_game(players: int, seed: int) -> int:
 Batches = tuple[Callable[[], int], Callable[[], int]]
 
 
-def _deckhand_batches(players: int) -> Batches:
+def _deckhand_batches(players: int, deal: Callable[..., Any]) -> Batches:
     seeds = iter(range(10**9))
 
     def decisions() -> int:
-        return sum(play_random_game(players, next(seeds)) for _ in range(GAMES_PER_BATCH))
+        return sum(play_random_game(players, next(seeds), deal) for _ in range(GAMES_PER_BATCH))
 
     def games() -> int:
         for _ in range(GAMES_PER_BATCH):
-            play_random_game(players, next(seeds))
+            play_random_game(players, next(seeds), deal)
         return GAMES_PER_BATCH
 
     return decisions, games
@@ -93,12 +95,27 @@ def bench(report: Report, args: argparse.Namespace) -> None:
     The recorded ratio is the smallest decisions/s ratio over the player counts; each count's
     ratios are printed as notes.
     """
+    bench_beside_crazy_eights(
+        report,
+        args,
+        "onecard",
+        new,
+        "different games: crazy_eights has no attacks and its games differ in length, so "
+        "compare decisions/s",
+    )
+
+
+def bench_beside_crazy_eights(
+    report: Report, args: argparse.Namespace, game: str, deal: Callable[..., Any], caveat: str
+) -> None:
+    """``game``'s random games (dealt by ``deal``) beside OpenSpiel's ``crazy_eights`` for
+    :func:`bench`; ``caveat`` says how the two games differ."""
     repeats = max(5, getattr(args, "repeats", 5))
     ratios: list[float] = []
     for players in PLAYER_COUNTS:
-        case = f"onecard random game, {players} players"
+        case = f"{game} random game, {players} players"
         peer_case = f"crazy_eights random game, {players} players"
-        ours_batches = _deckhand_batches(players)
+        ours_batches = _deckhand_batches(players, deal)
         peer = _openspiel_batches(players)
         rates: dict[str, tuple[float, float | None]] = {}
         for index, metric in enumerate(("decisions/s", "games/s")):
@@ -114,15 +131,14 @@ def bench(report: Report, args: argparse.Namespace) -> None:
         per_metric = {metric: ours / theirs for metric, (ours, theirs) in rates.items() if theirs}
         ratios.append(per_metric["decisions/s"])
         report.note(
-            f"onecard {players} players: {per_metric['decisions/s']:.2f}x OpenSpiel crazy_eights "
+            f"{game} {players} players: {per_metric['decisions/s']:.2f}x OpenSpiel crazy_eights "
             f"in decisions/s, {per_metric['games/s']:.2f}x in games/s"
         )
     if ratios:
         report.set_ratio("open_spiel", min(ratios))
         report.note(
-            "different games: crazy_eights has no attacks and its games differ in length, so "
-            "compare decisions/s; both driven from Python; the ratio above is the smaller "
-            "decisions/s ratio of the player counts"
+            f"{caveat}; both driven from Python; the ratio above is the smaller decisions/s "
+            "ratio of the player counts"
         )
     else:
         report.note("open_spiel not importable: install it to measure crazy_eights")

@@ -7,9 +7,10 @@ from types import ModuleType
 
 import pytest
 
+import rules.crazyeights.ai as crazyeights_ai
 import rules.onecard.ai as onecard_ai
 import rules.uno.ai as uno_ai
-from benchmarks import ai_blackjack, ai_onecard, ai_uno
+from benchmarks import ai_blackjack, ai_crazyeights, ai_onecard, ai_uno
 from benchmarks.ai import run_games
 from benchmarks.harness import Report
 
@@ -27,7 +28,7 @@ LEVEL_CASES = (
 @pytest.fixture(autouse=True)
 def quick_hard(monkeypatch: pytest.MonkeyPatch) -> None:
     """A small search budget: the rows do not depend on it, and the test stays fast."""
-    for module in (uno_ai, onecard_ai):
+    for module in (uno_ai, onecard_ai, crazyeights_ai):
         monkeypatch.setattr(module, "HARD_ROLLOUTS", 4)
         monkeypatch.setattr(module, "HARD_MIN_WORLDS", 1)
 
@@ -51,12 +52,15 @@ def check_section(report: Report, game: str, extra: tuple[str, ...]) -> dict[str
     return table
 
 
-@pytest.mark.parametrize("module", [ai_uno, ai_onecard], ids=["uno", "onecard"])
+@pytest.mark.parametrize(
+    "module", [ai_uno, ai_onecard, ai_crazyeights], ids=["uno", "onecard", "crazyeights"]
+)
 def test_sections_add_a_share_and_interval_per_match(module: ModuleType) -> None:
     report = Report("ai")
     module.run(report, games=4, seed=1)
-    if module is ai_onecard:
-        table = check_section(report, "onecard", ("normal vs greedy", "hard vs greedy"))
+    if module in (ai_onecard, ai_crazyeights):
+        game = module.__name__.removeprefix("benchmarks.ai_")
+        table = check_section(report, game, ("normal vs greedy", "hard vs greedy"))
     else:
         peer = ("normal vs uno-rule-v1",) if importlib.util.find_spec("rlcard") else ()
         table = check_section(report, "uno", peer)
