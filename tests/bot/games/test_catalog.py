@@ -42,6 +42,7 @@ from bot.games import (
     UnknownGame,
 )
 from bot.i18n import LANGUAGES, t
+from cogs.common.ids import menu_id
 from rules.engine import IllegalAction
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -49,6 +50,7 @@ CATALOG = GameCatalog.discover()
 ENGINE = ("new", "restore")  # what a game's rules package gives (docs/design.md §2)
 PROGRAM = ("add_arguments", "run")  # what a console or a tool gives (bot/cli.py)
 ADAPTER = re.compile(r"^ADAPTER\b", re.MULTILINE)
+LARGEST_CHANNEL, LARGEST_VERSION = 10**20 - 1, 10**12 - 1  # what a custom id holds
 
 
 def module(name: str) -> ModuleType | None:
@@ -100,8 +102,10 @@ def drift(game: AnyAdapter, root: Path = ROOT) -> list[str]:
     """What of ``game``'s pieces is missing or disagrees with its registration."""
     name = game.name
     problems: list[str] = []
-    if not name.isascii() or not name.isalpha() or not name.islower():
-        problems.append(f"{name!r}: a game's name is lower-case letters only")
+    try:  # the name goes into its menu's custom id, whose pattern allows at most 12 letters
+        menu_id(LARGEST_CHANNEL, LARGEST_VERSION, name, "x" * 40)
+    except ValueError:
+        problems.append(f"{name!r}: a game's name is lower-case letters only, at most 12")
     adapter_module = module(f"bot.games.{name}")
     if adapter_module is None or getattr(adapter_module, "ADAPTER", None) is not game:
         problems.append(f"bot/games/{name}.py: its ADAPTER is not the registered one")
@@ -314,6 +318,16 @@ def test_a_game_with_nothing_but_its_adapter_is_every_piece_missing() -> None:
         "cogs/poker/",
     ):
         assert missing in found, missing
+
+
+@pytest.mark.parametrize("name", ["texasholdempoker", "Poker", "poker2", "five_card"])
+def test_a_name_no_menu_id_can_hold_is_drift(name: str) -> None:
+    class Named(Poker):
+        pass
+
+    Named.name = name
+    assert f"{name!r}: a game's name is lower-case letters only, at most 12" in drift(Named())
+    assert "a game's name" not in "\n".join(drift(Poker()))
 
 
 def test_a_soak_strategy_that_is_not_the_cogs_is_drift() -> None:
