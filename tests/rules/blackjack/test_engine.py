@@ -200,12 +200,3 @@ def test_replay_refuses_a_log_the_rules_refuse(damage: Any) -> None:
     damage(data)
     with pytest.raises(SnapshotError):
         bj.replay(data)
-
-
-def test_the_computer_player_needs_a_seat_to_act() -> None:
-    from rules.blackjack import ai
-
-    state = playing(players=1)
-    state.apply(0, bj.Stand())
-    with pytest.raises(ValueError, match="over"):
-        ai.choose_action(state.view(None), lambda: 1)

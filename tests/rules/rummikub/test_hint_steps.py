@@ -1,5 +1,6 @@
-"""Rule 16: the hint gives one meld at a time, and staging each meld it
-gives (the whole staged table, as the Arrange box takes it) leads to the best play."""
+"""Rule 16: the hint is the solver's play for your rack (a table option, off by default); it
+gives one meld at a time, and staging each meld it gives (the whole staged table, as the
+Arrange box takes it) leads to the best play."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 import rules.rummikub as rk
 from rules.rummikub.ai import NextMeld, choose_action, hint, next_meld
+from tests.rules.rummikub.helpers import rig, ts
 
 
 def follow_hint(state: rk.State, seat: int) -> int:
@@ -61,3 +63,33 @@ def test_a_staged_table_off_the_play_is_told_to_reset() -> None:
     tile = next(iter(kept))
     state.apply(seat, rk.PutSet((tile,)))
     assert next_meld(state.view(seat), play) == "reset"
+
+
+def test_rule_16_hint_is_the_solver_play_for_your_rack() -> None:
+    state = rig(["R10 R11 R12 J K7", "B1"], "B5 O5 K5|R1 R2 R3")
+    shown = hint(state.view(0))
+    assert sorted(t.code for t in shown.tiles) == ["J", "R10", "R11", "R12"]  # the most tiles
+    state.apply(0, rk.Meld(shown.table))
+    assert state.racks[0] == list(ts("K7"))
+
+
+def test_rule_16_hint_respects_the_initial_meld() -> None:
+    state = rig(["R1 R2 R3 K9", "B1"], "B5 O5 K5", melded=[False, True])
+    assert not hint(state.view(0)).found  # 6 points, and the table is not yet theirs
+    state.racks[0] += list(ts("R4 R5 R6 R7 R8"))
+    assert sorted(t.code for t in hint(state.view(0)).tiles) == [f"R{n}" for n in range(1, 9)]
+
+
+def test_hints_are_a_table_option_off_by_default_and_kept_by_a_snapshot() -> None:
+    assert rk.new(2, seed=1).hints is False
+    assert rk.new(2, seed=1, options={}).view(0).hints is False
+    on = rk.new(2, seed=1, options={"hints": True})
+    assert on.view(None).hints is True and on.view(0).hints is True
+    assert rk.restore(on.snapshot()).hints is True
+    older = on.snapshot()
+    del older["hints"]  # saved before hints were an option: off, as the table says
+    assert rk.restore(older).hints is False
+    with pytest.raises(ValueError, match="unknown Rummikub option 'hint'"):
+        rk.new(2, seed=1, options={"hint": True})
+    with pytest.raises(ValueError, match="true or false"):
+        rk.new(2, seed=1, options={"hints": "yes"})

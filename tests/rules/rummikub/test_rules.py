@@ -1,7 +1,7 @@
 """One test (or a few) per numbered rule of docs/rules/rummikub.md: the deal and the turn model.
 
-Staging a turn (rule 15) is in test_staging.py, hints and the computer's play (rule 16) in
-test_hints_and_computer.py; rigged positions come from helpers.py."""
+Staging a turn (rule 15) is in test_staging.py, hints (rule 16) in test_hint_steps.py and the
+computer's play in test_ai.py; rigged positions come from helpers.py."""
 
 from __future__ import annotations
 

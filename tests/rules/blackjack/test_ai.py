@@ -1,16 +1,30 @@
-"""Computer-seat levels: the ``computer_level`` option, basic strategy and easy."""
+"""The computer player at each level: the ``computer_level`` option, basic strategy and easy,
+at the seed program's table and at a casino one (doubles and splits)."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 import rules.blackjack as bj
-from rules.blackjack.ai import HIT, STAND, basic_strategy, choose_action, decide_at
+from rules.blackjack import ai
+from rules.blackjack.ai import (
+    DOUBLE,
+    HIT,
+    SPLIT,
+    STAND,
+    basic_strategy,
+    casino_move,
+    choose_action,
+    decide_at,
+)
 from rules.cards import STANDARD_DECK
 from rules.engine import IllegalAction, SnapshotError
 from rules.levels import Level
+from tests.rules.blackjack.test_casino import position
+from tests.rules.blackjack.test_engine import playing
 
 
 def no_coin() -> int:
@@ -147,3 +161,74 @@ def test_the_view_player_agrees_with_the_engine_and_never_sees_the_hole_card() -
         raw = sum(min(int(STANDARD_DECK[i].rank), 10) for i in cards)
         up = min(int(view.house[0].rank), 10)
         assert choose_action(view, no_coin, Level.HARD) is basic_strategy(total, total != raw, up)
+
+
+@pytest.mark.parametrize(
+    ("level", "hand", "up", "move"),
+    [
+        (Level.HARD, ["♦8", "♣8"], "♥10", bj.PairSplit),  # always split eights
+        (Level.HARD, ["♦5", "♣6"], "♥6", bj.Doubled),  # double 11
+        (Level.HARD, ["♦10", "♣10"], "♥6", bj.Stood),  # never split tens
+        (Level.NORMAL, ["♦A", "♣A"], "♥10", bj.PairSplit),
+        (Level.NORMAL, ["♦4", "♣6"], "♥5", bj.Doubled),
+        (Level.EASY, ["♦4", "♣6"], "♥5", bj.CardDrawn),  # easy doubles only an 11
+        (Level.EASY, ["♦8", "♣8"], "♥5", bj.CardDrawn),  # and splits only Aces
+    ],
+)
+def test_computer_seats_double_and_split(
+    level: Level, hand: list[str], up: str, move: type[Any]
+) -> None:
+    state = position([hand], ["♠9", up], ["♦2", "♣2", "♥2", "♠2"] * 2, level=level.value)
+    events = state.hand_to_computer(0)
+    assert type(events[1]) is move
+    assert state.is_over
+
+
+@pytest.mark.parametrize(
+    ("total", "soft", "up", "pair", "hits_soft17", "move"),
+    [
+        (11, False, 1, None, False, HIT),  # 11 against an Ace: hit when the House stands on 17
+        (11, False, 1, None, True, DOUBLE),  # and double when it hits soft 17
+        (18, True, 2, None, False, STAND),
+        (18, True, 2, None, True, DOUBLE),
+        (18, True, 4, None, False, DOUBLE),
+        (19, True, 6, None, True, DOUBLE),
+        (18, False, 7, 9, False, STAND),  # nines stand against a 7
+        (18, False, 8, 9, False, SPLIT),
+        (10, False, 10, 5, False, HIT),  # fives are a 10, never split
+        (12, False, 6, 6, False, SPLIT),
+        (9, False, 2, None, False, HIT),
+        (9, False, 3, None, False, DOUBLE),
+        (16, False, 10, None, False, HIT),
+    ],
+)
+def test_hard_plays_basic_strategy_at_a_casino_table(  # noqa: PLR0917 - one chart cell
+    total: int, soft: bool, up: int, pair: int | None, hits_soft17: bool, move: object
+) -> None:
+    got = casino_move(
+        Level.HARD, total, soft, up, no_coin, pair=pair, may_double=True, hits_soft17=hits_soft17
+    )
+    assert got is move
+
+
+def test_without_a_double_or_split_each_level_plays_hit_or_stand_as_before() -> None:
+    coin = iter([1, 0])
+    for level in Level:
+        for total, soft, up in ((12, False, 4), (16, False, 10), (18, True, 9)):
+            before = ai.decide_at(level, total, soft, up, lambda: 1)
+            assert casino_move(level, total, soft, up, lambda: 1) is before
+    assert casino_move(Level.NORMAL, 15, False, 10, lambda: next(coin)) is HIT  # the coin
+
+
+def test_choose_reads_a_casino_view() -> None:
+    state = position([["♦8", "♣8"]], ["♠10", "♥9"], level="hard")
+    assert ai.choose_action(state.view(None), no_coin, Level.HARD) is SPLIT
+    state.apply(0, bj.Split())
+    assert ai.choose_action(state.view(None), no_coin, Level.HARD) in (HIT, STAND, DOUBLE)
+
+
+def test_the_computer_player_needs_a_seat_to_act() -> None:
+    state = playing(players=1)
+    state.apply(0, bj.Stand())
+    with pytest.raises(ValueError, match="over"):
+        ai.choose_action(state.view(None), lambda: 1)

@@ -1,31 +1,13 @@
-"""Rule 16 of docs/rules/rummikub.md: the hint is the solver's play for your rack (a table
-option, off by default), and the computer plays from the same solver, spending a joker only
-where it buys enough."""
+"""Rule 16 of docs/rules/rummikub.md: the computer plays from the hint's solver
+(test_hint_steps.py), spending a joker only where it buys enough."""
 
 from __future__ import annotations
 
-import pytest
-
 import rules.rummikub as rk
 from rules.levels import Level
-from rules.rummikub.ai import best_play, choose_action, hint
+from rules.rummikub.ai import best_play, choose_action
 from rules.rummikub.tiles import JOKER
 from tests.rules.rummikub.helpers import rig, ts
-
-
-def test_rule_16_hint_is_the_solver_play_for_your_rack() -> None:
-    state = rig(["R10 R11 R12 J K7", "B1"], "B5 O5 K5|R1 R2 R3")
-    shown = hint(state.view(0))
-    assert sorted(t.code for t in shown.tiles) == ["J", "R10", "R11", "R12"]  # the most tiles
-    state.apply(0, rk.Meld(shown.table))
-    assert state.racks[0] == list(ts("K7"))
-
-
-def test_rule_16_hint_respects_the_initial_meld() -> None:
-    state = rig(["R1 R2 R3 K9", "B1"], "B5 O5 K5", melded=[False, True])
-    assert not hint(state.view(0)).found  # 6 points, and the table is not yet theirs
-    state.racks[0] += list(ts("R4 R5 R6 R7 R8"))
-    assert sorted(t.code for t in hint(state.view(0)).tiles) == [f"R{n}" for n in range(1, 9)]
 
 
 def test_computer_keeps_a_joker_that_buys_little() -> None:
@@ -96,18 +78,3 @@ def test_hard_opens_without_its_joker_unless_it_needs_it() -> None:
 def test_rule_16_computer_draws_without_a_play() -> None:
     state = rig(["R1 B9", "B1"], "", melded=[False, False])
     assert choose_action(state.view(0)) == rk.Draw()
-
-
-def test_hints_are_a_table_option_off_by_default_and_kept_by_a_snapshot() -> None:
-    assert rk.new(2, seed=1).hints is False
-    assert rk.new(2, seed=1, options={}).view(0).hints is False
-    on = rk.new(2, seed=1, options={"hints": True})
-    assert on.view(None).hints is True and on.view(0).hints is True
-    assert rk.restore(on.snapshot()).hints is True
-    older = on.snapshot()
-    del older["hints"]  # saved before hints were an option: off, as the table says
-    assert rk.restore(older).hints is False
-    with pytest.raises(ValueError, match="unknown Rummikub option 'hint'"):
-        rk.new(2, seed=1, options={"hint": True})
-    with pytest.raises(ValueError, match="true or false"):
-        rk.new(2, seed=1, options={"hints": "yes"})
