@@ -75,7 +75,7 @@ def seed_program_table(view: oc.OneCardView) -> str:
         if view.playing[seat]:
             others.append(seat)
     body = [
-        f"Table<{view.table}>",
+        f"Table<{view.deck_count}>",
         "",
         "      ".join(seat_label(s, view.counts[s]) for s in others),
         "",

@@ -276,7 +276,7 @@ def _open_lines(view: OneCardView, locale: str) -> list[str]:
 
 
 def _header(view: OneCardView, locale: str) -> str:
-    deck = counted("onecard.table.deck", view.table, locale)
+    deck = counted("onecard.table.deck", view.deck_count, locale)
     return f"{t('onecard.table.turn', locale, n=view.phase)} · {deck}"
 
 

@@ -783,7 +783,7 @@ class State:
 
 
 @dataclass(frozen=True, slots=True)
-class _Table:
+class _Options:
     """What the options set: the computer seats, how they play, and the rules."""
 
     computers: list[int]
@@ -792,7 +792,7 @@ class _Table:
     hits_soft17: bool = False
 
 
-def _options(options: Mapping[str, Any] | None, players: int) -> _Table:
+def _options(options: Mapping[str, Any] | None, players: int) -> _Options:
     computers: list[int] = []
     level = Level.NORMAL
     ruleset = SEED_PROGRAM_RULES
@@ -829,7 +829,7 @@ def _options(options: Mapping[str, Any] | None, players: int) -> _Table:
             "casino option.",
             code="soft17_seed",
         )
-    return _Table(computers, level, ruleset, (soft17 or CASINO_SOFT17) == "hit")
+    return _Options(computers, level, ruleset, (soft17 or CASINO_SOFT17) == "hit")
 
 
 def _level(value: object) -> Level:

@@ -74,7 +74,7 @@ def _sample(view: OneCardView, rng: random.Random, generator: GameRandom) -> Sta
         hand += unseen[len(unseen) - rest :]
         del unseen[len(unseen) - rest :]
         hands.append(hand)
-    assert len(unseen) == view.table - 1
+    assert len(unseen) == view.deck_count - 1
     state = State(view.players, generator)
     state._hands = hands
     state._deck = unseen

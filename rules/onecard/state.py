@@ -218,7 +218,7 @@ class OneCardView:
     offense: int
     open_card: Card
     suits: tuple[Suit, ...]
-    table: int
+    deck_count: int  # the main deck's cards, the open card among them (rule 5)
     counts: tuple[int, ...]
     playing: tuple[bool, ...]
     bankrupt: tuple[bool, ...]
@@ -618,7 +618,7 @@ class State:
             offense=self._offense,
             open_card=FULL_DECK[self._open],
             suits=_TARGET_SUITS[self._target],
-            table=len(self._deck) + 1,
+            deck_count=len(self._deck) + 1,
             counts=tuple(len(h) for h in self._hands),
             playing=tuple(self._playing),
             bankrupt=tuple(self._bankrupt),

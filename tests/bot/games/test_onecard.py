@@ -297,7 +297,7 @@ def test_hand_menu_under_attack_offers_only_defences_and_take_n() -> None:
 def test_a_menu_never_has_more_than_25_options() -> None:
     many = oc.OneCardView(
         seat=0, players=2, phase=1, current=0, next_seat=1, direction=1, offense=0,
-        open_card=FULL_DECK[0], suits=(Suit.SPADES,), table=1, counts=(30, 5),
+        open_card=FULL_DECK[0], suits=(Suit.SPADES,), deck_count=1, counts=(30, 5),
         playing=(True, True), bankrupt=(False, False), order=(0, 1), hand=FULL_DECK[:30],
         playable=FULL_DECK[:30], result=None,
     )  # fmt: skip
@@ -389,7 +389,7 @@ async def test_leave_forfeits_cards_back_to_the_deck_and_is_saved() -> None:
         assert left in reply.post.content
         after = session.state.view(None)
         assert after.playing == (True, False, True)
-        assert after.counts[1] == 0 and after.table == before.table + 5
+        assert after.counts[1] == 0 and after.deck_count == before.deck_count + 5
         assert session.version == version + 1
         (stored,) = await store.load_active()
         assert stored.version == session.version

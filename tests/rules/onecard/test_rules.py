@@ -562,7 +562,7 @@ def test_rule_26_the_public_table() -> None:
     play(state, "♣2")
     view = state.view(None)
     assert view.phase == 2
-    assert view.table == 54 - 6
+    assert view.deck_count == 54 - 6
     assert view.counts == (1, 1, 3, 1)
     assert view.order == (1, 2, 3, 0)
     assert (view.current, view.next_seat, view.direction, view.offense) == (1, 2, 1, 2)

@@ -128,7 +128,7 @@ def _taken_position() -> tuple[OneCardView, int, tuple[int, int]]:
             assert seat is not None
             view = state.view(seat)
             known = view.unfit[1 - seat] if view.unfit else None
-            if known is not None and known[1] >= 4 and view.table > 15:
+            if known is not None and known[1] >= 4 and view.deck_count > 15:
                 return view, 1 - seat, known
             state.apply(seat, choose_action(view))
     raise AssertionError("no game had a player take holding four cards")
