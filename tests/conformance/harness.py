@@ -55,6 +55,7 @@ __all__ = [
 ]
 
 LOCALES = ("en", "ko")
+SESSION_VERBS = frozenset({"hand", "again"})  # buttons the session answers, not the game
 THOROUGH_FIRST = 100
 THOROUGH_EVERY = 4
 LEAVE_CHANCE = 0.01  # a seat leaves (or is handed to a computer) at about one decision in 100
@@ -257,11 +258,19 @@ class Case:
                 computers.add(seat)
                 return Played(seat, "computer")
         seat = state.current_seat
-        if profile.out_of_turn(self.deal.options) and pick.random() < 0.2:
-            others = [s for s in range(seats) if s != seat and state.legal_actions(s)]
-            if others:
-                other = pick.choice(others)
-                return Played(other, "act", pick.choice(list(state.legal_actions(other))))
+
+        def out_of_turn(other: int, action: Action) -> bool:
+            return profile.out_of_turn(state, other, action)
+
+        allowed = {  # the moves the rules let other seats play out of turn now
+            other: moves
+            for other in range(seats)
+            if other != seat
+            and (moves := [a for a in state.legal_actions(other) if out_of_turn(other, a)])
+        }
+        if allowed and pick.random() < 0.2:
+            other = pick.choice(sorted(allowed))
+            return Played(other, "act", pick.choice(allowed[other]))
         if seat in computers:
             level = self.deal.level if self.deal.level is not Level.HARD else Level.NORMAL
             return Played(seat, "act", adapter.computer_action(state, seat, level, pick))

@@ -70,14 +70,19 @@ class Profile:
 
     Where a game's rules depart from the plain contract:
 
-    - ``out_of_turn(options)``: seats other than the one to act may have moves (Uno's
-      jump-in and catch);
+    - ``out_of_turn(state, seat, action)``: the rules let ``seat``, not the one to act,
+      play ``action`` now (Uno's jump-in and catch); any other move offered out of turn fails;
     - ``open_moves``: ``legal_actions`` lists the turn's choices but not every legal move
       (Rummikub's table edits), so a move that is not listed may still be accepted;
     - ``lenient(state, seat, action)``: the rules accept this move even though it is not
       offered, as a penalised one (Uno's seed rules);
     - ``reveals(action)``: what the move does in public depends on another seat's hidden
       cards by the rules (Uno's challenge shows whether the Wild Draw Four was legal).
+
+    ``button_moves``: every game button a seat is offered (its hand's, and the public
+    table's for the seat to act) is one of its offered moves, as Blackjack's, whose moves are
+    only buttons; otherwise a button need only parse (Uno's Draw stays on the table in every
+    phase and is refused with a reason when it is no move).
 
     ``commands`` maps each command option the adapter completes (:meth:`suggest`) to the
     verb its command sends. ``adapter`` builds the adapter of a game no cog registers (the
@@ -89,9 +94,10 @@ class Profile:
     max_decisions: int
     hands: Callable[[dict[str, Any]], Sequence[Sequence[Slot]]] = _none
     stock: Callable[[dict[str, Any]], Sequence[Slot]] = _none
-    out_of_turn: Callable[[Mapping[str, Any]], bool] = _never
+    out_of_turn: Callable[[Any, int, Action], bool] = _never
     open_moves: bool = False
     lenient: Callable[[Any, int, Action], bool] = _never
     reveals: Callable[[Action], bool] = _never
+    button_moves: bool = False
     commands: Mapping[str, str] = field(default_factory=dict)
     adapter: Callable[[], AnyAdapter] | None = None

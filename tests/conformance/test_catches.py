@@ -3,19 +3,21 @@
 The reference game (``tests/reference_game.py``) passes the suite; each test here breaks one
 piece of it (a refusal that changes the state, a restore that loses the turn, a view that
 shows a hidden number, a table too wide for a phone, a timeout move or a suggestion that is
-not legal, a game that never ends) and plays it through the check that must catch it.
+not legal, a move offered out of turn, a button that is no move, a menu value that does not
+parse, a game that never ends) and plays it through the check that must catch it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 
-from bot.games import Option, Rendered
+from bot.games import Control, Menu, Option, Rendered
 from rules.engine import Action, Event, IllegalAction
 from tests.conformance import harness
+from tests.conformance.games.count import cheers
 from tests.conformance.profile import Deal, Profile, slots
 from tests.conformance.test_endings import endings
 from tests.conformance.test_hidden import Hidden
@@ -24,7 +26,7 @@ from tests.conformance.test_phone import fits
 from tests.conformance.test_players import players
 from tests.conformance.test_restore import restores
 from tests.conformance.test_turns import turns
-from tests.reference_game import Add, CountAdapter, CountState
+from tests.reference_game import Add, Cheer, CountAdapter, CountState
 
 Check = Callable[[harness.Case], Callable[[harness.Step], None]]
 
@@ -102,14 +104,62 @@ class SuggestsNonsense(CountAdapter):
         return [Option("three", "3")]
 
 
+class CheersAnyTime(CountAdapter):
+    """Other seats are offered a Cheer whatever the total (the rules allow it only at 1)."""
+
+    def new(self, *args: Any, **kwargs: Any) -> tuple[CountState, Any]:
+        state, events = super().new(*args, **kwargs)
+        real = state.legal_actions
+
+        def legal_actions(seat: int) -> Sequence[Action]:
+            if seat != state.current_seat and not state.is_over:
+                return [Cheer()]
+            return real(seat)
+
+        state.legal_actions = legal_actions  # type: ignore[method-assign]
+        return state, events
+
+
+class MenuOfNonsense(CountAdapter):
+    """The hand's menu offers a value its ``picked`` passes on and ``parse`` refuses."""
+
+    def hand(self, view: Any, names: Sequence[str], locale: str) -> Rendered:
+        menu = Menu("Add", (Option("+1", "1"), Option("plus two", "two")))
+        return Rendered((), "", "", (), menu if view[1] == view[2] else None)
+
+
+class ButtonAnyTime(CountAdapter):
+    """Every hand shows the Add 1 button, whether or not it is the seat's turn."""
+
+    def hand(self, view: Any, names: Sequence[str], locale: str) -> Rendered:
+        return Rendered((), "", "", (Control("add", "button.hit", arg="1"),))
+
+
 class NeverEnds(CountAdapter):
     def new(self, seats: int, *args: Any, **kwargs: Any) -> tuple[CountState, tuple[()]]:
         return CountState(seats, 10**9), ()
 
 
 def test_a_refusal_that_changes_the_state_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    said = caught(monkeypatch, "refusing", ChangesWhenRefusing, turns, out_of_turn=lambda o: True)
+    said = caught(monkeypatch, "refusing", ChangesWhenRefusing, turns, out_of_turn=cheers)
     assert "changed the state" in said
+
+
+def test_a_move_offered_out_of_turn_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    said = caught(monkeypatch, "cheering", CheersAnyTime, turns, out_of_turn=cheers)
+    assert "has moves out of turn: [Cheer()]" in said
+
+
+def test_a_button_that_is_no_move_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    said = caught(
+        monkeypatch, "buttons", ButtonAnyTime, menus, out_of_turn=cheers, button_moves=True
+    )
+    assert "button ('add', '1') is no move" in said
+
+
+def test_a_menu_value_that_does_not_parse_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    said = caught(monkeypatch, "nonsense", MenuOfNonsense, menus)
+    assert "menu value 'two' as ('add', 'two') does not parse: Add a number: 1 or 2." in said
 
 
 def test_a_restore_that_loses_the_turn_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

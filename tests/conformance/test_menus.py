@@ -1,6 +1,8 @@
 """Every move the adapter offers a member parses into a legal move, in every game
 (docs/design.md §4): the hand's menu (and the second menus a pick opens), the suggestions of
-each command option it completes, and the text of the turn's edit box.
+each command option it completes, the game's buttons (Blackjack's moves are only buttons: the
+hand's, and the public table's for the seat to act: each parses, and where the profile says
+its buttons are its moves, each is an offered one) and the text of the turn's edit box.
 
 At the decisions of every play-out (each of a game's first hundred, then one in four: see
 ``Step.thorough``), for each seat with moves (the seat to act, and a seat
@@ -19,11 +21,13 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from bot.games import MAX_OPTIONS, Move, Option
+from bot.games import MAX_OPTIONS, Control, Move, Option, Rendered
+from cogs.common.buttons import EDIT
 from rules.engine import IllegalAction
 from tests.conformance.harness import (
     GAMES,
     LOCALES,
+    SESSION_VERBS,
     Case,
     Fork,
     Step,
@@ -56,6 +60,20 @@ def menus(case: Case) -> Callable[[Step], None]:
         verdict = fork.judge(seat, action, alias=not profile.open_moves)
         return verdict in ("listed", "alias") or (profile.open_moves and verdict == "accepted")
 
+    def offered_controls(hand: Rendered, seat: int, step: Step, locale: str) -> list[Control]:
+        """The game's buttons ``seat`` is offered: its hand's, and the public table's when
+        it is the seat to act (they are pressed by whoever is); not the session's own, nor
+        the one that opens the edit box (``EDIT``: its text is checked below)."""
+        tables = [hand]
+        if seat == step.seat:
+            tables.append(adapter.table(step.state.view(None), (), names(locale, seats), locale))
+        return [
+            c
+            for t in tables
+            for c in t.controls
+            if c.action not in SESSION_VERBS and (c.action, c.arg) != (EDIT, None)
+        ]
+
     def check(step: Step) -> None:
         state = step.state
         if state.is_over or not step.thorough:
@@ -84,6 +102,12 @@ def menus(case: Case) -> Callable[[Step], None]:
                     assert completed != [(verb, option.value)] and all(
                         legal(fork, seat, move, "completed suggestion") for move in completed
                     ), f"seat {seat}'s suggestion {option.value!r} for {option_name} is no move"
+            for control in offered_controls(hand, seat, step, locale):
+                move = (control.action, control.arg)
+                is_move = legal(fork, seat, move, "button")  # a parse refused fails
+                assert is_move or not profile.button_moves, (
+                    f"seat {seat}'s button {move} is no move"
+                )
             text = adapter.edit_text(view, locale) if seat == step.seat else None
             if text is not None:
                 assert ARRANGE in adapter.verbs

@@ -25,6 +25,7 @@ from tests.conformance.harness import (
     GAMES,
     NONSENSE_ARGS,
     NONSENSE_VERBS,
+    SESSION_VERBS,
     Case,
     Fork,
     Nonsense,
@@ -38,7 +39,6 @@ from tests.conformance.harness import (
 
 OFFERED_EVERY = 7  # every this many decisions, each offered move is applied to a copy
 MUTATIONS = 4  # moves that look like an offered one tried at each decision
-SESSION_VERBS = frozenset({"hand", "again"})  # buttons the session answers, not the game
 
 
 def assert_refused(state: Any, seat: int, action: Action) -> None:
@@ -96,9 +96,11 @@ def turns(case: Case) -> Callable[[Step], None]:
             return
         listed = list(everyone[seat])
         assert listed, f"seat {seat} is to act and has no move"
+        for other in range(seats):
+            if other != seat:
+                extra = [a for a in everyone[other] if not profile.out_of_turn(state, other, a)]
+                assert not extra, f"seat {other} has moves out of turn: {extra}"
         idle = [s for s in range(seats) if s != seat and not everyone[s]]
-        if not profile.out_of_turn(case.deal.options):
-            assert len(idle) == seats - 1, "a seat has moves out of turn"
         for other in [*pick.sample(idle, min(2, len(idle))), -1, seats]:  # and no seat
             assert_refused(state, other, pick.choice(listed))
         assert_refused(state, seat, Nonsense())

@@ -28,4 +28,5 @@ PROFILE = Profile(
     max_decisions=60,
     hands=lambda snapshot: [[] for _ in snapshot["hands"]],
     stock=hidden,
+    button_moves=True,  # Hit, Stand, Double and Split: no menu, no command
 )

@@ -6,12 +6,9 @@ Wild Draw Four was legal, which the challenged seat's hand decides (rule 8)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rules.engine import Action
 from rules.levels import Level
-from rules.uno import Challenge, Play, PlayCard, State
+from rules.uno import CallUno, CatchUno, Challenge, Play, PlayCard, State
 from rules.uno.state import PLAY
 from tests.conformance.profile import Deal, Profile, slots
 
@@ -24,9 +21,12 @@ HOUSE_ALL = {
 }
 
 
-def out_of_turn(options: Mapping[str, Any]) -> bool:
-    """Jump-ins (rule 17) and catching a missed UNO (rule 19) are played out of turn."""
-    return bool(options.get("jump_in") or options.get("uno_call"))
+def out_of_turn(state: State, seat: int, action: Action) -> bool:
+    """A jump-in (rule 17) and calling or catching a missed UNO (rule 19) are played out of
+    turn, each only with its house rule."""
+    if isinstance(action, Play | PlayCard):
+        return state.jump_in
+    return state.uno_call and isinstance(action, CallUno | CatchUno)
 
 
 def penalised(state: State, seat: int, action: Action) -> bool:
