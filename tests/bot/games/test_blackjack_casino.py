@@ -3,6 +3,7 @@ the table that says so, refusals at a classic table, and Deal again keeping the 
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -41,8 +42,8 @@ def test_the_adapters_computer_plays_at_the_level_it_is_given() -> None:
             continue  # the House's Blackjack ended the deal
         before = state.snapshot()
         for level in Level:
-            coins = random.Random(f"{seed} {level}")
-            expected = ai.choose_action(state.view(seat), lambda: coins.randrange(2), level)
+            coin = functools.partial(random.Random(f"{seed} {level}").randrange, 2)
+            expected = ai.choose_action(state.view(seat), coin, level)
             move = ADAPTER.computer_action(state, seat, level, random.Random(f"{seed} {level}"))
             assert move == expected, (seed, level)
             moves[level].append(move)
