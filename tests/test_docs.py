@@ -5,7 +5,8 @@ link and its anchor); every section of ``docs/design.md`` cited as ``§N`` is a 
 there; every ``rule N`` (``rules N-M``, ``test_rule_<N>_...``) in a game's code, tests or
 docs is a numbered rule of ``docs/rules/<game>.md``; and code names concepts, never the
 number of the issue that asked for them. The checks run over the repository's own code,
-documents, catalogs and pages (``.py``, ``.md``, ``.toml``, ``.json``, ``.js``, ``.html``, ``.sql``); the last tests show each check catching what it guards.
+documents, catalogs and pages (``.py``, ``.md``, ``.toml``, ``.json``, ``.js``, ``.html``,
+``.sql``); the last tests show each check catching what it guards.
 """
 
 from __future__ import annotations
