@@ -331,12 +331,12 @@ async def test_leave_forfeits_and_the_cards_go_back_to_the_deck(
     seat = session.seat_of(leaver.id)
     assert seat is not None
     count = len(state.hand(seat))
-    table_before = state.view(None).table
+    deck_before = state.view(None).deck_count
     said = render.log_lines([Forfeited(seat, count)], session.names)
     left = await leave_game(fake, leaver, fake.channel, "onecard")
     assert not left.ephemeral, left.text
     assert said[0] in left.text
-    assert f"Deck: {table_before + count} cards" in left.text
+    assert f"Deck: {deck_before + count} cards" in left.text
     assert not state.view(None).playing[seat]
     again = await fake.slash(leaver, fake.channel, "onecard hand")
     assert again.ephemeral and "don't have a seat" in again.text
