@@ -23,6 +23,8 @@ __all__ = [
     "Result",
     "SnapshotError",
     "check_snapshot",
+    "result_data",
+    "result_from_data",
 ]
 
 
@@ -88,6 +90,29 @@ class Result:
     def winners(self) -> tuple[int, ...]:
         """Seats that won."""
         return tuple(i for i, o in enumerate(self.outcomes) if o is Outcome.WIN)
+
+
+def result_data(result: Result | None) -> dict[str, list[Any]] | None:
+    """``result`` as a snapshot keeps it (``None`` while the game goes on)."""
+    if result is None:
+        return None
+    return {
+        "outcomes": [o.value for o in result.outcomes],
+        "scores": list(result.scores),
+        "ranking": list(result.ranking),
+    }
+
+
+def result_from_data(data: Mapping[str, Any] | None) -> Result | None:
+    """The inverse of :func:`result_data`; a damaged entry raises ``KeyError``,
+    ``TypeError`` or ``ValueError`` for the engine's restore to report."""
+    if data is None:
+        return None
+    return Result(
+        tuple(Outcome(o) for o in data["outcomes"]),
+        tuple(int(s) for s in data["scores"]),
+        tuple(int(s) for s in data["ranking"]),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,8 @@ from rules.engine import (
     Result,
     SnapshotError,
     check_snapshot,
+    result_data,
+    result_from_data,
 )
 from rules.rng import GameRandom
 
@@ -477,13 +479,7 @@ class State:
             "buried": self._buried,
             "out_order": list(self._out_order),
             "log": [list(entry) for entry in self._log],
-            "result": None
-            if self._result is None
-            else {
-                "outcomes": [o.value for o in self._result.outcomes],
-                "scores": list(self._result.scores),
-                "ranking": list(self._result.ranking),
-            },
+            "result": result_data(self._result),
         }
 
 
@@ -598,13 +594,7 @@ def restore(snapshot: Mapping[str, Any]) -> State:
         state._out_order = [int(s) for s in snapshot["out_order"]]
         state._out = [s in state._out_order for s in range(players)]
         state._log = [(int(a), int(b), int(c)) for a, b, c in snapshot["log"]]
-        result = snapshot["result"]
-        if result is not None:
-            state._result = Result(
-                tuple(Outcome(o) for o in result["outcomes"]),
-                tuple(int(s) for s in result["scores"]),
-                tuple(int(s) for s in result["ranking"]),
-            )
+        state._result = result_from_data(snapshot["result"])
     except SnapshotError:
         raise
     except (KeyError, TypeError, ValueError) as error:

@@ -44,6 +44,8 @@ from rules.engine import (
     Result,
     SnapshotError,
     check_snapshot,
+    result_data,
+    result_from_data,
 )
 from rules.gostop.cards import BONUS_SETS, CARDS, DECK, GUKJIN, TWIN, HwatuCard, Kind
 from rules.gostop.events import (
@@ -1000,13 +1002,7 @@ class State:
             "choices": list(self._choices),
             "win_reason": self._win_reason,
             "log": [list(entry) for entry in self._log],
-            "result": None
-            if self._result is None
-            else {
-                "outcomes": [o.value for o in self._result.outcomes],
-                "scores": list(self._result.scores),
-                "ranking": list(self._result.ranking),
-            },
+            "result": result_data(self._result),
         }
         for name in self._LIST_FIELDS:
             data[name[1:]] = list(getattr(self, name))
@@ -1059,11 +1055,7 @@ class State:
         result = data.get("result")
         if result is not None:
             try:
-                state._result = Result(
-                    tuple(Outcome(o) for o in result["outcomes"]),
-                    tuple(int(v) for v in result["scores"]),
-                    tuple(int(v) for v in result["ranking"]),
-                )
+                state._result = result_from_data(result)
             except (KeyError, TypeError, ValueError) as exc:
                 raise SnapshotError(f"damaged gostop snapshot: {exc}") from exc
         return state  # (a finished game's settlement is built when first read)

@@ -21,7 +21,16 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from rules.cards import FULL_DECK, SUITS, Card, Rank, Suit
-from rules.engine import Event, GameOver, IllegalAction, Outcome, Result, SnapshotError
+from rules.engine import (
+    Event,
+    GameOver,
+    IllegalAction,
+    Outcome,
+    Result,
+    SnapshotError,
+    result_data,
+    result_from_data,
+)
 from rules.engine import check_snapshot as _check_header
 from rules.onecard.events import (
     Attack,
@@ -651,13 +660,7 @@ class State:
             "out_cards": list(self._out_cards),
             "log": [list(entry) for entry in self._log],
             "unfit": [None if known is None else list(known) for known in self._unfit],
-            "result": None
-            if self._result is None
-            else {
-                "outcomes": [o.value for o in self._result.outcomes],
-                "scores": list(self._result.scores),
-                "ranking": list(self._result.ranking),
-            },
+            "result": result_data(self._result),
         }
 
 
@@ -761,13 +764,7 @@ def restore(snapshot: Mapping[str, Any]) -> State:
             None if known is None else (int(known[0]), int(known[1]))
             for known in snapshot.get("unfit", [])
         ]
-        result = snapshot["result"]
-        if result is not None:
-            state._result = Result(
-                tuple(Outcome(o) for o in result["outcomes"]),
-                tuple(int(s) for s in result["scores"]),
-                tuple(int(s) for s in result["ranking"]),
-            )
+        state._result = result_from_data(snapshot["result"])
     except SnapshotError:
         raise
     except (KeyError, TypeError, ValueError) as error:

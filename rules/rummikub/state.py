@@ -29,6 +29,8 @@ from rules.engine import (
     Result,
     SnapshotError,
     check_snapshot,
+    result_data,
+    result_from_data,
 )
 from rules.rng import GameRandom
 from rules.rummikub.events import (
@@ -323,13 +325,7 @@ class State:
                 }
                 for step in self._history
             ],
-            "result": None
-            if self._result is None
-            else {
-                "outcomes": [o.value for o in self._result.outcomes],
-                "scores": list(self._result.scores),
-                "ranking": list(self._result.ranking),
-            },
+            "result": result_data(self._result),
             "log": [list(entry) for entry in self._log],
         }
 
@@ -818,13 +814,7 @@ def restore(snapshot: dict[str, Any]) -> State:
             )
             for step in snapshot.get("history", [])
         ]
-        result = snapshot["result"]
-        if result is not None:
-            state._result = Result(
-                tuple(Outcome(o) for o in result["outcomes"]),
-                tuple(int(s) for s in result["scores"]),
-                tuple(int(s) for s in result["ranking"]),
-            )
+        state._result = result_from_data(snapshot["result"])
         state._log = [list(entry) for entry in snapshot["log"]]
     except (KeyError, TypeError, ValueError) as exc:
         raise SnapshotError(f"damaged rummikub snapshot: {exc}") from exc

@@ -1,8 +1,19 @@
 """The engine contract's shared pieces."""
 
+import json
+
 import pytest
 
-from rules.engine import GameOver, IllegalAction, Outcome, Result, SnapshotError, check_snapshot
+from rules.engine import (
+    GameOver,
+    IllegalAction,
+    Outcome,
+    Result,
+    SnapshotError,
+    check_snapshot,
+    result_data,
+    result_from_data,
+)
 
 
 def test_illegal_action_carries_reason_code_and_params() -> None:
@@ -38,3 +49,15 @@ def test_check_snapshot_accepts_its_own_game_and_schema() -> None:
 def test_check_snapshot_refuses_other_games_and_schemas(data: object, message: str) -> None:
     with pytest.raises(SnapshotError, match=message):
         check_snapshot(data, "onecard", 1)  # type: ignore[arg-type]
+
+
+def test_a_result_goes_through_a_snapshot_and_back() -> None:
+    result = Result((Outcome.WIN, Outcome.LOSE, Outcome.DRAW), (12, -3, 0), (0, 2, 1))
+    data = result_data(result)
+    assert data == {
+        "outcomes": ["win", "lose", "draw"],
+        "scores": [12, -3, 0],
+        "ranking": [0, 2, 1],
+    }
+    assert result_from_data(json.loads(json.dumps(data))) == result
+    assert result_data(None) is None and result_from_data(None) is None
