@@ -125,7 +125,9 @@ class World:
                 self.slow_guilds = guilds
             for number, index in enumerate(indices):
                 guild = guilds[number % len(guilds)]
-                self.tables.append(Table(self, index, guild, kind, seed))
+                # Each kind's tables take the games in turn, so every kind plays every game.
+                game = GAMES[number % len(GAMES)]
+                self.tables.append(Table(self, index, guild, kind, game=game, seed=seed))
         for table in self.tables:
             self.by_channel[table.channel.id] = table
         self._watch()
@@ -216,12 +218,14 @@ def _versioned(message: FakeMessage) -> bool:
 class Table:
     """One channel, its members and their game; ``play`` acts at a human pace."""
 
-    def __init__(self, world: World, index: int, guild: FakeGuild, kind: str, seed: int) -> None:
+    def __init__(
+        self, world: World, index: int, guild: FakeGuild, kind: str, *, game: str, seed: int
+    ) -> None:
         self.world = world
         self.fake = world.fake
         self.index = index
         self.kind = kind
-        self.game = GAMES[(index // 3) % len(GAMES)]
+        self.game = game
         self.rng = random.Random(seed * 100_003 + index)
         self.channel = self.fake.add_channel(f"t{index}-{self.game}", guild=guild)
         players, bots = computer_seats(self.game)
