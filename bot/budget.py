@@ -4,8 +4,10 @@ Discord allows a bot 50 requests a second in all, across every shard and process
 token, and answers more with 429 (10,000 refused requests in 10 minutes ban the IP for an
 hour; discord-api-docs ``topics/rate-limits.mdx``). discord.py keeps to each route's bucket
 and waits out a 429, but it cannot know what the bot's other processes send. So each
-process takes a fixed share of the 50 and spaces its requests through the bot's own token
-to stay within it; what goes through interactions is not counted by Discord and not here.
+process takes a fixed share of the 50 and spaces every request it sends with the bot's own
+token to stay within it: each attempt, so discord.py's own second tries (after a 429 or a
+5xx) wait their turn too (:func:`budget_trace`). What goes through interactions is not
+counted by Discord, and not here (:func:`counted_request`).
 """
 
 from __future__ import annotations
@@ -13,9 +15,18 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
 from typing import Final
 
-__all__ = ["DISCORD_GLOBAL_PER_SECOND", "RequestBudget", "share_of"]
+import aiohttp
+
+__all__ = [
+    "DISCORD_GLOBAL_PER_SECOND",
+    "RequestBudget",
+    "budget_trace",
+    "counted_request",
+    "share_of",
+]
 
 DISCORD_GLOBAL_PER_SECOND: Final = 50  # requests a second, every process of a bot together
 
@@ -73,3 +84,38 @@ class RequestBudget:
         # Spent now, paid for by waiting: requests behind it queue up in turn.
         self._tokens -= 1
         await self.sleep(-self._tokens / self.per_second)
+
+
+def counted_request(path: str, application_id: int | None) -> bool:
+    """Whether Discord counts a request to ``path`` against the bot's global limit: every
+    REST request but the interaction endpoints, an interaction's callback
+    (``/interactions/{id}/{token}/callback``) and its webhook's follow-ups and edits
+    (``/webhooks/{application_id}/{token}/...``). The gateway's websocket is no REST request."""
+    _, api, rest = path.partition("/api/v")
+    if not api:
+        return False
+    rest = rest.partition("/")[2]  # past the version
+    if rest.startswith("interactions/"):
+        return False
+    return application_id is None or not rest.startswith(f"webhooks/{application_id}/")
+
+
+def budget_trace(
+    budget: RequestBudget, application_id: Callable[[], int | None]
+) -> aiohttp.TraceConfig:
+    """An aiohttp trace for the bot's HTTP session: each counted request waits for
+    ``budget`` as aiohttp starts it, so a retry discord.py makes inside one call (after a 429
+    or a 5xx) is spent like a first try. ``application_id`` is read at each request (it is
+    known once the bot has logged in; an interaction cannot come before)."""
+
+    async def on_start(
+        _session: aiohttp.ClientSession,
+        _context: SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        if counted_request(params.url.path, application_id()):
+            await budget.take()
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(on_start)
+    return trace

@@ -21,7 +21,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.budget import RequestBudget, share_of
+from bot.budget import RequestBudget, budget_trace, share_of
 from bot.i18n import language, t
 from bot.sessions import SessionRegistry
 from bot.settings import Settings
@@ -213,7 +213,12 @@ class DeckhandBot(commands.Bot):
     def __init__(self, settings: Settings, store: GameStore, **options: Any) -> None:
         # Deckhand never joins voice: the missing voice libraries are not worth a warning.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        self.budget = RequestBudget(request_rate(settings))
         super().__init__(
+            # Every request through the bot's own token (discord.py's HTTP client, each of
+            # its tries) waits for this process's share of Discord's global limit;
+            # interactions' answers and follow-ups share the session but are not counted.
+            http_trace=budget_trace(self.budget, lambda: self.application_id),
             # Prefix commands are unused; a mention prefix needs no message-content intent.
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -225,21 +230,6 @@ class DeckhandBot(commands.Bot):
         self.settings = settings
         self.store = store
         self._sessions_ready = False
-        self.budget = RequestBudget(request_rate(settings))
-        self._spend_budget()
-
-    def _spend_budget(self) -> None:
-        """Every request through the bot's own token (discord.py's HTTP client) waits for
-        this process's share of Discord's global limit; interactions' answers and
-        follow-ups go through their webhooks, which Discord does not count."""
-        send = self.http.request
-        budget = self.budget
-
-        async def request(route: discord.http.Route, **kwargs: Any) -> Any:
-            await budget.take()
-            return await send(route, **kwargs)
-
-        self.http.request = request  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, restore games, then sync the commands."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.budget import DISCORD_GLOBAL_PER_SECOND, RequestBudget, share_of
+from bot.budget import DISCORD_GLOBAL_PER_SECOND, RequestBudget, counted_request, share_of
 from bot.client import request_rate
 from bot.settings import Settings
 
@@ -61,3 +61,25 @@ def test_the_processes_of_one_bot_share_the_50_by_the_shards_they_serve() -> Non
     assert request_rate(chosen) == 10
     with pytest.raises(ValueError):
         RequestBudget(0)
+
+
+@pytest.mark.parametrize(
+    ("path", "counted"),
+    [
+        ("/api/v10/channels/5/messages", True),
+        ("/api/v10/channels/5/messages/6", True),
+        ("/api/v10/applications/77/commands", True),
+        ("/api/v10/users/@me", True),
+        ("/api/v10/webhooks/12/sometoken", True),  # another application's webhook
+        ("/api/v10/webhooks/77", True),  # a webhook by id, with the bot's token
+        ("/api/v10/interactions/9/tok/callback", False),
+        ("/api/v10/webhooks/77/tok", False),  # an interaction's follow-up
+        ("/api/v10/webhooks/77/tok/messages/6", False),  # its edit
+        ("/api/v10/webhooks/77/tok/messages/@original", False),
+        ("/", False),  # the gateway's websocket (the fake serves it at its root)
+        ("/?v=10&encoding=json", False),
+    ],
+)
+def test_only_the_interaction_endpoints_are_free(path: str, counted: bool) -> None:
+    """Discord: "interaction endpoints are not bound to the bot's Global Rate Limit"."""
+    assert counted_request(path, 77) is counted
