@@ -34,7 +34,11 @@ The counts that must be 0 (:data:`soak.report.COUNTS`):
 - ``refused yet written``: a save the bot reported failed ("nothing changed") that the store
   holds all the same, seen as the bot's next save of that channel meeting a version conflict
   (one process writes each channel under its lock, so nothing else can cause one; a kill
-  cannot either: the new process reads what the store holds).
+  cannot either: the new process reads what the store holds);
+- ``global 429s``: requests over Discord's 50 a second for the bot (the fake's global limit
+  is on unless ``--no-rate-limits``): each process keeps to its share, so none may reach it.
+  The per-route 429s are reported by bucket beside them (``429s by bucket``): discord.py
+  waits those out as Discord asks, so they are no failure.
 
 Nothing here names a game: a game's buttons and hand menus are played without more code.
 """

@@ -20,6 +20,7 @@ COUNTS = (
     "unhandled errors",
     "games stuck",
     "refused yet written",
+    "global 429s",
 )
 
 
@@ -71,6 +72,8 @@ def summary(run: Soak, seconds: float) -> dict[str, Any]:
         "unhandled errors": len(errors),
         "games stuck": len(tally.stuck),
         "refused yet written": len(conflicts),
+        "global 429s": limits.global_429,
+        "429s by bucket": dict(Counter(f"{route} @ {major}" for route, major in limits.limited)),
         "not sent (button gone)": tally.not_sent,
         "unanswered because of a kill (excused)": run.excused_count,
         "private answers, most common": Counter(

@@ -115,7 +115,14 @@ class DiscordPoster:
             _refused(error, f"could not remove the buttons of message {message_id}")
 
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
-        """Mention one member (and nobody else)."""
+        """Mention one member (and nobody else): a turn's half-time reminder.
+
+        Through the channel's newest member interaction, which costs nothing. With none alive
+        (nobody at the table has acted for 15 minutes, or the bot restarted) there is no
+        reminder: the table that began the turn mentioned the member already, and a second
+        ping with the bot's token would spend the global budget on a table whose members are
+        away (a timeout then costs its table and retiring the one before it: two requests).
+        """
         voice = self.voices.of_channel(channel_id)
         if voice is not None:
             try:
@@ -126,6 +133,9 @@ class DiscordPoster:
                 log.info(
                     "channel %d: an interaction could not ping (%s)", channel_id, refused(error)
                 )
+        if self.voices.enabled:
+            log.debug("channel %d: no live interaction to remind member %d", channel_id, member_id)
+            return
         channel = self.client.get_partial_messageable(channel_id)
         try:
             await channel.send(text, allowed_mentions=mentions(member_id))

@@ -14,14 +14,14 @@ import asyncio
 import random
 import time
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS, counted
 from bot.games import GameCatalog
-from tests.e2e.deckhand_tables import member_move, members_turn, settled
+from tests.e2e.deckhand_tables import blackjack_seed, member_move, members_turn, settled
 
 if TYPE_CHECKING:
     from tests.e2e.conftest import Deckhand
@@ -83,25 +83,38 @@ async def test_without_interactions_every_table_counts_and_goes_through_the_budg
         assert bot.budget.spent - spent == fake.limits.global_requests
 
 
+@pytest.mark.parametrize("game", sorted(TABLES))
 async def test_a_timeout_rides_on_the_last_interaction_and_costs_two_once_it_expired(
-    deckhand: Deckhand, fake_discord: FakeDiscord
+    deckhand: Deckhand, fake_discord: FakeDiscord, game: str
 ) -> None:
-    """Nobody moves: the timeout's table goes out through the newest interaction of the
-    channel (free). Once every token there has expired (15 minutes of silence), a timeout
-    costs two counted requests: its table, and retiring the one before it."""
+    """Two members who do not move: the half-time reminder and the timeout's table go out
+    through the newest interaction of the channel (free). Once every token there has
+    expired (15 minutes of silence), a timeout costs two counted requests, its table and
+    retiring the one before it, and nothing else: no reminder with the bot's token (the
+    table that began the turn mentioned the member already)."""
     fake = fake_discord
     alice, bob = fake.add_member("alice"), fake.add_member("bob")
-    async with deckhand.run(default_turn_seconds=0.6) as bot:
-        await fake.slash(alice, fake.channel, "uno start", players=2, seed=5)
-        joined = await fake.slash(bob, fake.channel, "uno join")
+    quick = {"default_turn_seconds": 0.6, "blackjack_turn_seconds": 0.6}
+    players = {"players": 2} if "players" in TABLES[game] else {}
+    async with deckhand.run(**quick) as bot:
+        # A Blackjack deal may end at once (the House's blackjack): one that does not.
+        seed = blackjack_seed(2) if game == "blackjack" else 5
+        await fake.slash(alice, fake.channel, f"{game} start", seed=seed, **players)
+        joined = await fake.slash(bob, fake.channel, f"{game} join")
         assert not joined.ephemeral, joined.text
-        fake.limits.reset()
+        await settled(fake, bot, fake.channel)
         session = bot.sessions.get(fake.channel.id)
-        assert session is not None
+        assert session is not None and session.state is not None, [
+            m.content for m in fake.public_messages(fake.channel)
+        ]
+        fake.limits.reset()
         first = session.version
         await fake.wait_for(lambda: session.version > first or None)
         await settled(fake, bot, fake.channel)
-        assert fake.limits.global_requests == 0  # the reminder and the timeout, both free
+        assert not session.state.is_over, "the first timeout ended the game: pick another seed"
+        by_route = Counter(route for route in fake.limits.requests.elements() if counted(route))
+        assert by_route == Counter(), by_route  # the reminder and the timeout, both free
+        assert any(route.startswith("POST /webhooks/") for route in fake.limits.requests)
         voices = bot.sessions.poster.voices  # type: ignore[attr-defined]
         voices.clock = lambda: time.time() + 16 * 60  # every token has expired
         fake.limits.reset()
@@ -109,10 +122,55 @@ async def test_a_timeout_rides_on_the_last_interaction_and_costs_two_once_it_exp
         await fake.wait_for(lambda: session.version > second or None)
         await settled(fake, bot, fake.channel)
         by_route = Counter(route for route in fake.limits.requests.elements() if counted(route))
-        # The half-time reminder, the timeout's table, and retiring the table before it.
         assert by_route == Counter(
             {
-                "POST /channels/{channel_id}/messages": 2,
+                "POST /channels/{channel_id}/messages": 1,
                 "PATCH /channels/{channel_id}/messages/{message_id}": 1,
             }
         ), by_route
+
+
+async def test_a_global_429_is_waited_out_before_the_same_request_is_sent_again(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """A process whose share is set above what Discord allows (here 3 a second) meets the
+    global limit: each refused request goes again only after the ``retry_after`` Discord
+    named, never at once, and every table still reaches the channel."""
+    fake = fake_discord
+    fake.limits.global_per_second = 3
+    take = fake.limits.take
+    # Counted requests in arrival order: when, the route and its parameters, the 429's wait.
+    arrivals: list[tuple[float, tuple[str, tuple[tuple[str, str], ...]], float | None]] = []
+
+    def watched(route: str, params: dict[str, str]) -> tuple[dict[str, str], Any]:
+        headers, limited = take(route, params)
+        if counted(route):
+            wait = None if limited is None else float(limited["retry_after"])
+            arrivals.append((time.monotonic(), (route, tuple(sorted(params.items()))), wait))
+        return headers, limited
+
+    fake.limits.take = watched  # type: ignore[method-assign]
+    alice = fake.add_member("alice")
+    rng = random.Random(2)
+    over_the_limit = {"speak_through_interactions": False, "global_requests_per_second": 100}
+    async with deckhand.run(**over_the_limit) as bot:
+        await fake.slash(alice, fake.channel, "uno start", players=4, bots=3, seed=5)
+        for _ in range(4):
+            await fake.wait_for(lambda: members_turn(bot, fake.channel, alice))
+            await settled(fake, bot, fake.channel)
+            if not await member_move(fake, bot, alice, fake.channel, rng):
+                break
+        await settled(fake, bot, fake.channel)
+        session = bot.sessions.get(fake.channel.id)
+        assert session is not None and session.message_id is not None
+        assert fake.messages[session.message_id].buttons  # the newest table is live
+        # Every try spent the budget, the refused ones and discord.py's second tries too.
+        assert bot.budget.spent == fake.limits.global_requests + fake.limits.global_429
+    refused = [(when, key, wait) for when, key, wait in arrivals if wait is not None]
+    assert refused, "the bot never met the global limit: the test proves nothing"
+    assert fake.limits.global_429 == len(refused)
+    for when, key, wait in refused:
+        again = next((t for t, k, _ in arrivals if k == key and t > when), None)
+        assert again is not None, f"{key} was refused and never sent again"
+        # discord.py sleeps the wait out before it sends again (a few ms of clock slack).
+        assert again - when >= wait - 0.01, (key, again - when, wait)
