@@ -13,6 +13,7 @@ Each act takes the fake first and is a method of :class:`~.server.FakeDiscord`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -46,6 +47,7 @@ APPLICATION_COMMAND = 2
 COMPONENT = 3
 AUTOCOMPLETE = 4
 MODAL_SUBMIT = 5
+DEFERRED_UPDATE = 6  # a response type: acknowledge a component, edit its message later
 
 
 class UsageError(ValueError):
@@ -75,9 +77,11 @@ class InteractionResult:
 
     @property
     def messages(self) -> list[FakeMessage]:
-        """Every message this interaction created, the response first."""
-        found = [self.interaction.original] if self.interaction.original else []
-        return [*found, *self.interaction.followups]
+        """Every message this interaction created or updated, the response first (a deferred
+        update, 6, made none: its original is the component's message, unchanged)."""
+        inter = self.interaction
+        original = inter.original if inter.response_type != DEFERRED_UPDATE else None
+        return [*([original] if original else []), *inter.followups]
 
     @property
     def ephemeral(self) -> bool:
@@ -173,7 +177,10 @@ async def _send(
                 interaction=inter,
             )
         return InteractionResult(discord, inter)
-    if inter.response_type == 5:
+    if inter.response_type == DEFERRED_UPDATE:  # the bot may say nothing more: no fault
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(inter.completed.wait(), settle)
+    elif inter.response_type == 5:
         try:
             await asyncio.wait_for(inter.completed.wait(), settle)
         except TimeoutError:

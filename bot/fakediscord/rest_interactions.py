@@ -89,6 +89,10 @@ class InteractionRoutes:
             loading = {"flags": (int(data.get("flags", 0)) & EPHEMERAL) | LOADING}
             message = self.discord.new_message(inter.channel, loading, interaction=inter)
             inter.original = message
+        elif rtype == 6 and "message" in inter.payload:
+            # DEFERRED_UPDATE_MESSAGE: "ACK an interaction and edit the original message
+            # later": the message the component is on is the response to edit (@original).
+            inter.original = self.discord.messages.get(int(inter.payload["message"]["id"]))
         elif rtype == 7:
             target = self.discord.messages.get(int(inter.payload["message"]["id"]))
             if target is None or target.deleted:
@@ -108,7 +112,9 @@ class InteractionRoutes:
         inter.responded_at = loop_time
         inter.response_data = data
         inter.responded.set()
-        if rtype in (4, 6, 7, 8, 9):
+        # A deferred message (5) is complete once filled in; a deferred update (6) once the
+        # bot said something after it (a follow-up, an edit): what the member then sees.
+        if rtype in (4, 7, 8, 9):
             inter.completed.set()
         if message is not None:
             if rtype == 7:
@@ -218,6 +224,7 @@ class InteractionRoutes:
         )
         if was_loading and reply.status == 200:
             message.flags &= ~LOADING
+        if reply.status == 200:
             inter.completed.set()
         return reply
 
