@@ -141,8 +141,12 @@ class World:
         def created(channel: FakeChannel, data: dict[str, Any], **kw: Any) -> FakeMessage:
             message = new_message(channel, data, **kw)
             inter = kw.get("interaction")
-            # An interaction's answer is made before it is recorded as its original.
-            self.saw(message, by_bot=inter is None or inter.original is not None)
+            # An interaction's answer is made before it is recorded as its original; after a
+            # deferred update (6: a table the bot posted itself, adopted) its first follow-up.
+            answer = inter is not None and (
+                inter.original is None or (inter.response_type == 6 and not inter.followups)
+            )
+            self.saw(message, by_bot=not answer)
             return message
 
         def edited(message: FakeMessage, data: dict[str, Any]) -> None:

@@ -98,6 +98,17 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
         """
         await self.turns.published(post, message_id)
 
+    def clicked_live(self, channel_id: int, version: int, message_id: int) -> bool:
+        """A member clicked public message ``message_id`` with a component of ``version``:
+        whether that is the channel's live table (or lobby). If so, it is the one to retire
+        when the next move replaces it: a session restored after a restart may name the table
+        before it, since a table's id is saved with the move after it."""
+        session = self.get(channel_id)
+        if session is None or session.version != version:
+            return False
+        session.message_id = message_id
+        return True
+
     # -- restart and shutdown -----------------------------------------------------------
 
     async def restore_all(self) -> int:

@@ -107,6 +107,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
             return
         if interaction.channel_id != self.channel_id:
             raise SessionError("error.wrong_channel")
+        if self.action != EDIT:  # an edit box is a modal: the click's first answer
+            await _adopt_live_table(interaction, self.version)
         registry = deckhand(interaction).sessions
         member = member_of(interaction)
         channel = self.channel_id
@@ -147,6 +149,21 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
                 locale=locale_of(interaction),
             )
         await answer(interaction, reply)
+
+
+async def _adopt_live_table(interaction: discord.Interaction[Any], version: int) -> None:
+    """A click on the channel's live table (its component of the live ``version``) that the
+    bot posted with its own token (no member interaction lived: 15 minutes of silence, a
+    restart) is acknowledged so that its own token retires that table when the move
+    replaces it: a member's move costs nothing against the global limit
+    (:meth:`cogs.common.voices.Voices.adopt`)."""
+    voices = voices_of(interaction.client)
+    message = interaction.message
+    channel_id = interaction.channel_id
+    if voices is None or message is None or channel_id is None or message.flags.ephemeral:
+        return
+    if deckhand(interaction).sessions.clicked_live(channel_id, version, message.id):
+        await voices.adopt(interaction)
 
 
 async def _end_listed(interaction: discord.Interaction[Any], channel_id: int, version: int) -> None:
@@ -260,6 +277,7 @@ class MoveMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEM
     async def _pick(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.channel_id != self.channel_id:
             raise SessionError("error.wrong_channel")
+        await _adopt_live_table(interaction, self.version)
         registry = deckhand(interaction).sessions
         session = registry.get(self.channel_id)
         if (
@@ -407,7 +425,10 @@ async def answer_post(
     if post is None:
         post = Post(interaction.channel_id or 0, 0, notice or "", (), locale_of(interaction))
         try:
-            await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
+            if interaction.response.is_done():  # acknowledged already (an adopted table)
+                await interaction.followup.send(post.content, allowed_mentions=NO_PINGS)
+            else:
+                await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
         except Exception:
             log.warning("could not answer in channel %d; posting instead", post.channel_id)
             await registry.poster.post(post)
@@ -437,6 +458,12 @@ async def _send_table(interaction: discord.Interaction[Any], post: Post) -> int:
     """The table as the interaction's answer; its message id."""
     view = build_view(post)
     pings = mentions(post.mention)
+    if interaction.response.is_done():  # acknowledged already (an adopted table)
+        extra: dict[str, Any] = {} if view is None else {"view": view}
+        followup = await interaction.followup.send(
+            post.content, allowed_mentions=pings, wait=True, **extra
+        )
+        return followup.id
     if view is None:
         sent = await interaction.response.send_message(post.content, allowed_mentions=pings)
     else:

@@ -100,7 +100,10 @@ class DiscordPoster:
         author = self.voices.author(message_id)
         if author is not None:
             try:
-                await author.webhook.edit_message(message_id, **changes)
+                if author.adopted is not None:  # the click's original response is the table
+                    await author.adopted.edit_original_response(**changes)
+                else:
+                    await author.webhook.edit_message(message_id, **changes)
                 return
             except discord.NotFound:
                 return

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import discord
@@ -33,10 +33,13 @@ _PRUNE_AT: Final = 4096  # authors kept before the expired ones are swept out
 
 @dataclass(frozen=True, slots=True)
 class Voice:
-    """An interaction's webhook and when it stops working (``time.time()``)."""
+    """An interaction's webhook and when it stops working (``time.time()``). ``adopted``: the
+    click whose message is the one this voice may edit, as its original response (a table
+    posted with the bot's token, acknowledged by the click with a deferred update)."""
 
     webhook: discord.Webhook
     expires: float
+    adopted: discord.Interaction[Any] | None = None
 
     def live(self, now: float) -> bool:
         """Whether the token still works at ``now``, with a margin."""
@@ -85,6 +88,25 @@ class Voices:
             self._channels.pop(channel_id, None)
             return None
         return voice
+
+    async def adopt(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a public message no live voice posted (a table posted with the bot's
+        token: after 15 minutes of silence, or a restart): acknowledge it with a deferred
+        update, which makes that message the click's original response, so the click's
+        token can retire it later, for free. The answer then goes out as follow-ups."""
+        message = interaction.message
+        if (
+            not self.enabled
+            or message is None
+            or message.flags.ephemeral
+            or interaction.response.is_done()
+        ):
+            return
+        current = self._authors.get(message.id)
+        if current is not None and current.live(self.clock()):
+            return
+        await interaction.response.defer()
+        self._authors[message.id] = replace(voice_of(interaction), adopted=interaction)
 
     def author(self, message_id: int) -> Voice | None:
         """The live voice that posted ``message_id`` (forgotten: a message is retired once)."""

@@ -193,6 +193,7 @@ class FakeResponse:
 def interaction(locale: discord.Locale = discord.Locale.american_english) -> Any:
     sessions = SimpleNamespace(get=lambda channel_id: None)
     return SimpleNamespace(
+        message=None,
         locale=locale,
         guild_locale=None,
         channel_id=10,
@@ -296,6 +297,7 @@ def clicker(
     registry: SessionRegistry, store: MemoryStore, member: Player, channel: int = CHANNEL
 ) -> Any:
     return SimpleNamespace(
+        message=None,  # a slash command's; a click on a table sets it (see tests/e2e)
         followup=FakeFollowup(),
         locale=discord.Locale.american_english,
         guild_locale=None,

@@ -21,9 +21,17 @@ import pytest
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS, counted
 from bot.games import GameCatalog
-from tests.e2e.deckhand_tables import blackjack_seed, member_move, members_turn, settled
+from tests.e2e.deckhand_tables import (
+    blackjack_seed,
+    button_action,
+    member_move,
+    members_turn,
+    settled,
+    whose_turn,
+)
 
 if TYPE_CHECKING:
+    from bot.fakediscord import FakeMember, FakeMessage
     from tests.e2e.conftest import Deckhand
 
 # Per game: the options of a table of one member and computers with the game's own features
@@ -130,6 +138,41 @@ async def test_a_timeout_rides_on_the_last_interaction_and_costs_two_once_it_exp
         ), by_route
 
 
+@pytest.mark.parametrize("game", sorted(TABLES))
+async def test_after_a_restart_a_move_through_the_bots_own_table_costs_nothing(
+    deckhand: Deckhand, fake_discord: FakeDiscord, game: str
+) -> None:
+    """No interaction token survives a restart, so the live table has no voice that could
+    retire it. The member's click on it (Hand; after the next restart a move button of the
+    table, where it has one) is acknowledged as a deferred update, which makes the table
+    that click's own message: the move's new table goes out as a follow-up and the old one
+    is retired through the click, nothing counted."""
+    fake = fake_discord
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    players = {"players": 2} if "players" in TABLES[game] else {}
+    seed = blackjack_seed(2) if game == "blackjack" else 5
+    async with deckhand.run():
+        await fake.slash(alice, fake.channel, f"{game} start", seed=seed, **players)
+        joined = await fake.slash(bob, fake.channel, f"{game} join")
+        assert not joined.ephemeral, joined.text
+    for through_hand in (True, False):
+        async with deckhand.run() as bot:
+            table = await settled(fake, bot, fake.channel)
+            session = bot.sessions.get(fake.channel.id)
+            # The restored session names the table before: a table's id is saved with the
+            # move after it.
+            assert session is not None and session.message_id != table.id
+            fake.limits.reset()
+            member = alice if whose_turn(bot, fake.channel) == alice.id else bob
+            await move_through_table(fake, member, table, through_hand=through_hand)
+            await settled(fake, bot, fake.channel)
+            assert session.message_id != table.id and not table.buttons  # replaced, retired
+            counts = Counter(r for r in fake.limits.requests.elements() if counted(r))
+            assert counts == Counter(), counts
+            assert "PATCH /webhooks/{app_id}/{token}/messages/{message_id}" in fake.limits.requests
+            assert not fake.violations, fake.violations
+
+
 async def test_a_global_429_is_waited_out_before_the_same_request_is_sent_again(
     deckhand: Deckhand, fake_discord: FakeDiscord
 ) -> None:
@@ -174,3 +217,31 @@ async def test_a_global_429_is_waited_out_before_the_same_request_is_sent_again(
         assert again is not None, f"{key} was refused and never sent again"
         # discord.py sleeps the wait out before it sends again (a few ms of clock slack).
         assert again - when >= wait - 0.01, (key, again - when, wait)
+
+
+async def move_through_table(
+    fake: FakeDiscord, member: FakeMember, table: FakeMessage, *, through_hand: bool
+) -> None:
+    """A move made from ``table`` as a member makes it: one of its own move buttons (unless
+    ``through_hand``, or it has none), else its Hand button, then picks in the hand's menus
+    (a card that asks no more first) or its Draw or Stand button."""
+    actions = {button_action(b): str(b["custom_id"]) for b in table.buttons}
+    moves = [custom_id for action, custom_id in actions.items() if action not in ("hand", "leave")]
+    if moves and not through_hand:
+        await fake.click(member, table, moves[-1])
+        return
+    shown = await fake.click(member, table, actions["hand"])
+    assert shown.response_type == 6 and shown.ephemeral, shown  # adopted, then the hand
+    hand = shown.messages[0]
+    for _ in range(3):  # a card may ask for more (a suit, a colour, a capture)
+        menus = [c for c in hand.items() if c.get("type") == 3]
+        if not menus:  # a hand of buttons: Draw (Rummikub) or Stand (Blackjack)
+            buttons = {button_action(b): str(b["custom_id"]) for b in hand.buttons}
+            await fake.click(member, hand, buttons.get("draw") or buttons["stand"])
+            return
+        options = menus[0].get("options", [])
+        final = [o for o in options if not o.get("description")] or options
+        picked = await fake.select(member, hand, menus[0]["custom_id"], [final[0]["value"]])
+        if not (picked.ephemeral and picked.message is not None and picked.message.items()):
+            return
+        hand = picked.message
