@@ -25,18 +25,19 @@ class Clock:
 
 
 async def test_a_budget_keeps_every_second_under_its_share() -> None:
-    """A share of 25 a second: a small burst, then 22.5 a second (a tenth below the share),
-    so no one-second window, however it falls, holds 25."""
+    """A share of 25 a second: a small burst, then 20 a second (a fifth below the share), so
+    no one-second window, however it falls, holds 25, even when the requests reach Discord
+    up to 0.15 s later than the budget let them go (bunched by the loop or the network)."""
     clock = Clock()
     budget = RequestBudget(25, clock=clock, sleep=clock.sleep)
     stamps = []
     for _ in range(500):
         await budget.take()
         stamps.append(clock.now)
-    assert stamps[:2] == [0.0, 0.0] and budget.waited == 498  # a burst of 2.25: two at once
-    assert stamps[-1] == pytest.approx((500 - 2.25) / 22.5)  # the burst, then the pace
+    assert stamps[:2] == [0.0, 0.0] and budget.waited == 498  # a burst of 2: two at once
+    assert stamps[-1] == pytest.approx((500 - 2) / 20)  # the burst, then the pace
     for start in stamps:
-        assert sum(start <= s < start + 1 for s in stamps) < 25
+        assert sum(start <= s < start + 1.15 for s in stamps) < 25
 
 
 async def test_a_quiet_budget_fills_up_to_a_tenth_of_a_second_only() -> None:
