@@ -78,6 +78,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)  # action -> its public table, s
     by_game: dict[str, list[float]] = field(default_factory=dict)  # the same, by game
     computer_lag: list[float] = field(default_factory=list)  # reply - answer - delay, s
+    lag_by_game: dict[str, list[float]] = field(default_factory=dict)  # the same, by game
     refused: int = 0  # a move the bot answered only to the member (no new table)
     stalls: int = 0  # a table where no member's turn came for STALL_SECONDS
     stalled: list[str] = field(default_factory=list)  # the first few: game, kind, table
@@ -185,6 +186,7 @@ class World:
             lag = self.fake.loop_time() - table.answered - self.computer_delay
             if kind == "computer":
                 self.tally.computer_lag.append(max(0.0, lag))
+                self.tally.lag_by_game.setdefault(table.game, []).append(max(0.0, lag))
             table.answered = None
 
     async def configure(self) -> None:
