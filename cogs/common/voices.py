@@ -9,7 +9,8 @@ So every member's interaction in a channel becomes that channel's **voice** unti
 expires: the tables the bot posts by itself (computer moves, timeouts, reminders) go out as
 follow-ups of the newest one, and an old table is retired through the interaction that
 posted it. Only with no live voice (15 minutes of silence, a restart) does the bot speak
-with its own token, which counts.
+with its own token, which counts; a member's click on a table posted that way adopts it
+(:meth:`Voices.adopt`), so the move after it is free again.
 
 Tokens are secrets: they live in memory only, never in the store or a log.
 """
