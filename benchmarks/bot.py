@@ -6,7 +6,7 @@ side by side with a bare ``/ping`` bot measured in the same run.
 One process, one action in flight: the fake injects an interaction over the gateway and the
 latency clock stops when the bot's interaction callback reaches the fake. Two rates:
 
-- ``rate`` (the target's definition, docs/design.md §8): the next action is injected once the
+- ``rate`` (as the bot's first speed target counted): the next action is injected once the
   callback arrives; the bot's remaining work for the last one (retiring the old table's
   buttons) overlaps it.
 - ``rate, settled``: the next action also waits until that work is done, so the rate counts
@@ -358,7 +358,7 @@ def main() -> int:
     report.note("bot's, their runs alternating so load from elsewhere hits both alike")
     report.note("SQLite as shipped (WAL, synchronous=NORMAL): each move committed before the")
     report.note("answer; synchronous=full also fsyncs each commit (survives power loss)")
-    report.note("rate: next action on the callback (the target's definition); settled: also after")
+    report.note("rate: next action on the callback (as first counted); settled: also after")
     report.note("the old table's buttons are gone. A CPU profile with no ratio target: what")
     report.note("limits a deployment is benchmarks/ceiling.py (tables held under Discord's limits)")
     report.note(f"{many} channels: one action in flight per channel, all channels at once;")
