@@ -100,11 +100,13 @@ class SessionRegistry(LobbyVerbs, PlayVerbs):
 
     def clicked_live(self, channel_id: int, version: int, message_id: int) -> bool:
         """A member clicked public message ``message_id`` with a component of ``version``:
-        whether that is the channel's live table (or lobby). If so, it is the one to retire
-        when the next move replaces it: a session restored after a restart may name the table
-        before it, since a table's id is saved with the move after it."""
-        session = self.get(channel_id)
-        if session is None or session.version != version:
+        whether that is the channel's live table, lobby or finished table (Deal again). If so,
+        it is the one to retire when the next move replaces it: a session restored after a
+        restart may name the table before it, since a table's id is saved with the move after
+        it. A table not published yet (its answer still on its way) is left to
+        :meth:`published`, which retires the one before it."""
+        session = self.get(channel_id) or self.finished.get(channel_id)
+        if session is None or session.version != version or not session.published.is_set():
             return False
         session.message_id = message_id
         return True

@@ -173,6 +173,31 @@ async def test_after_a_restart_a_move_through_the_bots_own_table_costs_nothing(
             assert not fake.violations, fake.violations
 
 
+async def test_deal_again_on_a_finished_table_after_a_restart_costs_nothing(
+    deckhand: Deckhand, fake_discord: FakeDiscord
+) -> None:
+    """The finished table the bot restored after a restart is adopted by the Deal again
+    click on it like a live one: the new deal and the old table's retiring are free."""
+    fake = fake_discord
+    alice = fake.add_member("alice")
+    async with deckhand.run() as bot:
+        await fake.slash(alice, fake.channel, "blackjack start", seed=blackjack_seed(1))
+        table = await settled(fake, bot, fake.channel)
+        await fake.click(alice, table, "Stand")
+        final = await settled(fake, bot, fake.channel)
+        assert bot.sessions.get(fake.channel.id) is None  # the game is over
+    async with deckhand.run() as bot:
+        assert await settled(fake, bot, fake.channel) is final
+        fake.limits.reset()
+        again = {button_action(b): str(b["custom_id"]) for b in final.buttons}["again"]
+        await fake.click(alice, final, again)
+        dealt = await settled(fake, bot, fake.channel)
+        assert dealt is not final and not final.buttons  # a new deal; the old table retired
+        counts = Counter(r for r in fake.limits.requests.elements() if counted(r))
+        assert counts == Counter(), counts
+        assert not fake.violations, fake.violations
+
+
 async def test_a_global_429_is_waited_out_before_the_same_request_is_sent_again(
     deckhand: Deckhand, fake_discord: FakeDiscord
 ) -> None:

@@ -107,3 +107,33 @@ def test_restoring_pauses_cyclic_collection_and_gives_it_back() -> None:
         assert not gc.isenabled()  # a caller that had it off keeps it off
     finally:
         gc.enable()
+
+
+async def test_a_click_on_the_live_table_names_it_once_it_is_published(table: Harness) -> None:
+    """A restored session names the table before the live one (a table's id is saved with the
+    move after it): a click with the live version names the clicked message instead. A table
+    whose answer is still on its way is not taken: retiring the one before it is still to do."""
+    await start_two(table)
+    session = table.registry.get(CHANNEL)
+    assert session is not None
+    shown = session.message_id
+    assert not table.registry.clicked_live(CHANNEL, session.version - 1, 999)  # an older table
+    assert table.registry.clicked_live(CHANNEL, session.version, 999)
+    assert session.message_id == 999
+    session.message_id = shown
+    reply = await table.registry.act(CHANNEL, ALICE.id, Add(1))  # saved, not yet published
+    assert reply.post is not None and not session.published.is_set()
+    assert not table.registry.clicked_live(CHANNEL, session.version, 1000)
+    await table.registry.published(reply.post, 1000)
+    assert session.message_id == 1000 and table.poster.stripped[-1] == shown
+
+
+async def test_a_click_on_a_finished_table_names_it_too(table: Harness) -> None:
+    """Deal again is clicked on the finished table: it is the one the new deal retires."""
+    await start_two(table, target=1)
+    await table.answered(table.registry.act(CHANNEL, ALICE.id, Add(1)))
+    assert table.registry.get(CHANNEL) is None
+    finished = table.registry.finished.get(CHANNEL)
+    assert finished is not None
+    assert table.registry.clicked_live(CHANNEL, finished.version, 777)
+    assert finished.message_id == 777
