@@ -126,8 +126,10 @@ class World:
                 self.slow_guilds = guilds
             for number, index in enumerate(indices):
                 guild = guilds[number % len(guilds)]
-                # Each kind's tables take the games in turn, so every kind plays every game.
-                game = GAMES[number % len(GAMES)]
+                # Each kind's tables take the games in turn, so every kind plays every game;
+                # two at a time, since the guilds (an even number) alternate between the two
+                # shards: each shard gets every game, not every other one.
+                game = GAMES[(number // 2) % len(GAMES)]
                 self.tables.append(Table(self, index, guild, kind, game=game, seed=seed))
         for table in self.tables:
             self.by_channel[table.channel.id] = table

@@ -68,8 +68,12 @@ class InteractionResult:
 
     @property
     def message(self) -> FakeMessage | None:
-        """The message the initial response created or updated (current state)."""
-        return self.interaction.original
+        """The message the initial response created or updated (current state); after a
+        deferred update (6), which changed none, the first follow-up, the member's answer."""
+        inter = self.interaction
+        if inter.response_type == DEFERRED_UPDATE:
+            return inter.followups[0] if inter.followups else None
+        return inter.original
 
     @property
     def followups(self) -> list[FakeMessage]:
