@@ -43,8 +43,10 @@ def share_of(served_shards: int | None, shard_count: int | None) -> float:
 # reaches it a little after the budget let it go (the loop, the connection pool, the network),
 # so requests let go over a little more than a second can land in one window. A process keeps
 # a fifth below its share and holds a tenth of a second's worth: requests let go over any
-# 1.15 s number at most share x 0.8 x 1.15 + share x 0.08 < share. A tenth below was not
-# enough: two processes of the ceiling benchmark at full budget met a few global 429s.
+# 1.15 s number at most share x 0.8 x 1.15 + share x 0.08 = share (a share under 12.5 a second
+# holds one request, a little more than a tenth of a second's worth, so up to one more). A
+# tenth below was not enough: two processes of the ceiling benchmark at full budget met a few
+# global 429s.
 _MARGIN: Final = 0.8
 _BURST_SECONDS: Final = 0.1
 
