@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 # Per game: the options of a table of one member and computers with the game's own features
 # on (its adapter's practice table).
-TABLES = {game.name: game.soak.practice for game in GameCatalog.discover()}
+CATALOG = GameCatalog.discover()
+TABLES = {game.name: game.soak.practice for game in CATALOG}
 
 
 @pytest.mark.parametrize("game", sorted(TABLES))
@@ -95,21 +96,27 @@ async def test_without_interactions_every_table_counts_and_goes_through_the_budg
 async def test_a_timeout_rides_on_the_last_interaction_and_costs_two_once_it_expired(
     deckhand: Deckhand, fake_discord: FakeDiscord, game: str
 ) -> None:
-    """Two members who do not move: the half-time reminder and the timeout's table go out
+    """Members who do not move: the half-time reminder and the timeout's table go out
     through the newest interaction of the channel (free). Once every token there has
     expired (15 minutes of silence), a timeout costs two counted requests, its table and
     retiring the one before it, and nothing else: no reminder with the bot's token (the
-    table that began the turn mentioned the member already)."""
+    table that began the turn mentioned the member already).
+
+    Three members where the game seats three, so that no second timeout ends the game (a
+    Blackjack round of two): if the next turn runs out before the tokens are made to expire,
+    the one after it is measured instead, at the same cost."""
     fake = fake_discord
-    alice, bob = fake.add_member("alice"), fake.add_member("bob")
-    quick = {"default_turn_seconds": 0.6, "blackjack_turn_seconds": 0.6}
-    players = {"players": 2} if "players" in TABLES[game] else {}
+    seats = min(3, CATALOG.get(game).max_seats)
+    host, *others = [fake.add_member(name) for name in ("alice", "bob", "carol")[:seats]]
+    quick = {"default_turn_seconds": 1.5, "blackjack_turn_seconds": 1.5}
+    players = {"players": seats} if "players" in TABLES[game] else {}
     async with deckhand.run(**quick) as bot:
         # A Blackjack deal may end at once (the House's blackjack): one that does not.
-        seed = blackjack_seed(2) if game == "blackjack" else 5
-        await fake.slash(alice, fake.channel, f"{game} start", seed=seed, **players)
-        joined = await fake.slash(bob, fake.channel, f"{game} join")
-        assert not joined.ephemeral, joined.text
+        seed = blackjack_seed(seats) if game == "blackjack" else 5
+        await fake.slash(host, fake.channel, f"{game} start", seed=seed, **players)
+        for member in others:
+            joined = await fake.slash(member, fake.channel, f"{game} join")
+            assert not joined.ephemeral, joined.text
         await settled(fake, bot, fake.channel)
         session = bot.sessions.get(fake.channel.id)
         assert session is not None and session.state is not None, [
