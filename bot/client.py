@@ -27,6 +27,7 @@ from bot.sessions import SessionRegistry
 from bot.settings import Settings
 from bot.store.base import GameStore
 from bot.translator import DeckhandTranslator
+from bot.webhooks import WebhookLimits, watch_webhooks
 
 __all__ = [
     "COGS_PACKAGE",
@@ -214,11 +215,15 @@ class DeckhandBot(commands.Bot):
         # Deckhand never joins voice: the missing voice libraries are not worth a warning.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         self.budget = RequestBudget(request_rate(settings))
+        self.webhooks = WebhookLimits()
         super().__init__(
             # Every request through the bot's own token (discord.py's HTTP client, each of
             # its tries) waits for this process's share of Discord's global limit;
-            # interactions' answers and follow-ups share the session but are not counted.
-            http_trace=budget_trace(self.budget, lambda: self.application_id),
+            # interactions' answers and follow-ups share the session but are not counted
+            # there: their own limits are counted by ``webhooks``, and their 429s raised.
+            http_trace=watch_webhooks(
+                budget_trace(self.budget, lambda: self.application_id), self.webhooks
+            ),
             # Prefix commands are unused; a mention prefix needs no message-content intent.
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -271,6 +276,11 @@ class DeckhandBot(commands.Bot):
             len(self.guilds),
             self.describe_shards(),
         )
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every interaction's token posts in its channel: the channel's limit on webhook
+        messages counts what goes through it (:mod:`bot.webhooks`)."""
+        self.webhooks.bind(interaction.token, interaction.channel_id)
 
     def describe_shards(self) -> str:
         """Which shards this process serves, for logs."""

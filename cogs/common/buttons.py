@@ -19,7 +19,7 @@ import discord
 
 from bot.games import MAX_OPTIONS, Menu
 from bot.i18n import t
-from bot.sessions import Post, Reply, SessionError
+from bot.sessions import Post, Reply, SessionError, SessionRegistry
 from cogs.common.ids import BUTTON_TEMPLATE, MENU_TEMPLATE, button_id, menu_id
 from cogs.common.respond import (
     deckhand,
@@ -29,8 +29,9 @@ from cogs.common.respond import (
     locale_of,
     member_of,
     quietly,
+    refused,
 )
-from cogs.common.voices import voice_of, voices_of
+from cogs.common.voices import voices_of
 
 __all__ = [
     "NO_PINGS",
@@ -108,7 +109,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
         if interaction.channel_id != self.channel_id:
             raise SessionError("error.wrong_channel")
         if self.action != EDIT:  # an edit box is a modal: the click's first answer
-            await _adopt_live_table(interaction, self.version)
+            await _adopt_live_table(interaction, self.version, speak=self.action == "hand")
         registry = deckhand(interaction).sessions
         member = member_of(interaction)
         channel = self.channel_id
@@ -151,19 +152,22 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
         await answer(interaction, reply)
 
 
-async def _adopt_live_table(interaction: discord.Interaction[Any], version: int) -> None:
+async def _adopt_live_table(
+    interaction: discord.Interaction[Any], version: int, *, speak: bool = False
+) -> None:
     """A click on the channel's live table (its component of the live ``version``) that the
     bot posted with its own token (no member interaction lived: 15 minutes of silence, a
     restart) is acknowledged so that its own token retires that table when the move
     replaces it: a member's move costs nothing against the global limit
-    (:meth:`cogs.common.voices.Voices.adopt`)."""
+    (:meth:`cogs.common.voices.Voices.adopt`). ``speak``: a Hand click, which becomes a
+    voice too when the channel's voices are getting old."""
     voices = voices_of(interaction.client)
     message = interaction.message
     channel_id = interaction.channel_id
     if voices is None or message is None or channel_id is None or message.flags.ephemeral:
         return
     if deckhand(interaction).sessions.clicked_live(channel_id, version, message.id):
-        await voices.adopt(interaction)
+        await voices.adopt(interaction, speak=speak)
 
 
 async def _end_listed(interaction: discord.Interaction[Any], channel_id: int, version: int) -> None:
@@ -177,13 +181,22 @@ async def _end_listed(interaction: discord.Interaction[Any], channel_id: int, ve
     if not await is_moderator(interaction, channel_id):
         raise SessionError("error.moderator_only")
     reply = await registry.end(channel_id, interaction.user.id, moderator=True, version=version)
-    if reply.post is not None:  # a moderator playing there gave up their seat: a new table
-        await registry.published(reply.post, await registry.poster.post(reply.post))
-    elif reply.notice is not None:
-        await registry.poster.post(Post(channel_id, 0, reply.notice, (), session.locale))
+    # The moderator first: posting in the other channel may wait (the budget, a bucket,
+    # Discord's retries), and Discord takes the answer only within 3 seconds.
     locale = locale_of(interaction)
     game = t(f"game.{session.game}", locale)
     await ephemeral(interaction, t("list.ended", locale, game=game, channel=f"<#{channel_id}>"))
+    await _post_for(registry, channel_id, reply, session.locale)
+
+
+async def _post_for(registry: SessionRegistry, channel_id: int, reply: Reply, locale: str) -> None:
+    """The public part of ``reply`` as the bot's own post in ``channel_id`` (the
+    interaction was answered in private): the new table, retiring the one before it, or
+    the notice."""
+    if reply.post is not None:
+        await registry.published(reply.post, await registry.poster.post(reply.post))
+    elif reply.notice is not None:
+        await registry.poster.post(Post(channel_id, 0, reply.notice, (), locale))
 
 
 EDIT = "arrange"  # the button that opens the turn's edit box (Rummikub's Arrange)
@@ -373,15 +386,23 @@ async def send_hand(interaction: discord.Interaction[Any], channel_id: int) -> N
     15-minute token limit never bites), with its menu and buttons on their turn."""
     registry = deckhand(interaction).sessions
     post = await registry.hand(channel_id, interaction.user.id, locale_of(interaction))
-    content = post.content
+    await ephemeral(interaction, _hand_text(post), view=build_view(post))
+
+
+def _hand_text(post: Post) -> str:
+    """A hand's message: its menu's note (what the menu left out), then the hand."""
     if post.menu is not None and post.menu.note:
-        content = f"{post.menu.note}\n{content}"
-    await ephemeral(interaction, content, view=build_view(post))
+        return f"{post.menu.note}\n{post.content}"
+    return post.content
 
 
 async def answer(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Answer an accepted command: the public table (or notice), then what the game tells
-    the member alone, as an ephemeral follow-up."""
+    the member alone, as an ephemeral follow-up. A move made from a private message is
+    answered in that message instead, and its table posted (:func:`_answer_in_private`)."""
+    if _from_private_message(interaction) and (reply.post is not None or reply.notice):
+        await _answer_in_private(interaction, reply)
+        return
     if reply.post is None and reply.notice is None and reply.private is not None:
         # A private step of a turn (Rummikub's staging): the member alone is answered, by
         # editing the private message whose button (or edit box) made the step, so a staged
@@ -397,6 +418,34 @@ async def answer(interaction: discord.Interaction[Any], reply: Reply) -> None:
     if reply.private is not None:
         private = reply.private
         await quietly(ephemeral(interaction, private.content, view=build_view(private)))
+
+
+async def _answer_in_private(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """A move made from a private message (a pick in a hand's menu, a button or a form of a
+    private answer): Discord would draw a public answer to it as a reply to that private
+    message, which nobody else can open (discord-api-docs ``resources/message.mdx``: a
+    component's answer names the message the component was on, ``interacted_message_id``).
+    So the private message itself becomes the member's answer (what the game tells them
+    alone, else their hand as it is now), first, within Discord's 3 seconds; then the table
+    goes to the channel as the bot's own post, through one of the channel's voices (free)
+    or the bot's token, drawn as a reply to an earlier table."""
+    registry = deckhand(interaction).sessions
+    channel_id = interaction.channel_id or 0
+    locale = locale_of(interaction)
+    private = reply.private
+    if private is None:
+        try:
+            private = await registry.hand(channel_id, interaction.user.id, locale)
+        except SessionError:  # no seat (left) or no game (it ended) any more
+            private = None
+    content = t("answer.on_table", locale) if private is None else _hand_text(private)
+    view = None if private is None else build_view(private)
+    try:
+        await interaction.response.edit_message(content=content, view=view)
+    except discord.HTTPException as error:  # the move stands; its table is posted below
+        log.warning("could not answer a move in private: %s", refused(error))
+    session = registry.get(channel_id) or registry.finished.get(channel_id)
+    await _post_for(registry, channel_id, reply, locale if session is None else session.locale)
 
 
 def _from_private_message(interaction: discord.Interaction[Any]) -> bool:
@@ -429,6 +478,7 @@ async def answer_post(
                 await interaction.followup.send(post.content, allowed_mentions=NO_PINGS)
             else:
                 await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
+            _spoke(interaction)
         except Exception:
             log.warning("could not answer in channel %d; posting instead", post.channel_id)
             await registry.poster.post(post)
@@ -437,9 +487,7 @@ async def answer_post(
     message_id: int | None = None
     try:
         message_id = await _send_table(interaction, post)
-        voices = voices_of(interaction.client)
-        if voices is not None:  # it can retire this table without counting
-            voices.posted(message_id, voice_of(interaction))
+        _spoke(interaction, message_id)  # it can retire this table without counting
     except Exception:
         log.warning(
             "could not answer with the table of channel %d (version %d); posting it instead",
@@ -452,6 +500,13 @@ async def answer_post(
     finally:
         # Even if Discord refused the post, computer moves after it must not wait for it.
         await registry.published(post, message_id)
+
+
+def _spoke(interaction: discord.Interaction[Any], message_id: int | None = None) -> None:
+    """The interaction was answered with a public message: one of its channel's voices."""
+    voices = voices_of(interaction.client)
+    if voices is not None:
+        voices.spoke(interaction, message_id)
 
 
 async def _send_table(interaction: discord.Interaction[Any], post: Post) -> int:

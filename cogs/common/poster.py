@@ -1,7 +1,8 @@
 """The registry's own public messages (timeouts, computer moves, pings) through discord.py.
 
-They go out through the channel's newest member interaction where one lives, which costs
-nothing against Discord's global rate limit (:mod:`.voices`), else with the bot's token.
+They go out through one of the channel's voices (a member's interaction answered in public)
+where one lives and has room in Discord's webhook limits, which costs nothing against
+Discord's global rate limit (:mod:`.voices`), else with the bot's token.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.sessions import Post
+from bot.webhooks import UNKNOWN_WEBHOOK, WebhookLimits, WebhookRefused
 from cogs.common.buttons import NO_PINGS, GameButton, MoveMenu, build_view, mentions
 from cogs.common.respond import Deckhand, refused
 from cogs.common.voices import Voice, Voices
@@ -35,13 +37,16 @@ class DiscordPoster:
         self._refusing: set[int] = set()
 
     async def post(self, post: Post) -> int | None:
-        """Send a table; its message id, or ``None`` (logged) if Discord refused it."""
-        channel = self.client.get_partial_messageable(post.channel_id)
-        voice = self.voices.of_channel(post.channel_id)
-        if voice is not None:
+        """Send a table; its message id, or ``None`` (logged) if Discord refused it.
+
+        Through the channel's voices, newest first, while one has room in Discord's webhook
+        limits; a voice refused (a 429 raised at once, a token gone) hands over to the next,
+        then to the bot's own token, so a table never waits out a webhook's Retry-After."""
+        for voice in self.voices.speakers(post.channel_id):
             spoken = await self._through(voice, post)
             if spoken is not None:
                 return spoken
+        channel = self.client.get_partial_messageable(post.channel_id)
         try:
             view = build_view(post)
             pings = mentions(post.mention)
@@ -71,7 +76,7 @@ class DiscordPoster:
 
     async def _through(self, voice: Voice, post: Post) -> int | None:
         """``post`` as a follow-up of a member's interaction; ``None`` if Discord would not
-        take it that way (the token expired early: the bot's own token is tried next)."""
+        take it that way (a webhook limit, a token gone early: the next way is tried)."""
         try:
             view = build_view(post)
             extra: dict[str, Any] = {} if view is None else {"view": view}
@@ -79,20 +84,29 @@ class DiscordPoster:
                 post.content, allowed_mentions=mentions(post.mention), wait=True, **extra
             )
         except (discord.HTTPException, aiohttp.ClientError, ValueError) as error:
-            self.voices.silenced(voice)
-            reason = refused(error) if isinstance(error, discord.HTTPException) else repr(error)
-            log.info("channel %d: an interaction could not post (%s)", post.channel_id, reason)
+            self._refused_voice(voice, error, f"channel {post.channel_id}: could not post")
             return None
         self.voices.posted(message.id, voice)
         self._refusing.discard(post.channel_id)
         return message.id
 
+    def _refused_voice(self, voice: Voice, error: Exception, what: str) -> None:
+        """A voice Discord would not take: a 429 rests it (:mod:`bot.webhooks` logged it and
+        knows until when); anything else silences it for good."""
+        if isinstance(error, WebhookRefused):
+            return
+        self.voices.silenced(voice)
+        reason = refused(error) if isinstance(error, discord.HTTPException) else repr(error)
+        log.info("%s through an interaction (%s)", what, reason)
+
     async def strip(self, channel_id: int, message_id: int, note: str | None = None) -> None:
         """Remove an older table's buttons (and with ``note``, say that instead of the old
         text: a retired lobby); a deleted message is no loss.
 
-        Straight through discord.py's HTTP client: the edited message Discord sends back is
-        of no use here, and building a ``Message`` from it cost a parse on every move.
+        Through the voice that posted it while Discord would take it (else the bot's own
+        token, which counts), straight through discord.py's HTTP client: the edited message
+        Discord sends back is of no use here, and building a ``Message`` from it cost a
+        parse on every move.
         """
         changes: dict[str, Any] = {"view": None}
         if note is not None:
@@ -105,10 +119,12 @@ class DiscordPoster:
                 else:
                     await author.webhook.edit_message(message_id, **changes)
                 return
-            except discord.NotFound:
-                return
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_WEBHOOK:
+                    return  # the message was deleted
+                self._refused_voice(author, error, f"could not retire message {message_id}")
             except discord.HTTPException as error:  # the bot's own token may still do it
-                log.info("could not retire message %d as posted: %s", message_id, refused(error))
+                self._refused_voice(author, error, f"could not retire message {message_id}")
         try:
             with handle_message_parameters(**changes) as params:
                 await self.client.http.edit_message(channel_id, message_id, params=params)
@@ -120,22 +136,19 @@ class DiscordPoster:
     async def ping(self, channel_id: int, member_id: int, text: str) -> None:
         """Mention one member (and nobody else): a turn's half-time reminder.
 
-        Through the channel's newest member interaction, which costs nothing. With none alive
-        (nobody at the table has acted for 15 minutes, or the bot restarted) there is no
-        reminder: the table that began the turn mentioned the member already, and a second
-        ping with the bot's token would spend the global budget on a table whose members are
-        away (a timeout then costs its table and retiring the one before it: two requests).
+        Through one of the channel's voices, which costs nothing. With none that can speak
+        (nobody at the table has acted for 15 minutes, the bot restarted, a webhook limit)
+        there is no reminder: the table that began the turn mentioned the member already,
+        and a second ping with the bot's token would spend the global budget on a table
+        whose members are away (a timeout then costs its table and retiring the one before
+        it: two requests).
         """
-        voice = self.voices.of_channel(channel_id)
-        if voice is not None:
+        for voice in self.voices.speakers(channel_id):
             try:
                 await voice.webhook.send(text, allowed_mentions=mentions(member_id))
                 return
-            except discord.HTTPException as error:
-                self.voices.silenced(voice)
-                log.info(
-                    "channel %d: an interaction could not ping (%s)", channel_id, refused(error)
-                )
+            except (discord.HTTPException, aiohttp.ClientError) as error:
+                self._refused_voice(voice, error, f"channel {channel_id}: could not ping")
         if self.voices.enabled:
             log.debug("channel %d: no live interaction to remind member %d", channel_id, member_id)
             return
@@ -160,6 +173,9 @@ def install(bot: Any) -> Deckhand:
     if not isinstance(deckhand.sessions.poster, DiscordPoster):
         settings = getattr(deckhand, "settings", None)  # a test's stand-in bot may have none
         speak = getattr(settings, "speak_through_interactions", True)
-        deckhand.sessions.poster = DiscordPoster(bot, Voices(enabled=speak))
+        limits = getattr(bot, "webhooks", None)  # counted by the bot's HTTP session
+        if not isinstance(limits, WebhookLimits):
+            limits = WebhookLimits()
+        deckhand.sessions.poster = DiscordPoster(bot, Voices(enabled=speak, limits=limits))
         bot.add_dynamic_items(GameButton, MoveMenu)
     return deckhand

@@ -22,7 +22,6 @@ from bot.settings import Settings
 from bot.store import StoreUnavailable
 from bot.store.base import GameStore
 from bot.text.names import clean_name
-from cogs.common.voices import voices_of
 from rules.engine import IllegalAction
 
 __all__ = [
@@ -135,14 +134,8 @@ async def guarded(
     *,
     what: str,
 ) -> None:
-    """Run a command or click; refusals and failures are answered, never "interaction failed".
-    Answered, the interaction is its channel's voice (:mod:`cogs.common.voices`)."""
-    try:
-        await _answered(interaction, work, what)
-    finally:
-        voices = voices_of(interaction.client)
-        if voices is not None:
-            voices.heard(interaction)
+    """Run a command or click; refusals and failures are answered, never "interaction failed"."""
+    await _answered(interaction, work, what)
 
 
 async def _answered(
