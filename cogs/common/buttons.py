@@ -453,10 +453,10 @@ def _from_private_message(interaction: discord.Interaction[Any]) -> bool:
     yet, which an UPDATE_MESSAGE response (type 7) edits in place."""
     message = interaction.message
     return (
-        interaction.type
-        in (discord.InteractionType.component, discord.InteractionType.modal_submit)
-        and message is not None
+        message is not None
         and message.flags.ephemeral
+        and interaction.type
+        in (discord.InteractionType.component, discord.InteractionType.modal_submit)
         and not interaction.response.is_done()
     )
 
