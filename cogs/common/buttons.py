@@ -397,10 +397,11 @@ def _hand_text(post: Post) -> str:
 
 
 async def answer(interaction: discord.Interaction[Any], reply: Reply) -> None:
-    """Answer an accepted command: the public table (or notice), then what the game tells
-    the member alone, as an ephemeral follow-up. A move made from a private message is
-    answered in that message instead, and its table posted (:func:`_answer_in_private`)."""
-    if _from_private_message(interaction) and (reply.post is not None or reply.notice):
+    """Answer an accepted command: the public table (or notice). A move made from a private
+    message, or with something to tell the member alone, is answered in private instead,
+    and its table posted (:func:`_answer_in_private`)."""
+    public = reply.post is not None or bool(reply.notice)
+    if public and (_from_private_message(interaction) or reply.private is not None):
         await _answer_in_private(interaction, reply)
         return
     if reply.post is None and reply.notice is None and reply.private is not None:
@@ -415,9 +416,6 @@ async def answer(interaction: discord.Interaction[Any], reply: Reply) -> None:
         await ephemeral(interaction, reply.private.content, view=build_view(reply.private))
         return
     await answer_post(interaction, reply.post, reply.notice)
-    if reply.private is not None:
-        private = reply.private
-        await quietly(ephemeral(interaction, private.content, view=build_view(private)))
 
 
 async def _answer_in_private(interaction: discord.Interaction[Any], reply: Reply) -> None:
@@ -428,7 +426,13 @@ async def _answer_in_private(interaction: discord.Interaction[Any], reply: Reply
     So the private message itself becomes the member's answer (what the game tells them
     alone, else their hand as it is now), first, within Discord's 3 seconds; then the table
     goes to the channel as the bot's own post, through one of the channel's voices (free)
-    or the bot's token, drawn as a reply to an earlier table."""
+    or the bot's token, drawn as a reply to an earlier table.
+
+    A move with something to tell the member alone (a drawn card to play or keep) is
+    answered so too, wherever it was made: that answer then never waits on, or is lost to,
+    a webhook limit (a follow-up after the table would be one more webhook message in the
+    channel, refused for about 40 s once the channel's are spent), and the table goes
+    through the poster, which gets past any refusal."""
     registry = deckhand(interaction).sessions
     channel_id = interaction.channel_id or 0
     locale = locale_of(interaction)
@@ -441,7 +445,10 @@ async def _answer_in_private(interaction: discord.Interaction[Any], reply: Reply
     content = t("answer.on_table", locale) if private is None else _hand_text(private)
     view = None if private is None else build_view(private)
     try:
-        await interaction.response.edit_message(content=content, view=view)
+        if _from_private_message(interaction):
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            await ephemeral(interaction, content, view=view)
     except discord.HTTPException as error:  # the move stands; its table is posted below
         log.warning("could not answer a move in private: %s", refused(error))
     session = registry.get(channel_id) or registry.finished.get(channel_id)

@@ -43,6 +43,8 @@ class DiscordPoster:
         limits; a voice refused (a 429 raised at once, a token gone) hands over to the next,
         then to the bot's own token, so a table never waits out a webhook's Retry-After."""
         for voice in self.voices.speakers(post.channel_id):
+            if not self.voices.limits.room(voice.token):  # refused meanwhile (its channel)
+                continue
             spoken = await self._through(voice, post)
             if spoken is not None:
                 return spoken
@@ -144,6 +146,8 @@ class DiscordPoster:
         it: two requests).
         """
         for voice in self.voices.speakers(channel_id):
+            if not self.voices.limits.room(voice.token):
+                continue
             try:
                 await voice.webhook.send(text, allowed_mentions=mentions(member_id))
                 return

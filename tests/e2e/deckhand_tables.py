@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CALLBACK",
+    "answered_in_private",
+    "answered_table",
     "blackjack_seed",
     "button_action",
     "code_block",
@@ -269,6 +271,38 @@ async def open_hand(
     hand = await fake.click(member, table, label)
     assert hand.ephemeral and hand.message is not None, hand.text
     return hand.message
+
+
+async def answered_table(fake: FakeDiscord, result: InteractionResult) -> FakeMessage:
+    """The public table (or notice) a move answered with: the answer itself, or, for a move
+    answered in private, the bot's post right after it: a move made from a private message
+    (a hand's menu or buttons, a private question's button), answered in that message (type
+    7; Discord would draw a public answer to a private message as a reply nobody else can
+    open), or a move with something for the member alone (a drawn card), answered with it
+    (an ephemeral type 4)."""
+    if not result.ephemeral and result.message is not None:
+        return result.message
+    assert result.response_type in (4, 7) and result.ephemeral, result
+    inter = result.interaction
+    return await fake.wait_for_message(
+        inter.channel, lambda m: m.author.id == fake.bot_user.id, after=inter.id
+    )
+
+
+async def answered_in_private(
+    fake: FakeDiscord, result: InteractionResult, private: FakeMessage | None = None
+) -> FakeMessage:
+    """A move made from a private message (``private``, when the test holds it): its answer is
+    that message updated in place (type 7), still the member's alone, and the table (or
+    notice) it made reached the channel as the bot's public post; that post."""
+    assert result.response_type == 7 and result.ephemeral, result
+    updated = result.message
+    assert updated is not None and updated.visible_to == result.interaction.member.id, result
+    if private is not None:
+        assert updated.id == private.id, (updated.id, private.id)
+    table = await answered_table(fake, result)
+    assert not table.ephemeral and table.author.id == fake.bot_user.id, table
+    return table
 
 
 def menu_of(message: FakeMessage) -> dict[str, Any]:
