@@ -158,6 +158,8 @@ class Voices:
             or interaction.response.is_done()
         ):
             return
+        if not self.limits.channel_room(channel_id):
+            return  # the answer would be a follow-up, a webhook message the channel refuses
         current = self._authors.get(message.id)
         orphan = current is None or not current.live(self.clock())
         if not orphan and not (speak and not self.fresh(channel_id)):

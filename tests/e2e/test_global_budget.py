@@ -40,34 +40,56 @@ CATALOG = GameCatalog.discover()
 TABLES = {game.name: game.soak.practice for game in CATALOG}
 
 
-@pytest.mark.parametrize("game", sorted(TABLES))
-async def test_a_game_at_a_human_pace_costs_nothing_against_the_global_limit(
-    deckhand: Deckhand, fake_discord: FakeDiscord, game: str
+# A member's move every 5 seconds at each table, as the ceiling benchmark plays them: a human
+# pace. Discord's webhook limits are per interaction (5 requests in 2 s) and per channel (30
+# webhook messages a minute, ephemeral ones too), so a table played faster than people play
+# would rightly spend the bot's token once its voices run short.
+HUMAN_PACE = 5.0
+MOVES_AT_A_TABLE = 9  # member moves a table plays (about 45 s), or to the game's end
+
+
+async def test_every_game_at_a_human_pace_costs_nothing_against_the_global_limit(
+    deckhand: Deckhand, fake_discord: FakeDiscord
 ) -> None:
-    """One member and computers play a whole game, every message a real table would get:
-    no request counted against the global limit after the bot is ready, while dozens of
-    tables were posted and retired (Discord's route buckets on, as on Discord)."""
+    """A member and computers at a table of every game at once, one channel each, every
+    message a real table gets (moves from the private hand's menu and the table's buttons):
+    no request counted against the global limit after the bot is ready, no webhook 429, and
+    no public post of the bot hanging off a private answer (the fake's teardown check),
+    while dozens of tables were posted and retired through the members' public answers
+    (Discord's route and webhook limits on, as on Discord)."""
     fake = fake_discord
     fake.limits.route_limits.update(DISCORD_ROUTE_LIMITS)
     alice = fake.add_member("alice")
-    rng = random.Random(game)
+    channels = {game: fake.add_channel(game) for game in sorted(TABLES)}
     async with deckhand.run() as bot:
         fake.limits.reset()
-        opened = await fake.slash(alice, fake.channel, f"{game} start", seed=3, **TABLES[game])
-        assert not opened.ephemeral, opened.text
-        for _ in range(400):
-            await fake.wait_for(lambda: members_turn(bot, fake.channel, alice))
-            await settled(fake, bot, fake.channel)
-            if not await member_move(fake, bot, alice, fake.channel, rng):
-                break
-        else:
-            raise AssertionError("the game did not end")
-        await asyncio.sleep(0)
-        tables = [m for m in fake.public_messages(fake.channel) if m.author.id == fake.bot_user.id]
-        assert len(tables) >= 2
+
+        async def play(game: str) -> int:
+            channel = channels[game]
+            rng = random.Random(game)
+            opened = await fake.slash(alice, channel, f"{game} start", seed=3, **TABLES[game])
+            assert not opened.ephemeral, opened.text
+            moves = 0
+            while moves < MOVES_AT_A_TABLE:
+                await fake.wait_for(lambda: members_turn(bot, channel, alice), within=20)
+                await settled(fake, bot, channel)
+                await asyncio.sleep(HUMAN_PACE)  # the member reads the table, then moves
+                if not await member_move(fake, bot, alice, channel, rng):
+                    break
+                moves += 1
+            await fake.wait_for(lambda: members_turn(bot, channel, alice), within=20)
+            return moves
+
+        played = await asyncio.gather(*(play(game) for game in channels))
+        assert sum(played) >= 2 * len(channels), played
+        for game, channel in channels.items():
+            tables = [m for m in fake.public_messages(channel) if m.author.id == fake.bot_user.id]
+            assert len(tables) >= 2, game
         by_route = Counter(route for route in fake.limits.requests.elements() if counted(route))
         assert by_route == Counter(), by_route
         assert fake.limits.global_requests == 0
+        assert fake.limits.webhook_429 == Counter(), fake.limits.webhook_429
+        assert any(r.startswith("POST /webhooks/") for r in fake.limits.requests.elements())
 
 
 async def test_without_interactions_every_table_counts_and_goes_through_the_budget(
