@@ -33,7 +33,9 @@ At each step the tables are opened and play ``--warmup`` seconds unmeasured, the
   table. Today's design posts it with the bot's token, so when the budget of 50 a second is
   spent it queues: members wait on the computers, not on their own answer, which is why
   this counts as the member's "new table";
-- no global 429;
+- no global 429, and no 429 on an interaction's webhook (a token's 5 requests per 2 s, a
+  channel's 30 webhook messages a minute: the fake's limits are on, as on Discord; the
+  invalid requests, 401, 403 and 429, any 10 minutes held are reported beside them);
 - nothing went wrong meanwhile: no error in the bots' logs, no request the fake says Discord
   would refuse, no table stalled (no member's turn for 20 s).
 
@@ -238,6 +240,7 @@ async def measure(
     loop = asyncio.get_running_loop()
     limits = fake.limits
     global_429, route_429 = limits.global_429, sum(limits.route_429.values())
+    webhook_429 = sum(limits.webhook_429.values())
     bot_cpu = [bot.cpu_seconds() for bot in bots]
     database = database_cpu()
     own, machine, started = own_cpu_seconds(), machine_busy(), loop.time()
@@ -273,6 +276,11 @@ async def measure(
         "counted requests per second": counted / wall,
         "global 429s": limits.global_429 - global_429,
         "route 429s": sum(limits.route_429.values()) - route_429,
+        # An interaction webhook's limits (a token's 5 per 2 s, a channel's 30 messages a
+        # minute), and the invalid requests (401, 403, 429) any 10 minutes held so far:
+        # Discord bans a bot's address at 10,000.
+        "webhook 429s": sum(limits.webhook_429.values()) - webhook_429,
+        "invalid requests per 10 min": limits.invalid_requests_peak,
         "p50 ms": percentile(lat, 0.50) * 1000,
         "p99 ms": percentile(lat, 0.99) * 1000,
         "computer lag p99 ms": percentile(lag, 0.99) * 1000,
@@ -318,6 +326,7 @@ def held(step: dict[str, Any]) -> bool:
         and step["p99 ms"] <= LIMIT_SECONDS * 1000
         and step["computer lag p99 ms"] <= LIMIT_SECONDS * 1000
         and step["global 429s"] == 0
+        and step["webhook 429s"] == 0
         and not (step["errors"] or step["violations"] or step["stalled tables"])
     )
 
@@ -344,8 +353,8 @@ async def ramp(args: argparse.Namespace) -> list[dict[str, Any]]:
 COLUMNS = (
     ("deployment", 23), ("design", 14), ("tables", 6), ("moves/s", 7), ("req/move", 8),
     ("req/comp", 8), ("req/tmo", 7), ("req/s", 5), ("p50 ms", 6), ("p99 ms", 6),
-    ("lag p99", 7), ("g429", 4), ("bot ms/mv", 9), ("bots cpu%", 9), ("drv%", 4),
-    ("drv lag", 7), ("db%", 4), ("other%", 6), ("held", 4),
+    ("lag p99", 7), ("g429", 4), ("w429", 4), ("inval", 5), ("bot ms/mv", 9),
+    ("bots cpu%", 9), ("drv%", 4), ("drv lag", 7), ("db%", 4), ("other%", 6), ("held", 4),
 )  # fmt: skip
 
 
@@ -361,6 +370,7 @@ def line(step: dict[str, Any]) -> str:
         _cost(costs["computer move"]), _cost(costs["timeout"]),
         f"{step['counted requests per second']:.0f}", f"{step['p50 ms']:.0f}",
         f"{step['p99 ms']:.0f}", f"{step['computer lag p99 ms']:.0f}", str(step["global 429s"]),
+        str(step["webhook 429s"]), str(step["invalid requests per 10 min"]),
         f"{step['bot cpu ms per move']:.2f}", "+".join(f"{c:.0f}" for c in step["bot cpu %"]),
         f"{step['driver cpu %']:.0f}", f"{step['driver loop lag p99 ms']:.0f}",
         f"{step['database cpu %']:.0f}",

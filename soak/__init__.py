@@ -38,7 +38,16 @@ The counts that must be 0 (:data:`soak.report.COUNTS`):
 - ``global 429s``: requests over Discord's 50 a second for the bot (the fake's global limit
   is on unless ``--no-rate-limits``): each process keeps to its share, so none may reach it.
   The per-route 429s are reported by bucket beside them (``429s by bucket``): discord.py
-  waits those out as Discord asks, so they are no failure.
+  waits those out as Discord asks, so they are no failure;
+- ``hidden replies``: public messages of the bot that Discord draws as a reply to a message
+  other members cannot open (an interaction answered in private carrying a public post);
+- ``tables stalled over 5 s``: tables the bot took over 5 s to send (the poster logs each),
+  as a table waiting out a webhook's 429 would.
+
+Reported beside them: the webhook 429s by kind (a token's bucket, a channel's webhook
+messages; after a kill the new process cannot know what the old one spent, so it may meet
+one and post another way) and the most invalid requests (401, 403, 429) any 10 minutes held,
+which Discord bans at 10,000.
 
 Nothing here names a game: a game's buttons and hand menus are played without more code.
 """

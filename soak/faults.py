@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+import time
 from collections import Counter
 from urllib.parse import urlsplit, urlunsplit
 
@@ -158,11 +159,13 @@ class Faults:
         self.database_url = database_url
         self.relay = relay
         self.counted = counted
+        self.times: list[float] = []  # when each was injected (time.time(), as the log's)
 
     async def inject(self, kind: str) -> None:
         """Inject one fault of ``kind`` (one of :data:`FAULTS` but ``kill``)."""
         rng = self.rng
         self.counted[kind] += 1
+        self.times.append(time.time())
         if kind.startswith("rest_"):
             self.fake.fail_next(
                 int(kind.removeprefix("rest_")),

@@ -15,7 +15,7 @@ from pathlib import Path
 from bot.fakediscord import FakeDiscord
 from bot.settings import Settings
 
-__all__ = ["READY_SECONDS", "ROOT", "BotProcess", "log_conflicts", "log_errors"]
+__all__ = ["READY_SECONDS", "ROOT", "BotProcess", "log_conflicts", "log_errors", "log_stalls"]
 
 ROOT = Path(__file__).resolve().parent.parent
 READY_SECONDS = 60.0
@@ -116,6 +116,24 @@ class BotProcess:
 def log_conflicts(text: str) -> list[str]:
     """The bot's records of a save meeting a version conflict (``bot/sessions/core.py``)."""
     return [ANSI.sub("", line) for line in text.splitlines() if CONFLICT in ANSI.sub("", line)]
+
+
+STALL = re.compile(r"a table stalled (?P<seconds>[\d.]+) s before it went out")
+
+
+def log_stalls(text: str) -> list[tuple[str, float, float]]:
+    """The poster's lines for a table that stalled over 5 s before it went out
+    (``cogs.common.poster.STALLED_SECONDS``): each line, when it was logged
+    (``time.time()``) and how long the table waited."""
+    found = []
+    for raw in text.splitlines():
+        line = ANSI.sub("", raw)
+        stalled = STALL.search(line)
+        if stalled is None:
+            continue
+        stamp = time.mktime(time.strptime(line[:19], "%Y-%m-%d %H:%M:%S"))
+        found.append((line, stamp + 1.0, float(stalled["seconds"])))  # the log's whole second
+    return found
 
 
 def log_errors(text: str) -> list[str]:

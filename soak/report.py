@@ -21,6 +21,8 @@ COUNTS = (
     "games stuck",
     "refused yet written",
     "global 429s",
+    "hidden replies",
+    "tables stalled over 5 s",
 )
 
 
@@ -46,6 +48,7 @@ def summary(run: Soak, seconds: float) -> dict[str, Any]:
     violations = run.violations()
     errors = run.errors()
     conflicts = run.conflicts()
+    stalls = run.stalls()
     tally = run.tally
     options = run.options
     limits = run.fake.limits
@@ -73,6 +76,10 @@ def summary(run: Soak, seconds: float) -> dict[str, Any]:
         "games stuck": len(tally.stuck),
         "refused yet written": len(conflicts),
         "global 429s": limits.global_429,
+        "hidden replies": len(run.fake.hidden_replies),
+        "tables stalled over 5 s": len(stalls),
+        "webhook 429s": dict(limits.webhook_429),
+        "invalid requests (peak per 10 min)": limits.invalid_requests_peak,
         "429s by bucket": dict(Counter(f"{route} @ {major}" for route, major in limits.limited)),
         "not sent (button gone)": tally.not_sent,
         "unanswered because of a kill (excused)": run.excused_count,
@@ -90,6 +97,7 @@ def summary(run: Soak, seconds: float) -> dict[str, Any]:
             "unhandled errors": errors[:20],
             "games stuck": tally.stuck,
             "refused yet written": conflicts[:20],
+            "tables stalled over 5 s": stalls[:20],
         },
     }
 

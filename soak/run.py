@@ -25,7 +25,7 @@ from bot.fakediscord.ratelimits import DISCORD_ROUTE_LIMITS
 from cogs.common.ids import version_of as version_of_id
 from soak.faults import Faults, FaultSchedule, Relay
 from soak.members import GAMES, Members
-from soak.process import BotProcess, log_conflicts, log_errors
+from soak.process import BotProcess, log_conflicts, log_errors, log_stalls
 from soak.report import Tally, summary
 from soak.store import drop_schema, fresh_schema, stored_games
 from soak.witness import Witness
@@ -218,6 +218,16 @@ class Soak:
     def errors(self) -> list[str]:
         """The bot log's errors (:func:`soak.process.log_errors`)."""
         return log_errors(self.bot.log_text())
+
+    def stalls(self) -> list[str]:
+        """The bot log's tables that took over 5 s to go out (:func:`soak.process.log_stalls`)
+        while Discord was not failing: a table waiting on Discord's own slow or failed
+        answers (a fault injected while it waited) is no stall of the bot's making."""
+        return [
+            line
+            for line, ended, waited in log_stalls(self.bot.log_text())
+            if not any(ended - waited - 1 <= at <= ended + 1 for at in self.faults.times)
+        ]
 
     def conflicts(self) -> list[str]:
         """The bot log's version conflicts (:func:`soak.process.log_conflicts`)."""

@@ -8,6 +8,7 @@ Discord's global rate limit (:mod:`.voices`), else with the bot's token.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import aiohttp
@@ -20,9 +21,11 @@ from cogs.common.buttons import NO_PINGS, GameButton, MoveMenu, build_view, ment
 from cogs.common.respond import Deckhand, refused
 from cogs.common.voices import Voice, Voices
 
-__all__ = ["DiscordPoster", "install"]
+__all__ = ["STALLED_SECONDS", "DiscordPoster", "install"]
 
 log = logging.getLogger(__name__)
+
+STALLED_SECONDS = 5.0  # a table slower than this to go out is a stalled table (logged)
 
 
 class DiscordPoster:
@@ -41,7 +44,19 @@ class DiscordPoster:
 
         Through the channel's voices, newest first, while one has room in Discord's webhook
         limits; a voice refused (a 429 raised at once, a token gone) hands over to the next,
-        then to the bot's own token, so a table never waits out a webhook's Retry-After."""
+        then to the bot's own token, so a table never waits out a webhook's Retry-After. A
+        table that took longer than :data:`STALLED_SECONDS` to go out is logged (WARNING)."""
+        started = time.monotonic()
+        try:
+            return await self._post(post)
+        finally:
+            waited = time.monotonic() - started
+            if waited > STALLED_SECONDS:
+                log.warning(
+                    "channel %d: a table stalled %.1f s before it went out", post.channel_id, waited
+                )
+
+    async def _post(self, post: Post) -> int | None:
         for voice in self.voices.speakers(post.channel_id):
             if not self.voices.limits.room(voice.token):  # refused meanwhile (its channel)
                 continue

@@ -59,3 +59,19 @@ def test_the_bot_takes_no_setting_from_the_callers_environment(
     assert env["SHARD_IDS"] == "1"
     assert env["PYTHONPATH"] == str(ROOT)
     assert env["SOMETHING_ELSE"] == "kept"
+
+
+def test_the_poster_s_stalled_tables_are_found_in_the_log() -> None:
+    import time
+
+    from soak.process import log_stalls
+
+    text = (
+        "2026-12-05 10:00:00 INFO bot: ready\n"
+        "2026-12-05 10:00:09 WARNING cogs.common.poster: channel 5: a table stalled 6.2 s"
+        " before it went out\n"
+        "2026-12-05 10:00:10 WARNING cogs.common.poster: could not post the table\n"
+    )
+    [(line, when, waited)] = log_stalls(text)
+    assert line == text.splitlines()[1] and waited == 6.2
+    assert when == time.mktime(time.strptime("2026-12-05 10:00:09", "%Y-%m-%d %H:%M:%S")) + 1
