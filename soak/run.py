@@ -168,13 +168,18 @@ class Soak:
 
     def end_cut_by_kill(self, channel_id: int, killed_at: float) -> bool:
         """Whether the kill caught in flight an interaction that may have ended this channel's
-        game (a /game end here, a list's End naming it, a host's leave): written, then never
-        announced, as no bot can help. A lost move shows as an older version stored; only an
-        end leaves nothing, so nothing else is excused by this."""
+        game (a /game end here, a list's End naming it, a host's leave, a last move): written,
+        then never announced, as no bot can help. That includes one answered in private just
+        before the kill: its table is the bot's post after that answer. A lost move shows as
+        an older version stored; only an end leaves nothing, so nothing else is excused by
+        this."""
         since = killed_at - self.fake.deadline - 1
         return any(
             since <= inter.created <= killed_at
-            and not inter.completed.is_set()
+            and (
+                not inter.completed.is_set()
+                or (inter.original is not None and inter.original.ephemeral)
+            )
             and (inter.channel.id == channel_id or str(channel_id) in json.dumps(inter.payload))
             for inter in self.fake.interactions.values()
         )
