@@ -453,6 +453,7 @@ def report(steps: list[dict[str, Any]], args: argparse.Namespace) -> Report:
              f"move every {args.pace:g} s a table on average; computers wait "
              f"{args.computer_delay:g} s")  # fmt: skip
     out.note("held: p99 move -> its table <= 1 s, p99 computers' reply lag <= 1 s, 0 global 429,")
+    out.note("0 webhook 429 (w429; inval: the most invalid requests any 10 minutes held),")
     out.note("no error logged, no request Discord would refuse, no table stalled")
     out.note("requests per kind: least squares over the tables (benchmarks/ceiling.py)")
     out.note("ratios: largest N held by the new design / by today's; the first key is the")
