@@ -29,6 +29,7 @@ from bot.fakediscord import (
     InteractionResult,
     UsageError,
 )
+from bot.fakediscord.model import Interaction
 from bot.fakediscord.ratelimits import counted
 from bot.games import GameCatalog
 from soak.witness import actions_of, version_of
@@ -218,6 +219,11 @@ class World:
         self.tables = [table for table in opened if table is not None]
 
 
+# How long a move answered in private may wait for its table before the member moves on: a
+# move whose table never came is a stalled table's business, not a latency.
+PRIVATE_TABLE_WAIT = 5.0
+
+
 def _versioned(message: FakeMessage) -> bool:
     """Whether the message's buttons carry a game version (a table's, not a notice's)."""
     return version_of(message.buttons) is not None
@@ -377,8 +383,8 @@ class Table:
                 return
             result = await self.fake.click(member, live, self.rng.choice(moves))
         for _ in range(3):
-            if not result.ephemeral or result.message is None:
-                break
+            if not result.ephemeral or result.message is None or result.response_type == 7:
+                break  # public, or a move made from the private message, answered there
             picked = await self.pick(member, result.message)
             if picked is None:
                 return
@@ -402,13 +408,29 @@ class Table:
         """Record a move's answer: its latency if it posted a table, else a refusal."""
         world = self.world
         public = [m for m in result.messages if not m.ephemeral and _versioned(m)]
+        inter = result.interaction
+        if not public and result.response_type == 7:
+            # A move made from a private message is answered there; its table is the bot's
+            # post after it (none for a step that stays private, as Rummikub's staging).
+            try:
+                await self.fake.wait_for_message(
+                    self.channel, _versioned, after=inter.id, within=PRIVATE_TABLE_WAIT
+                )
+            except TimeoutError:
+                return
+            self.count(inter, self.fake.loop_time())
+            return
         if not public:
             if world.measuring and result.response_type is not None:
                 world.tally.refused += 1
             return
-        inter = result.interaction
         done = inter.responded_at if inter.response_type == 4 else self.fake.loop_time()
         assert done is not None
+        self.count(inter, done)
+
+    def count(self, inter: Interaction, done: float) -> None:
+        """A member's move whose table reached the fake at ``done``."""
+        world = self.world
         self.answered = done if self.kind == "computer" else None
         if world.measuring:
             world.tally.member_moves[self.kind] += 1
