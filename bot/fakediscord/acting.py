@@ -453,6 +453,7 @@ async def submit_modal(
     data = {"custom_id": modal["custom_id"], "components": rows}
     message = inter.payload.get("message")
     submitted = new_interaction(discord, MODAL_SUBMIT, member, inter.channel, data)
+    submitted.opener = inter  # its messages' triggering_interaction_metadata
     if message is not None:
         submitted.payload["message"] = message
     return await _send(discord, submitted)

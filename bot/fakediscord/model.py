@@ -43,6 +43,10 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 
+# Message types (resources/message.mdx:84, 102, 103) and the interaction types that make them.
+DEFAULT, REPLY, CHAT_INPUT_COMMAND = 0, 19, 20
+APPLICATION_COMMAND, COMPONENT, MODAL_SUBMIT = 2, 3, 5
+
 # Permission bits (https://discord.com/developers/docs/topics/permissions).
 ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
@@ -351,7 +355,8 @@ class FakeGuild:
 
 @dataclass(slots=True)
 class FakeMessage:
-    """A message as Discord stores it; ``visible_to`` is the member of an ephemeral message."""
+    """A message as Discord stores it; ``visible_to`` is the member of an ephemeral message,
+    ``reply_to`` the message Discord's client draws it as replying to (its reference)."""
 
     id: int
     channel_id: int
@@ -369,6 +374,9 @@ class FakeMessage:
     edits: int = 0
     deleted: bool = False
     pinged: list[int] = field(default_factory=list)  # members notified when it was sent
+    type: int = DEFAULT
+    reply_to: int | None = None
+    interaction_metadata: dict[str, Any] | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -444,12 +452,23 @@ class FakeMessage:
             "embeds": self.embeds,
             "components": self.components,
             "pinned": False,
-            "type": 0 if self.interaction_id is None else 20,
+            "type": self.type,
             "flags": self.flags,
         }
         if self.interaction_id is not None:
             data["application_id"] = str(self.author.id)
             data["webhook_id"] = str(self.author.id)
+        if self.interaction_metadata is not None:
+            data["interaction_metadata"] = self.interaction_metadata
+        if self.reply_to is not None:
+            # A reply's reference (resources/message.mdx:398); no ``referenced_message``: "the
+            # backend did not attempt to fetch the message that was being replied to" (:71).
+            data["message_reference"] = {
+                "type": 0,
+                "message_id": str(self.reply_to),
+                "channel_id": str(self.channel_id),
+                "guild_id": str(self.guild_id),
+            }
         return data
 
 
@@ -459,7 +478,7 @@ class Interaction:
 
     id: int
     token: str
-    kind: int  # 2 application command, 3 component, 4 autocomplete
+    kind: int  # 2 application command, 3 component, 4 autocomplete, 5 modal submit
     member: FakeMember
     channel: FakeChannel
     payload: dict[str, Any]
@@ -472,3 +491,51 @@ class Interaction:
     refusals: list[Violation] = field(default_factory=list)
     responded: asyncio.Event = field(default_factory=asyncio.Event)
     completed: asyncio.Event = field(default_factory=asyncio.Event)
+    opener: Interaction | None = None  # a modal submit's: the interaction that showed the modal
+    webhook_unknown: bool = False  # Discord dropped its token early (FakeDiscord.unknown_webhook)
+    webhook_404s: int = 0  # "Unknown Webhook" answers given since
+
+    @property
+    def interacted_message_id(self) -> int | None:
+        """The message its component was on (a modal's: the component that opened it)."""
+        message = self.payload.get("message")
+        return int(message["id"]) if message else None
+
+    def metadata(self, *, followup: bool = False) -> dict[str, Any]:
+        """The ``interaction_metadata`` of a message it makes (resources/message.mdx:269,
+        one structure per kind: 276-282 a command's, 290-295 a component's, 303-308 a modal
+        submit's): ``original_response_message_id`` "present only on follow-up messages"."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.kind,
+            "user": self.member.user.payload(),
+            "authorizing_integration_owners": dict(self.payload["authorizing_integration_owners"]),
+        }
+        if followup and self.original is not None:
+            data["original_response_message_id"] = str(self.original.id)
+        if self.kind == COMPONENT and self.interacted_message_id is not None:
+            data["interacted_message_id"] = str(self.interacted_message_id)
+        if self.kind == MODAL_SUBMIT and self.opener is not None:
+            # "Metadata for the interaction that was used to open the modal" (line 308).
+            data["triggering_interaction_metadata"] = self.opener.metadata()
+        return data
+
+    def replied_to(self, *, followup: bool = False) -> int | None:
+        """The message Discord's client draws a message of this interaction as replying to: a
+        follow-up, the original response (discord-api-docs#2733; after a deferred update, the
+        component's message); a response, the message its component was on ("responses to
+        Message Components ... [include] a message reference object",
+        interactions/receiving-and-responding.mdx:206), a modal's from a component too."""
+        if followup:
+            return self.original.id if self.original is not None else None
+        return self.interacted_message_id
+
+    def message_type(self, reply_to: int | None) -> int:
+        """The ``type`` of a message it makes. The docs name none for an interaction's messages:
+        a reply is 19 ("messages replying to a previous message (type 19)",
+        resources/message.mdx:397), a command's answer 20 (CHAT_INPUT_COMMAND, line 103); a
+        modal's answer is taken as its command's (a guess: nothing says)."""
+        if reply_to is not None:
+            return REPLY
+        root = self.opener if self.kind == MODAL_SUBMIT and self.opener else self
+        return CHAT_INPUT_COMMAND if root.kind == APPLICATION_COMMAND else DEFAULT

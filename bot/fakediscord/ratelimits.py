@@ -8,6 +8,15 @@
   Discord does not publish their sizes ("rate limits should not be hard coded into your
   app", line 11); :data:`DISCORD_ROUTE_LIMITS` holds what bots meet in practice, 5 messages
   per 5 seconds in a channel.
+- An interaction's **webhook**: "Interactions webhooks share the same rate limit properties
+  as normal webhooks" (``interactions/receiving-and-responding.mdx:429``), a bucket per token
+  over its follow-ups and their reads, edits and deletes (:data:`WEBHOOK_TOKEN_LIMIT`), and
+  the hidden limit of webhook messages in a channel (:data:`WEBHOOK_CHANNEL_LIMIT`), answered
+  with a ``shared`` 429 no header warned of. Both are on unless ``webhook_limits`` is off.
+- **Invalid requests**: "An invalid request is one that results in 401, 403, or 429
+  statuses" (line 132), "10,000 per 10 minutes", but "429 errors returned with
+  ``X-RateLimit-Scope: shared`` are not counted against you" (line 138); every answer the
+  fake gives passes :meth:`RateLimits.answered`, which counts them in a sliding ten minutes.
 
 Every bucketed answer carries the ``X-RateLimit-*`` headers discord.py reads (and waits on
 when ``Remaining`` is 0); a request over a limit gets Discord's 429 body and headers. Every
@@ -18,13 +27,18 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections import Counter
-from collections.abc import Callable
+from collections import Counter, deque
+from collections.abc import Callable, Mapping
 from typing import Any
 
 __all__ = [
     "DISCORD_ROUTE_LIMITS",
     "GLOBAL_PER_SECOND",
+    "INVALID_REQUEST_LIMIT",
+    "WEBHOOK_CHANNEL_LIMIT",
+    "WEBHOOK_CHANNEL_RETRY_AFTER",
+    "WEBHOOK_ROUTES",
+    "WEBHOOK_TOKEN_LIMIT",
     "RateLimits",
     "counted",
 ]
@@ -38,6 +52,33 @@ DISCORD_ROUTE_LIMITS: dict[str, tuple[int, float]] = {
 }
 _MAJOR = ("channel_id", "guild_id", "token")
 
+# An interaction's webhook routes, one bucket per token (the callback is not among them). Its
+# size is not published; measured "5/2s per interaction" (discord-api-docs#2701, where staff
+# answer "The rate limits used are identical to webhook rate limits"), as staff said of
+# webhooks on #367: "it should be reporting 5/2".
+WEBHOOK_ROUTES = frozenset(
+    {
+        "POST /webhooks/{app_id}/{token}",
+        "GET /webhooks/{app_id}/{token}/messages/{message_id}",
+        "PATCH /webhooks/{app_id}/{token}/messages/{message_id}",
+        "DELETE /webhooks/{app_id}/{token}/messages/{message_id}",
+    }
+)
+WEBHOOK_TOKEN_LIMIT = (5, 2.0)
+_WEBHOOK_BUCKET = "webhooks/{app_id}/{token}"  # one X-RateLimit-Bucket for the four routes
+# Webhook messages a channel takes in any 60 s: "the 30/60 was added as a limit to the channel
+# itself" (staff on discord-api-docs#367); "Spam a webhook message 30 times. The next one will
+# return 429 with a "retry_after" of 40 or more seconds" (#4043; #1454: "typically between
+# 40-45 seconds"). Ephemeral follow-ups count too ("ephemeral messages have the channel-level
+# webhook ratelimit applied to them", #3763).
+WEBHOOK_CHANNEL_LIMIT = (30, 60.0)
+WEBHOOK_CHANNEL_RETRY_AFTER = 40.0
+# topics/rate-limits.mdx:132: "Currently, this limit is 10,000 per 10 minutes. An invalid
+# request is one that results in 401, 403, or 429 statuses."
+INVALID_REQUEST_LIMIT = (10_000, 600.0)
+_INVALID_STATUSES = frozenset({401, 403, 429})
+_PRUNE_AT = 4096  # token buckets kept before the ended ones are swept out
+
 
 def counted(route: str) -> bool:
     """Whether ``route`` counts against the global limit: all but the interaction endpoints
@@ -47,8 +88,9 @@ def counted(route: str) -> bool:
 
 
 class RateLimits:
-    """The global limit (on unless ``global_per_second`` is ``None``) and the per-route
-    buckets in ``route_limits`` (none unless set: a test or the soak turns them on)."""
+    """The global limit (on unless ``global_per_second`` is ``None``), the per-route buckets
+    in ``route_limits`` (none unless set: a test or the soak turns them on) and an
+    interaction webhook's two limits (on unless ``webhook_limits`` is ``False``)."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
@@ -60,8 +102,14 @@ class RateLimits:
         self.global_429 = 0
         self.route_429: Counter[str] = Counter()
         self.limited: list[tuple[str, str]] = []  # (route, major parameter) per route 429
+        self.webhook_limits = True
+        self.webhook_429: Counter[str] = Counter()  # "token" (its bucket), "channel" (shared)
+        self.invalid_requests_peak = 0  # the most invalid requests any 10 minutes held
         self._global = _Window()
         self._buckets: dict[tuple[str, str], _Window] = {}
+        self._tokens: dict[str, _Window] = {}
+        self._channel_posts: dict[int, deque[float]] = {}
+        self._invalid: deque[float] = deque()
 
     def reset(self) -> None:
         """Empty every window and count, as if the bot had been quiet for a while."""
@@ -70,8 +118,13 @@ class RateLimits:
         self.global_requests = self.global_429 = 0
         self.route_429.clear()
         self.limited.clear()
+        self.webhook_429.clear()
+        self.invalid_requests_peak = 0
         self._global = _Window()
         self._buckets.clear()
+        self._tokens.clear()
+        self._channel_posts.clear()
+        self._invalid.clear()
 
     def take(
         self, route: str, params: dict[str, str]
@@ -86,6 +139,8 @@ class RateLimits:
                 self.global_429 += 1
                 scope = {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
                 return scope | _retry(retry), _body(retry, is_global=True)
+        if self.webhook_limits and route in WEBHOOK_ROUTES:
+            return self._take_webhook(now, params["token"])
         limit = self.route_limits.get(route)
         headers: dict[str, str] = {}
         if limit is not None:
@@ -106,12 +161,82 @@ class RateLimits:
             self._global.used += 1
         return headers, None
 
+    def _take_webhook(self, now: float, token: str) -> tuple[dict[str, str], dict[str, Any] | None]:
+        """One request on an interaction's webhook, in its token's bucket."""
+        if len(self._tokens) > _PRUNE_AT:
+            self._tokens = {key: w for key, w in self._tokens.items() if w.resets > now}
+        count, seconds = WEBHOOK_TOKEN_LIMIT
+        bucket = self._tokens.setdefault(token, _Window())
+        retry = bucket.full(now, count, seconds)
+        if retry is not None:
+            self.webhook_429["token"] += 1
+            headers = _bucket(_WEBHOOK_BUCKET, count, 0, retry) | {"X-RateLimit-Scope": "user"}
+            return headers | _retry(retry), _body(retry, is_global=False)
+        bucket.used += 1
+        return _bucket(_WEBHOOK_BUCKET, count, count - bucket.used, bucket.resets - now), None
+
+    def webhook_message(
+        self, channel_id: int, token: str
+    ) -> tuple[dict[str, str], dict[str, Any]] | None:
+        """Count a new message a webhook (``token``'s) posts in ``channel_id``; or, when the
+        channel took :data:`WEBHOOK_CHANNEL_LIMIT` in the last 60 s, the headers and body of
+        Discord's ``shared`` 429 instead (the request is given back to its token's bucket:
+        refused, it counts in neither)."""
+        if not self.webhook_limits:
+            return None
+        now = self.clock()
+        count, seconds = WEBHOOK_CHANNEL_LIMIT
+        posts = self._channel_posts.setdefault(channel_id, deque())
+        while posts and posts[0] <= now - seconds:
+            posts.popleft()
+        if len(posts) < count:
+            posts.append(now)
+            return None
+        self.webhook_429["channel"] += 1
+        headers: dict[str, str] = {}
+        bucket = self._tokens.get(token)
+        if bucket is not None:
+            bucket.used = max(0, bucket.used - 1)
+            # "The normal rate limit headers track your per-user usage" (staff on #4043, whose
+            # 429 showed the token's 5-request bucket); rate-limits.mdx:61: "normal route
+            # rate-limiting headers will also be sent in this response" (its shared example,
+            # lines 85-102, has Remaining 9 of 10). Retry-After alone says when to retry.
+            limit = WEBHOOK_TOKEN_LIMIT[0]
+            headers = _bucket(_WEBHOOK_BUCKET, limit, limit - bucket.used, bucket.resets - now)
+        retry = WEBHOOK_CHANNEL_RETRY_AFTER
+        headers |= {"X-RateLimit-Scope": "shared"} | _retry(retry)
+        # The message of rate-limits.mdx's "Exceeded Resource Rate Limit Response" (line 98).
+        return headers, _body(retry, is_global=False, message="The resource is being rate limited.")
+
+    def answered(self, status: int, headers: Mapping[str, str]) -> None:
+        """Count one answer the fake gave (every one passes here): an invalid request is a
+        401, 403 or 429 (rate-limits.mdx:132), but "429 errors returned with
+        ``X-RateLimit-Scope: shared`` are not counted against you" (line 138)."""
+        if status not in _INVALID_STATUSES:
+            return
+        if status == 429 and headers.get("X-RateLimit-Scope") == "shared":
+            return
+        self._invalid.append(self.clock())
+        in_window = self.invalid_requests_in_window()
+        self.invalid_requests_peak = max(self.invalid_requests_peak, in_window)
+
+    def invalid_requests_in_window(self) -> int:
+        """Invalid requests in the last 10 minutes (Discord restricts an IP past 10,000)."""
+        since = self.clock() - INVALID_REQUEST_LIMIT[1]
+        while self._invalid and self._invalid[0] <= since:
+            self._invalid.popleft()
+        return len(self._invalid)
+
     def report(self) -> dict[str, int]:
-        """Requests by route, global-limit requests and 429s, for a benchmark's table."""
+        """Requests by route, global-limit requests and 429s, webhook 429s and the most
+        invalid requests in 10 minutes, for a benchmark's table."""
         found = {f"requests {route}": n for route, n in sorted(self.requests.items())}
         found["requests against the global limit"] = self.global_requests
         found["global 429s"] = self.global_429
         found |= {f"429s {route}": n for route, n in sorted(self.route_429.items())}
+        found["webhook 429s (token)"] = self.webhook_429["token"]
+        found["webhook 429s (channel)"] = self.webhook_429["channel"]
+        found["invalid requests (peak per 10 min)"] = self.invalid_requests_peak
         return found
 
 
@@ -149,5 +274,7 @@ def _retry(seconds: float) -> dict[str, str]:
     return {"Retry-After": str(max(1, round(seconds))), "Via": "1.1 google"}
 
 
-def _body(seconds: float, *, is_global: bool) -> dict[str, Any]:
-    return {"message": "You are being rate limited.", "retry_after": seconds, "global": is_global}
+def _body(
+    seconds: float, *, is_global: bool, message: str = "You are being rate limited."
+) -> dict[str, Any]:
+    return {"message": message, "retry_after": seconds, "global": is_global}

@@ -1,9 +1,11 @@
 """The REST API under ``/api/v10``: the route table and the one place every request passes.
 
 Routing is a small regex table so every request passes one place that can inject failures
-(429 with ``retry_after``, 5xx) and record what Discord would refuse: every body Discord's
-OpenAPI description has a schema for is validated against it (:mod:`.spec`), then against
-the rules its documentation states in words (:mod:`.limits`). A refusal names the route, the
+(429 with ``retry_after``, 5xx), counts every answer (the invalid ones among them, as
+Discord counts them: :meth:`~.ratelimits.RateLimits.answered`) and records what Discord
+would refuse: every body Discord's OpenAPI description has a schema for is validated
+against it (:mod:`.spec`), then against the rules its documentation states in words
+(:mod:`.limits`). A refusal names the route, the
 field and the rule. A route the fake does not know answers 404 and is recorded as a
 violation: a test must not pass on a call the fake silently ignored.
 
@@ -121,6 +123,12 @@ class Rest:
     # -- plumbing ----------------------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.Response:
+        """Answer one request; every answer the fake gives is counted here."""
+        response = await self._answer(request)
+        self.discord.limits.answered(response.status, response.headers)
+        return response
+
+    async def _answer(self, request: web.Request) -> web.Response:
         path = request.match_info["tail"]
         path = "/" + path.lstrip("/")
         for method, template, pattern, handler in self.routes:
@@ -149,7 +157,8 @@ class Rest:
                     return self.refuse(route, errors, interaction=self._interaction_of(params))
             try:
                 response = await handler(request, params, body)
-                response.headers.update(headers)
+                for key, value in headers.items():  # a handler's own 429 keeps its headers
+                    response.headers.setdefault(key, value)
                 return response
             finally:
                 self.discord.notify()

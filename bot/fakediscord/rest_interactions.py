@@ -3,7 +3,10 @@
 deletes of its messages through its token, which dies 15 minutes after the interaction.
 
 A deferred response leaves a "thinking" message that the first follow-up or edit fills in;
-ephemeral answers are visible to their member only.
+ephemeral answers are visible to their member only. Every message an interaction makes
+carries its ``interaction_metadata`` and the message it is drawn as replying to. A token's
+webhook routes share its rate-limit bucket (:mod:`.ratelimits`), each new follow-up counts
+in its channel's webhook messages, and a token Discord dropped early answers 404.
 """
 
 from __future__ import annotations
@@ -139,6 +142,31 @@ class InteractionRoutes:
             return None
         return self.discord.by_token.get(p["token"])
 
+    def _webhook(self, route: str, p: dict[str, str]) -> Interaction | web.Response:
+        """The interaction whose token a webhook route names, or Discord's answer instead: 404
+        Unknown Webhook for a token it does not know, 401 past its 15 minutes, 404 again for
+        one it dropped early (:meth:`~.server.FakeDiscord.unknown_webhook`)."""
+        inter = self._webhook_interaction(p)
+        if inter is None:
+            return error(404, 10015, "Unknown Webhook")
+        expired = self._expired(route, inter)
+        if expired is not None:
+            return expired
+        if inter.webhook_unknown:
+            if inter.webhook_404s:
+                # rate-limits.mdx:142: "If a webhook returns a 404 status you should not
+                # attempt to use it again".
+                self.discord.violation(
+                    "dead-webhook",
+                    f"the token was used again after {inter.webhook_404s} answer(s) of 404 "
+                    "Unknown Webhook (Discord restricts repeated attempts)",
+                    route=route,
+                    interaction=inter,
+                )
+            inter.webhook_404s += 1
+            return error(404, 10015, "Unknown Webhook")
+        return inter
+
     def _expired(self, route: str, inter: Interaction) -> web.Response | None:
         """Discord's answer to a follow-up, edit or delete through an interaction's token
         more than 15 minutes after the interaction (limits.TOKEN_SECONDS), or ``None``."""
@@ -155,25 +183,31 @@ class InteractionRoutes:
 
     async def followup(self, request: web.Request, p: dict[str, str], body: Any) -> web.Response:
         route = "POST /webhooks/{app_id}/{token}"
-        inter = self._webhook_interaction(p)
-        if inter is None or inter.response_type is None:
+        inter = self._webhook(route, p)
+        if isinstance(inter, web.Response):
+            return inter
+        if inter.response_type is None:
             return error(404, 10015, "Unknown Webhook")
-        expired = self._expired(route, inter)
-        if expired is not None:
-            return expired
         body = body or {}
         errors = check_message(body, flags=WEBHOOK_FLAGS)
         if errors:
             return self.rest.refuse(route, errors, interaction=inter)
         original = inter.original
         if original is not None and original.loading and not original.deleted:
-            # The first followup after a deferral fills the "thinking" message.
+            # Right after a DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE "no new message will be
+            # created, and the loading message will be edited instead. The ephemeral flag will
+            # be ignored" (interactions/receiving-and-responding.mdx:479): the "thinking"
+            # message keeps its flags, and no message is added to the channel's count.
             self.discord.edit(original, body)
             original.flags &= ~LOADING
             inter.completed.set()
             await self.discord.announce_update(original)
             return json_response(original.payload())
-        message = self.discord.new_message(inter.channel, body, interaction=inter)
+        limited = self.discord.limits.webhook_message(inter.channel.id, inter.token)
+        if limited is not None:
+            headers, refused = limited
+            return json_response(refused, status=429, headers=headers)
+        message = self.discord.new_message(inter.channel, body, interaction=inter, followup=True)
         inter.followups.append(message)
         inter.completed.set()
         await self.discord.announce_create(message)
@@ -195,12 +229,10 @@ class InteractionRoutes:
     async def get_webhook_message(
         self, request: web.Request, p: dict[str, str], body: Any
     ) -> web.Response:
-        inter = self._webhook_interaction(p)
-        if inter is not None:
-            expired = self._expired("GET /webhooks/{app_id}/{token}/messages/{message_id}", inter)
-            if expired is not None:
-                return expired
-        message = self._webhook_message(inter, p["message_id"]) if inter else None
+        inter = self._webhook("GET /webhooks/{app_id}/{token}/messages/{message_id}", p)
+        if isinstance(inter, web.Response):
+            return inter
+        message = self._webhook_message(inter, p["message_id"])
         if message is None:
             return error(404, 10008, "Unknown Message")
         return json_response(message.payload())
@@ -209,12 +241,9 @@ class InteractionRoutes:
         self, request: web.Request, p: dict[str, str], body: Any
     ) -> web.Response:
         route = "PATCH /webhooks/{app_id}/{token}/messages/{message_id}"
-        inter = self._webhook_interaction(p)
-        if inter is None:
-            return error(404, 10015, "Unknown Webhook")
-        expired = self._expired(route, inter)
-        if expired is not None:
-            return expired
+        inter = self._webhook(route, p)
+        if isinstance(inter, web.Response):
+            return inter
         message = self._webhook_message(inter, p["message_id"])
         if message is None:
             return error(404, 10008, "Unknown Message")
@@ -231,16 +260,12 @@ class InteractionRoutes:
     async def delete_webhook_message(
         self, request: web.Request, p: dict[str, str], body: Any
     ) -> web.Response:
-        inter = self._webhook_interaction(p)
-        if inter is not None:
-            route = "DELETE /webhooks/{app_id}/{token}/messages/{message_id}"
-            expired = self._expired(route, inter)
-            if expired is not None:
-                return expired
-        message = self._webhook_message(inter, p["message_id"]) if inter else None
+        inter = self._webhook("DELETE /webhooks/{app_id}/{token}/messages/{message_id}", p)
+        if isinstance(inter, web.Response):
+            return inter
+        message = self._webhook_message(inter, p["message_id"])
         if message is None:
             return error(404, 10008, "Unknown Message")
         await self.discord.delete(message)
-        if inter is not None:
-            inter.completed.set()
+        inter.completed.set()
         return web.Response(status=204)

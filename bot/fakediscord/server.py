@@ -6,7 +6,9 @@ Start it (``async with FakeDiscord() as discord``), point discord.py at it (done
 then act: ``await discord.slash(alice, table, "blackjack start", players=3)``,
 ``await discord.click(bob, message, "Hit")``. Whatever Discord would refuse is answered with
 Discord's error JSON *and* recorded in ``discord.violations``; the e2e fixtures assert that
-list is empty at teardown. What members do (``slash``, ``click``, ...) is in ``acting.py``.
+list is empty at teardown, so a public message of the bot drawn as a reply to one other
+members cannot see (``hidden_replies``) fails a test too. What members do (``slash``,
+``click``, ...) is in ``acting.py``.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ from .rest import Failure, Rest, Slowdown
 from .rest_interactions import INTERACTION_DEADLINE
 
 SEND_ROUTE = "POST /channels/{channel_id}/messages"
+CALLBACK_ROUTE = "POST /interactions/{interaction_id}/{token}/callback"
+FOLLOWUP_ROUTE = "POST /webhooks/{app_id}/{token}"
 
 __all__ = ["FakeDiscord"]
 
@@ -71,11 +75,14 @@ class FakeDiscord:
         self.by_token: dict[str, Interaction] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.violations: list[Violation] = []
+        # Public messages drawn as replies to one other members cannot load (each a violation).
+        self.hidden_replies: list[FakeMessage] = []
         self.deadline = INTERACTION_DEADLINE  # seconds for the initial response
         # Check request bodies against Discord's OpenAPI description (``spec.py``): many
         # milliseconds a request, which a benchmark playing hundreds of tables turns off.
         self.check_schema = True
-        # Discord's rate limits: the global one on, per-route buckets as a test sets them.
+        # Discord's rate limits: the global one and the webhooks' on, per-route buckets as a
+        # test sets them.
         self.limits = RateLimits(self.loop_time)
         self.gateway = Gateway(self)
         self.rest = Rest(self)
@@ -152,6 +159,16 @@ class FakeDiscord:
             self.limits.route_limits.pop(SEND_ROUTE, None)
         else:
             self.limits.route_limits[SEND_ROUTE] = limit
+
+    @property
+    def webhook_limits(self) -> bool:
+        """Whether an interaction's webhook meets Discord's limits: 5 requests per 2 s on its
+        token, 30 webhook messages per 60 s in a channel (on unless a test turns them off)."""
+        return self.limits.webhook_limits
+
+    @webhook_limits.setter
+    def webhook_limits(self, on: bool) -> None:
+        self.limits.webhook_limits = on
 
     @property
     def rate_limited(self) -> list[int]:
@@ -313,8 +330,15 @@ class FakeDiscord:
     # -- messages ------------------------------------------------------------------------------
 
     def new_message(
-        self, channel: FakeChannel, data: dict[str, Any], *, interaction: Interaction | None = None
+        self,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        *,
+        interaction: Interaction | None = None,
+        followup: bool = False,
     ) -> FakeMessage:
+        """A new message of the bot in ``channel``: an ``interaction``'s carries its metadata
+        and the message it replies to (its original response, for a ``followup``)."""
         flags = int(data.get("flags") or 0)
         visible_to = interaction.member.id if interaction and flags & EPHEMERAL else None
         message = FakeMessage(
@@ -332,8 +356,39 @@ class FakeDiscord:
         )
         if visible_to is None:
             message.pinged = pinged_users(message.content, data.get("allowed_mentions"))
+        if interaction is not None:
+            # "Sent if the message is sent as a result of an interaction" (message.mdx:52).
+            message.interaction_metadata = interaction.metadata(followup=followup)
+            message.reply_to = interaction.replied_to(followup=followup)
+            message.type = interaction.message_type(message.reply_to)
         self.messages[message.id] = message
+        if interaction is not None and not message.ephemeral:
+            self._check_reply(message, interaction, FOLLOWUP_ROUTE if followup else CALLBACK_ROUTE)
         return message
+
+    def _check_reply(self, message: FakeMessage, interaction: Interaction, route: str) -> None:
+        """A public message drawn as a reply to a message other members cannot load fails:
+        "in the case of an ephemeral original message with non-ephemeral followups", the
+        sender and "everyone else" see different replies, and after dismissing it the sender
+        gets "Original message was deleted" (discord-api-docs#2733)."""
+        if message.reply_to is None:
+            return
+        target = self.messages.get(message.reply_to)
+        if target is None or target.deleted:
+            what, seen = "deleted message", "members see 'Original message was deleted'"
+        elif target.ephemeral:
+            what, seen = "ephemeral message", "others see 'Message could not be loaded.'"
+        elif target.loading:
+            what, seen = "deferral still loading", "members see 'Message could not be loaded.'"
+        else:
+            return
+        self.hidden_replies.append(message)
+        self.violation(
+            "hidden-reply",
+            f"public message {message.id} is drawn as a reply to {what} {message.reply_to}: {seen}",
+            route=route,
+            interaction=interaction,
+        )
 
     def edit(self, message: FakeMessage, data: dict[str, Any]) -> None:
         if "content" in data:
@@ -426,6 +481,22 @@ class FakeDiscord:
         failure = Failure(status, route, count, retry_after)
         self.rest.failures.append(failure)
         return failure
+
+    def unknown_webhook(self, interaction: Interaction | acting.InteractionResult) -> None:
+        """Discord forgets ``interaction``'s token early: from now on every webhook route with
+        it answers ``404 {"code": 10015, "message": "Unknown Webhook"}`` though its 15 minutes
+        have not passed (discord-api-docs#6851: "While the token is still active in the 15
+        minutes window, any API requests send to it return with 404"). Its callback is
+        unaffected. Using it again after that 404 is recorded as a violation
+        (``"dead-webhook"``): "If a webhook returns a **404** status you should not attempt to
+        use it again - repeated attempts to do so will result in a temporary restriction"
+        (topics/rate-limits.mdx:142)."""
+        inter = (
+            interaction.interaction
+            if isinstance(interaction, acting.InteractionResult)
+            else interaction
+        )
+        inter.webhook_unknown = True
 
     def slow_next(self, seconds: float, route: str | None = None, *, count: int = 1) -> Slowdown:
         """Answer the next ``count`` requests to ``route`` (``None``: any) ``seconds`` late."""

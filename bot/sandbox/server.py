@@ -14,7 +14,8 @@ Routes (JSON unless said otherwise):
 * ``GET /api/server``: the server (with its language), its channels, the members (with
   their own language, whether they moderate and whether they manage the server), the synced
   commands, and what the imitation refused so far.
-* ``GET /api/messages?channel=&member=``: what that member sees in that channel.
+* ``GET /api/messages?channel=&member=``: what that member sees in that channel (a reply
+  with the message it replies to as that member's client shows it).
 * ``POST /api/command``, ``/api/autocomplete``, ``/api/click``, ``/api/select``,
   ``/api/modal``, ``/api/language``: act as a member.
 * ``POST /api/server-language``: change the server's language, Discord's ``guild_locale``.
@@ -27,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
 from importlib import resources
@@ -44,13 +46,16 @@ from bot.fakediscord import (
 )
 from bot.fakediscord.model import MANAGE_GUILD, MANAGE_MESSAGES
 
-__all__ = ["Sandbox", "option_value"]
+__all__ = ["Sandbox", "option_value", "preview"]
 
 log = logging.getLogger(__name__)
 
 LANGUAGES: Final = {"en": "en-US", "ko": "ko"}
 HEARTBEAT_SECONDS: Final = 15.0  # a comment line keeps a proxy from closing an idle stream
 MODAL: Final = 9  # the interaction response type that opens a modal
+REPLY_PREVIEW: Final = 100  # characters of a replied-to message's first line (the page clips)
+_FENCE: Final = re.compile(r"^`{3}\w*$")
+_ANSI: Final = re.compile(r"\x1b\[[0-9;]*m")
 STATIC: Final = ("index.html", "app.js", "render.js", "style.css")
 _TYPES: Final = {"js": "text/javascript", "css": "text/css", "html": "text/html"}
 
@@ -132,10 +137,11 @@ class Sandbox:
         return {"messages": [self.message(message, member) for message in seen]}
 
     def message(self, message: FakeMessage, reader: FakeMember) -> dict[str, Any]:
-        """A message as the page draws it; who ran the command it answers, if any."""
+        """A message as the page draws it; who ran the command it answers, if any (a
+        follow-up is drawn as a reply to that answer instead)."""
         used = None
         inter = self.fake.interactions.get(message.interaction_id or 0)
-        if inter is not None and inter.kind == 2:
+        if inter is not None and inter.kind == 2 and message.reply_to is None:
             used = {"member": inter.member.name, "command": _command_path(inter.payload["data"])}
         author = self.fake.users.get(message.author.id)
         return {
@@ -149,7 +155,24 @@ class Sandbox:
             "edited": message.edits > 0,
             "pinged": reader.id in message.pinged,
             "used": used,
+            "reply": self.reply(message, reader),
         }
+
+    def reply(self, message: FakeMessage, reader: FakeMember) -> dict[str, Any] | None:
+        """What ``reader``'s client draws above a reply (a follow-up, a component's answer):
+        the replied-to message's author and first line; ``deleted`` when it is gone, as "the
+        sender gets the `Original message was deleted` in the reply" (discord-api-docs#2733);
+        ``unloaded`` when ``reader`` cannot load it (another member's ephemeral, a deferral
+        still "thinking")."""
+        if message.reply_to is None:
+            return None
+        target = self.fake.messages.get(message.reply_to)
+        if target is None or target.deleted:
+            return {"deleted": True}
+        if target.loading or target.visible_to not in (None, reader.id):
+            return {"unloaded": True}
+        author = self.fake.users.get(target.author.id)
+        return {"author": author.name if author else "?", "text": preview(target.text)}
 
     # -- acting ----------------------------------------------------------------------------
 
@@ -341,6 +364,19 @@ def option_value(definition: dict[str, Any], text: object, members: list[FakeMem
                 return member
         raise BadRequest(f"{name}: no member called {raw!r}.")
     return str(text)
+
+
+def preview(text: str) -> str:
+    """A message's first line of text as a reply header shows it: code fences and colour
+    codes left out, at most :data:`REPLY_PREVIEW` characters."""
+    for raw in _ANSI.sub("", text).splitlines():
+        line = raw.strip()
+        if _FENCE.match(line):
+            continue
+        line = line.replace("```", "").strip()
+        if line:
+            return line if len(line) <= REPLY_PREVIEW else line[: REPLY_PREVIEW - 1] + "…"
+    return ""
 
 
 def _options_of(fake: FakeDiscord, path: str) -> list[dict[str, Any]]:

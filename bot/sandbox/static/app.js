@@ -2,7 +2,8 @@
 // Everything the member does goes to the imitation as Discord's client would send it;
 // everything shown comes back from it (server-sent events say when to redraw).
 import {
-  contentHtml, escapeHtml, localDescription, localName, localPath, optionSuggestions, readCommand,
+  contentHtml, escapeHtml, inlineHtml, localDescription, localName, localPath, optionSuggestions,
+  readCommand,
 } from "./render.js";
 
 // The page's own words, in the chosen member's language; {start} and {settings} are commands
@@ -11,6 +12,10 @@ const WORDS = {
   en: {
     only: "Only you can see this", used: (who, command) => `${who} used ${command}`,
     failed: "This interaction failed",
+    // A reply's header where its message is gone or hidden: the first as the sender sees it in
+    // discord-api-docs#2733; the second is Discord's client's wording as we know it (no doc
+    // or thread we could read quotes it).
+    replyDeleted: "Original message was deleted", replyUnloaded: "Message could not be loaded.",
     placeholder: "Type / for commands, e.g. {start}", you: "You are",
     language: "Your language", serverLanguage: "Server language",
     languageHelp: "Your own Discord app's language: what only you see (your hand, refusals) uses it.",
@@ -23,6 +28,7 @@ const WORDS = {
   ko: {
     only: "나만 볼 수 있어요", used: (who, command) => `${who}님이 ${command} 사용`,
     failed: "상호작용 실패",
+    replyDeleted: "원본 메시지가 삭제되었어요", replyUnloaded: "메시지를 불러올 수 없어요.",
     placeholder: "/ 를 입력해 명령어를 찾아요. 예: {start}", you: "나는",
     language: "내 언어", serverLanguage: "서버 언어",
     languageHelp: "내 디스코드 앱의 언어: 나만 보는 답(내 패, 거절 이유)이 이 언어로 나와요.",
@@ -128,11 +134,21 @@ function component(item, message) {
   return document.createTextNode("");
 }
 
+// The line Discord's client draws above a reply: the replied-to message's author and first
+// line, or why it cannot be shown (the server says which, for the member reading).
+function replyHeader(reply, lookup) {
+  const w = words();
+  if (reply.deleted) return `<div class="reply missing">${escapeHtml(w.replyDeleted)}</div>`;
+  if (reply.unloaded) return `<div class="reply missing">${escapeHtml(w.replyUnloaded)}</div>`;
+  return `<div class="reply"><b>@${escapeHtml(reply.author)}</b><span>${inlineHtml(reply.text, lookup)}</span></div>`;
+}
+
 function messageItem(message, lookup) {
   const w = words();
   const li = document.createElement("li");
   if (message.pinged) li.className = "pinged";
   let html = "";
+  if (message.reply) html += replyHeader(message.reply, lookup);
   if (message.used) html += `<div class="used">${escapeHtml(w.used(message.used.member, command(message.used.command)))}</div>`;
   html += `<div class="meta"><b>${escapeHtml(message.bot ? "Deckhand" : message.author)}</b>${message.bot ? '<span class="app">APP</span>' : ""}</div>`;
   html += `<div class="body">${contentHtml(message.content, lookup)}</div>`;
