@@ -165,9 +165,10 @@ class Voices:
         if not orphan and not (speak and not self.fresh(channel_id)):
             return
         await interaction.response.defer()
-        voice = replace(voice_of(interaction), adopted=interaction)
+        voice = voice_of(interaction)
         if orphan:
-            self._authors[message.id] = voice
+            self._authors[message.id] = replace(voice, adopted=interaction)
+        # Its posts are follow-ups, edited by their own id: only the table is its original.
         self._speak(channel_id, voice)
 
     def author(self, message_id: int) -> Voice | None:

@@ -108,3 +108,44 @@ def test_a_channel_keeps_its_three_newest_voices_and_knows_when_they_grow_old() 
     assert not voices.fresh(5)  # the newest has four minutes left: a Hand click speaks
     voices._speak(5, voice(Webhook([]), "t9", now + 11 * 60))
     assert voices.fresh(5)
+
+
+class Click:
+    """A click on a public table posted with the bot's token: its deferred update makes the
+    table its original response; its follow-ups are messages of their own."""
+
+    def __init__(self, table_id: int) -> None:
+        self.message = SimpleNamespace(id=table_id, flags=discord.MessageFlags())
+        self.channel_id, self.token = 5, "click"
+        self.created_at = discord.utils.utcnow()
+        self.followup = Webhook([200])
+        self.edited: list[tuple[str, int]] = []
+        self.deferred = False
+        self.response = SimpleNamespace(is_done=lambda: self.deferred, defer=self._defer)
+        self.followup.edit_message = self._edit_followup  # type: ignore[attr-defined]
+
+    async def _defer(self) -> None:
+        self.deferred = True
+
+    async def _edit_followup(self, message_id: int, **_: Any) -> None:
+        self.edited.append(("follow-up", message_id))
+
+    async def edit_original_response(self, **_: Any) -> None:
+        self.edited.append(("original", self.message.id))
+
+
+async def test_an_adopted_clicks_follow_up_is_retired_as_itself_and_its_table_as_the_original() -> (
+    None
+):
+    """A table the click adopted is its original response; a table it then posts is a
+    follow-up, retired by its own id (editing ``@original`` there retired the older table
+    twice and left the newer one's buttons live)."""
+    poster = DiscordPoster(SimpleNamespace())  # type: ignore[arg-type]
+    click = Click(table_id=7)
+    await poster.voices.adopt(click)  # type: ignore[arg-type]
+    assert click.deferred
+    newer = await poster.post(Post(5, 1, "table", (), "en"))
+    assert newer == 101 and click.followup.sent == ["table"]
+    await poster.strip(5, newer)
+    await poster.strip(5, 7)
+    assert click.edited == [("follow-up", 101), ("original", 7)]
