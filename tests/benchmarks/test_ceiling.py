@@ -39,12 +39,16 @@ def test_tiny_ceiling_reports_both_designs(tmp_path: Path) -> None:
         {m["metric"]: m["value"] for m in entries if m["case"].endswith(" 7 tables")}
         for entries in (data["results"], data["baselines"])
     )
-    assert new["counted requests per member move"] == 0
-    assert new["counted requests per computer move"] == 0
-    # Today's design strips every old table with the bot's token: it does cost.
+    # Today's design strips every old table with the bot's token: it does cost. The new one
+    # posts through interaction webhooks, but within their limits: a computers' burst past a
+    # token's 5 requests per 2 s goes out with the bot's token, so it costs a little, never a
+    # webhook 429.
     assert today["counted requests per member move"] > 0
+    spent, spent_today = new["counted requests per second"], today["counted requests per second"]
+    assert spent <= spent_today / 4, (spent, spent_today)
     steps = data["steps"]
     assert {s["design"] for s in steps} == {"today's design", "new design"}
     for step in steps:  # Discord would have taken every request (bodies checked too)
         assert step["member moves"] > 0
         assert (step["errors"], step["violations"]) == (0, 0), step
+        assert step["webhook 429s"] == 0, step

@@ -27,6 +27,7 @@ __all__ = [
     "CALLBACK",
     "answered_in_private",
     "answered_table",
+    "answered_with_private",
     "blackjack_seed",
     "button_action",
     "code_block",
@@ -279,10 +280,11 @@ async def answered_table(fake: FakeDiscord, result: InteractionResult) -> FakeMe
     (a hand's menu or buttons, a private question's button), answered in that message (type
     7; Discord would draw a public answer to a private message as a reply nobody else can
     open), or a move with something for the member alone (a drawn card), answered with it
-    (an ephemeral type 4)."""
+    (an ephemeral type 4; after a deferred update, 6, an ephemeral follow-up: a click on a
+    table the bot posted with its own token, which the click adopts)."""
     if not result.ephemeral and result.message is not None:
         return result.message
-    assert result.response_type in (4, 7) and result.ephemeral, result
+    assert result.response_type in (4, 6, 7) and result.ephemeral, result
     inter = result.interaction
     return await fake.wait_for_message(
         inter.channel, lambda m: m.author.id == fake.bot_user.id, after=inter.id
@@ -300,6 +302,20 @@ async def answered_in_private(
     assert updated is not None and updated.visible_to == result.interaction.member.id, result
     if private is not None:
         assert updated.id == private.id, (updated.id, private.id)
+    table = await answered_table(fake, result)
+    assert not table.ephemeral and table.author.id == fake.bot_user.id, table
+    return table
+
+
+async def answered_with_private(fake: FakeDiscord, result: InteractionResult) -> FakeMessage:
+    """A move made by command or with a button of the public table that has something to tell
+    the member alone (a drawn card, a choice the move leaves them): its answer is that, in a
+    new message for the member alone (an ephemeral type 4; or, a click the table's message
+    adopted, 6, its first follow-up), and the table (or notice) it made reached the channel as
+    the bot's public post; that post."""
+    assert result.response_type in (4, 6) and result.ephemeral, result
+    told = result.message
+    assert told is not None and told.visible_to == result.interaction.member.id, result
     table = await answered_table(fake, result)
     assert not table.ephemeral and table.author.id == fake.bot_user.id, table
     return table

@@ -25,6 +25,8 @@ from rules.gostop.cards import CARDS, HwatuCard, Kind
 from rules.gostop.events import Shook
 from tests.bot.store.fakes import watch_writes
 from tests.e2e.deckhand_tables import (
+    answered_in_private,
+    answered_with_private,
     code_block,
     open_hand,
     pick_in_menus,
@@ -205,6 +207,12 @@ Route = Callable[..., Any]
 ROUTES: list[Route] = [via_hand, via_command, via_table_buttons]
 
 
+def in_private(route: Route, action: Action) -> bool:
+    """Whether the route makes the move from a private message (the hand's menus or its Go /
+    Stop buttons), rather than by command or with the public table's Go and Stop."""
+    return route is via_hand or (route is via_table_buttons and not isinstance(action, Go | Stop))
+
+
 @dataclasses.dataclass
 class Played:
     """What a game played through Discord went through."""
@@ -227,7 +235,11 @@ async def play_through(
 ) -> Played:
     """Play the channel's game to its end: each member's move by ``policy``, through the
     routes in turn; a choice the move leaves the same member (the flip's target, Go or Stop)
-    is answered in the ephemeral menu that follows it when there is one."""
+    is answered in the ephemeral menu that comes with it when there is one. A move made from a
+    private message is answered in that message (the choice, else the hand); one made by
+    command or with the table's buttons that leaves a choice, with the choice in a new
+    private message; either way its table is posted in the channel. Any other move is
+    answered with the public table."""
     by_id = {m.id: m for m in members}
     played = Played()
     state = game_state(bot, fake.channel.id)
@@ -247,20 +259,29 @@ async def play_through(
         if followup is not None:
             result = await answer_followup(fake, member, followup, action, state)
             played.followups += 1
+            private = True  # the choice is a private message
         else:
             route = routes[played.moves % len(routes)]
             played.routes.add(route.__name__)
             result = await route(fake, member, table, action, state)
-        assert result is not None and not result.ephemeral, result.text
+            private = in_private(route, action)
+        assert result is not None
+        # A move that leaves the member a choice (the flip's target, Go or Stop, another card
+        # after a bonus card) is answered with that choice, for them alone.
+        choice = not state.is_over and state.current_seat == seat
+        if private:
+            await answered_in_private(fake, result)
+        elif choice:
+            await answered_with_private(fake, result)
+        else:
+            assert not result.ephemeral, result.text
         session = bot.sessions.get(fake.channel.id)
         assert session is None or session.version > version
         played.moves += 1
-        # A move that leaves the member a choice (the flip's target, Go or Stop, another card
-        # after a bonus card) is followed by that choice, for them alone.
         followup = None
-        if not state.is_over and state.current_seat == seat:
-            [message] = await result.wait_followup(1)
-            assert message.ephemeral and message.visible_to == member.id
+        if choice:
+            message = result.message
+            assert message is not None and message.ephemeral and message.visible_to == member.id
             followup = message
     raise AssertionError("the game did not end")
 

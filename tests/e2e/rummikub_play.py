@@ -19,7 +19,7 @@ from rules.rummikub import Draw, Meld, State
 from rules.rummikub import restore as restore_state
 from rules.rummikub.ai import choose_action
 from rules.rummikub.tiles import parse_tile
-from tests.e2e.deckhand_tables import open_hand, to_play
+from tests.e2e.deckhand_tables import answered_in_private, open_hand, to_play
 from tests.language import foreign_lines, message_lines
 from tests.phone import assert_fits_phone
 
@@ -123,8 +123,9 @@ async def arrange(
 async def play_by_solver(
     fake: FakeDiscord, bot: DeckhandBot, members: dict[int, FakeMember], turns: int
 ) -> FakeMessage:
-    """Each member plays the solver's move through the Arrange box and Done, or draws by
-    command; every public table is checked. The last table."""
+    """Each member plays the solver's move through the Arrange box and Done (the preview's
+    button, answered in the preview, the table posted; or the command, answered with the
+    table), or draws by command; every public table is checked. The last table."""
     for turn in range(turns):
         table = await to_play(fake, bot, fake.channel)
         state = game_state(bot, fake.channel.id) if bot.sessions.get(fake.channel.id) else None
@@ -150,9 +151,10 @@ async def play_by_solver(
             done = await fake.click(
                 member, preview.message, t("button.rummikub.done", language(member.locale))
             )
+            await answered_in_private(fake, done, preview.message)
         else:
             done = await fake.slash(member, fake.channel, "rummikub done")
-        assert not done.ephemeral, done.text
+            assert not done.ephemeral, done.text
     raise AssertionError("the game did not end")
 
 

@@ -17,6 +17,7 @@ import pytest
 from bot.fakediscord import FakeDiscord, FakeMember, UsageError
 from bot.i18n import t
 from tests.e2e.deckhand_tables import (
+    answered_in_private,
     blackjack_seed,
     latest_table,
     open_table,
@@ -222,7 +223,9 @@ async def test_the_hand_button_answers_privately_with_controls_on_your_turn(
     with pytest.raises(UsageError):  # bob cannot even see alice's hand
         await fake_discord.click(bob, mine.message, "Stand")
     stood = await fake_discord.click(alice, mine.message, "Stand")
-    assert not stood.ephemeral, stood.text
+    # Answered in alice's hand, now without controls (bob's turn); the table is posted.
+    await answered_in_private(fake_discord, stood, mine.message)
+    assert mine.message.button_labels == [], mine.message.text
     await settled(fake_discord, bot, fake_discord.channel)
     assert whose_turn(bot, fake_discord.channel) == bob.id
 

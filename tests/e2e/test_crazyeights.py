@@ -25,6 +25,8 @@ from rules.crazyeights import CardDrawn, Draw, GameOver, Pass, PlayCard, State
 from rules.crazyeights.ai import choose_action
 from tests.bot.store.fakes import watch_writes
 from tests.e2e.deckhand_tables import (
+    answered_in_private,
+    answered_with_private,
     button_action,
     leave_game,
     live_tables,
@@ -133,12 +135,21 @@ async def via_table_buttons(
 ROUTES = [via_hand_menu, via_commands, via_table_buttons]
 
 
+def from_the_hand(route: Any, action: Move) -> bool:
+    """Whether the route makes the move in the private hand's menu (a card through the
+    table's buttons too), rather than by command or with a button of the public table."""
+    return route is via_hand_menu or (route is via_table_buttons and isinstance(action, PlayCard))
+
+
 async def told_the_draw(
     fake: FakeDiscord, result: Any, member: FakeMember, state: State, seat: int
 ) -> None:
     """After a draw the member alone is told the card drawn, with the hand and its menu
-    again while the turn goes on (a play or a draw from there): a follow-up of the table."""
-    note = await fake.wait_for(lambda: result.followups[-1] if result.followups else None)
+    again while the turn goes on (a play or a draw from there): as the move's answer, the
+    hand's message updated in place after a pick in its menu, else a new private message;
+    the table is posted apart."""
+    note = result.message
+    assert note is not None, result
     drawn = state.hand(seat)[-1]
     assert note.ephemeral and note.visible_to == member.id, note.text
     assert t("crazyeights.drew", language(member.locale), card=drawn.code) in note.text
@@ -192,7 +203,12 @@ async def test_two_members_and_a_computer_play_to_the_end_and_no_hand_is_ever_pu
             eights.append(route.__name__)
         version = session.version
         result = await route(fake, member, table, action, state)
-        assert not result.ephemeral, result.text
+        if from_the_hand(route, action):  # answered in the hand; the table goes to the channel
+            await answered_in_private(fake, result)
+        elif isinstance(action, Draw):  # answered with the card drawn, privately; the table too
+            await answered_with_private(fake, result)
+        else:
+            assert not result.ephemeral, result.text
         if isinstance(action, Draw):
             await told_the_draw(fake, result, member, state, seat)
         assert session.version > version or bot.sessions.get(fake.channel.id) is None
@@ -337,8 +353,9 @@ async def test_leaving_forfeits_the_last_member_wins_and_deals_again(
     _session, state = seat_state(bot, fake.channel.id)
     count = len(state.hand(1))
     left = await leave_game(fake, bob, fake.channel, "crazyeights")
-    assert not left.ephemeral, left.text
-    assert f"bob left the game: {count} cards were shuffled into the stock" in left.text
+    told = await answered_in_private(fake, left)  # the Leave button of a private question
+    assert left.text == t("answer.on_table", "ko"), left.text  # no seat, no hand any more
+    assert f"bob left the game: {count} cards were shuffled into the stock" in told.text
     final = await settled(fake, bot, fake.channel)
     assert final.button_labels == ["Deal again"], final.text
     assert "\n1st alice" in final.text and "\n2nd bob" in final.text and "left" in final.text
@@ -367,8 +384,9 @@ async def test_a_fair_deal_is_revealed_under_the_final_table_and_verifies(
         shown = commitment("crazyeights", secret, salt)
         assert t("fair.commit", "en", commitment=shown) in first.text
         dealt = [card.code for card in state.hand(0)]
-        await leave_game(fake, alice, fake.channel, "crazyeights")  # the computer wins
-        final = fake.public_messages(fake.channel)[-1]
+        await to_play(fake, bot, fake.channel)  # a first move of the computer's is in
+        left = await leave_game(fake, alice, fake.channel, "crazyeights")  # the computer wins
+        final = await answered_in_private(fake, left)
         command = f"/game verify game:Crazy Eights seed:{secret} salt:{salt} players:2"
         assert final.text.endswith(t("fair.reveal", "en", seed=secret, salt=salt, command=command))
         checked = await fake.slash(

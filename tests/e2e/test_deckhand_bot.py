@@ -8,15 +8,18 @@ and ratings in test_records.py."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import TYPE_CHECKING
 
 from bot.fakediscord import FakeDiscord
 from bot.i18n import t
 from bot.sessions.render import render
 from tests.e2e.deckhand_tables import (
+    answered_in_private,
     latest_table,
     leave_game,
     open_table,
+    to_play,
 )
 
 if TYPE_CHECKING:
@@ -180,18 +183,23 @@ async def test_leaving_a_running_game_asks_first_and_the_seat_says_the_member_le
         await fake.slash(bob, fake.channel, "uno join")
         session = bot.sessions.get(fake.channel.id)
         assert session is not None and not session.is_lobby
+        await to_play(fake, bot, fake.channel)  # the computer's move is in before bob's
         asked = await fake.slash(bob, fake.channel, "uno leave")
         assert asked.ephemeral and asked.message is not None
         assert asked.text == t("leave.confirm_forfeit", "ko", game=t("game.uno", "ko"))
         assert not session.seats[1].computer  # nothing changed yet
+        question = dataclasses.replace(asked.message)  # as bob's client shows it
         left = await fake.click(bob, asked.message, t("button.leave_confirmed", "ko"))
-        assert not left.ephemeral, left.text
+        # The question's button answers in the question; the table goes to the channel.
+        table = await answered_in_private(fake, left, asked.message)
+        assert left.text == t("answer.on_table", "ko") and not asked.message.buttons
         assert session.seats[1].computer
-        assert "bob left the game" in left.text  # named as they were when they left
+        assert "bob left the game" in table.text  # named as they were when they left
         adapter = bot.sessions.adapter(session)
         later = render(session, adapter, [], []).content  # the next table
         assert "bob (left)" in later and "bob (hard)" not in later
         listed = await fake.slash(mod, fake.channel, "game list")
         assert "bob (left · computer)" in listed.text
-        again = await fake.click(bob, asked.message, t("button.leave_confirmed", "ko"))
+        # Pressed again where bob's client has not redrawn the question yet:
+        again = await fake.click(bob, question, t("button.leave_confirmed", "ko"), stale=True)
         assert again.ephemeral and again.text == t("error.not_seated", "ko")

@@ -28,6 +28,7 @@ from rules.engine import Action
 from rules.gostop import Go, Phase, Play, State, Stop
 from rules.gostop.cards import CARDS, Kind
 from tests.e2e.deckhand_tables import (
+    answered_in_private,
     code_block,
     leave_game,
     live_tables,
@@ -334,9 +335,11 @@ async def test_a_chongtong_is_offered_to_its_holder_alone_and_wins_ten_points(
     options = [o["value"] for o in menu_of(hand.message)["options"]]
     assert options == ["end", "play"]
     won = await fake.select(alice, hand.message, menu_of(hand.message)["custom_id"], ["end"])
-    assert not won.ephemeral and "Chongtong! alice holds all four" in won.text
-    assert "alice wins with a chongtong" in code_block(won.message.content)  # type: ignore[union-attr]
-    final = code_block(won.message.content)  # type: ignore[union-attr]
+    # Answered in alice's hand; the final table goes to the channel.
+    table = await answered_in_private(fake, won, hand.message)
+    assert "Chongtong! alice holds all four" in table.text
+    assert "alice wins with a chongtong" in code_block(table.content)
+    final = code_block(table.content)
     assert re.search(r"^ chongtong +10$", final, re.M) and re.search(r"^ total +10$", final, re.M)
     record = await bot.store.member_stats(fake.guild.id, alice.id)
     assert record.games["gostop"]["win"] == 1 and record.games["gostop"]["points"] == 10
@@ -358,9 +361,11 @@ async def test_leaving_forfeits_and_the_other_member_wins(
     alice, minjun = members
     await open_two(fake, bot, members, TARGET_SEED)
     left = await leave_game(fake, minjun, fake.channel, "gostop")
-    assert not left.ephemeral, left.text
-    assert "민준 left the game" in left.text and "민준 left: alice wins" in left.text
-    assert left.message is not None and left.message.button_labels == ["Deal again"]
+    # The Leave button of a private question answers in it; the table goes to the channel.
+    table = await answered_in_private(fake, left)
+    assert left.text == t("answer.on_table", "ko"), left.text  # no seat, no hand any more
+    assert "민준 left the game" in table.text and "민준 left: alice wins" in table.text
+    assert table.button_labels == ["Deal again"]
     for member, outcome in ((alice, "win"), (minjun, "lose")):
         record = await bot.store.member_stats(fake.guild.id, member.id)
         assert record.games["gostop"][outcome] == 1
@@ -421,7 +426,9 @@ async def test_a_restart_keeps_the_game_its_menus_and_its_go_stop_buttons(
         not_yours = t("error.not_your_turn", language(other.locale))
         assert refused.ephemeral and refused.text == not_yours
         go = await fake.click(member, hand.message, t("button.go", language(member.locale)))
-        assert not go.ephemeral and "Go 1" in go.text, go.text
+        # Answered in the hand; the table goes to the channel.
+        told = await answered_in_private(fake, go, hand.message)
+        assert "Go 1" in told.text, told.text
         session = second.sessions.get(fake.channel.id)
         assert session is not None and session.version == version + 1
         played = await play_through(fake, second, members, policy, restarted=True)

@@ -25,6 +25,7 @@ from rules.onecard import CardsTaken, Forfeited, PlayCard, State, Take, position
 from rules.onecard.ai import choose_action
 from tests.bot.store.fakes import watch_writes
 from tests.e2e.deckhand_tables import (
+    answered_in_private,
     leave_game,
     live_tables,
     menu_of,
@@ -129,6 +130,12 @@ async def via_slash_take(
 ROUTES: list[Callable[..., Any]] = [via_hand_menu, via_commands, via_slash_take]
 
 
+def from_the_hand(route: Callable[..., Any], action: PlayCard | Take) -> bool:
+    """Whether the route makes the move in the private hand's menu, rather than by command
+    or with the public table's Take button."""
+    return route is via_hand_menu or (route is via_slash_take and isinstance(action, PlayCard))
+
+
 async def open_game(
     fake: FakeDiscord, bot: DeckhandBot, members: list[FakeMember], *, seed: int = SEED
 ) -> tuple[FakeMessage, HandLog]:
@@ -188,7 +195,10 @@ async def test_three_members_and_a_computer_play_to_the_end_and_no_hand_is_ever_
             sevens.add("command" if route is via_commands else "menu")
         version = session.version
         result = await route(fake, member, table, action)
-        assert not result.ephemeral, result.text
+        if from_the_hand(route, action):  # answered in the hand; the table goes to the channel
+            await answered_in_private(fake, result)
+        else:
+            assert not result.ephemeral, result.text
         assert session.version > version or bot.sessions.get(fake.channel.id) is None
         moves += 1
     else:
@@ -334,9 +344,11 @@ async def test_leave_forfeits_and_the_cards_go_back_to_the_deck(
     deck_before = state.view(None).deck_count
     said = render.log_lines([Forfeited(seat, count)], session.names)
     left = await leave_game(fake, leaver, fake.channel, "onecard")
-    assert not left.ephemeral, left.text
-    assert said[0] in left.text
-    assert f"Deck: {deck_before + count} cards" in left.text
+    # The Leave button of a private question answers in it; the table goes to the channel.
+    table = await answered_in_private(fake, left)
+    assert left.text == t("answer.on_table", "en"), left.text  # no seat, no hand any more
+    assert said[0] in table.text
+    assert f"Deck: {deck_before + count} cards" in table.text
     assert not state.view(None).playing[seat]
     again = await fake.slash(leaver, fake.channel, "onecard hand")
     assert again.ephemeral and "don't have a seat" in again.text
@@ -404,8 +416,9 @@ async def test_the_hand_menu_still_works_after_a_restart(
         assert restored.version == version and state.current_seat == seat
         menu = menu_of(hand.message)["custom_id"]
         picked = await fake.select(member, hand.message, menu, ["take"])
-        assert not picked.ephemeral, picked.text
-        assert render.log_lines([CardsTaken(seat, 1)], restored.names)[0] in picked.text
+        # Answered in the hand (posted before the restart); the table goes to the channel.
+        table = await answered_in_private(fake, picked, hand.message)
+        assert render.log_lines([CardsTaken(seat, 1)], restored.names)[0] in table.text
         assert restored.version == version + 1
         newest = fake.public_messages(fake.channel)[-1]
         assert version_of(newest) == restored.version and "Turn " in newest.text
@@ -508,7 +521,8 @@ async def test_the_last_number_of_the_hand_takes_and_the_final_table_deals_again
     assert not took.ephemeral, took.text
     assert said in took.text and len(state.hand(seat)) == count + 1
     # The other member leaves: the one who stays wins; the final table offers Deal again.
-    await leave_game(fake, bob if member is alice else alice, fake.channel, "onecard")
+    left = await leave_game(fake, bob if member is alice else alice, fake.channel, "onecard")
+    await answered_in_private(fake, left)  # the final table is posted, not the answer
     final = await settled(fake, bot, fake.channel)
     assert final.button_labels == ["Deal again"], final.text
     assert "\n1st " in final.text and "\n2nd " in final.text and "out: left" in final.text

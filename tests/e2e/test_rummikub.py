@@ -22,7 +22,7 @@ from bot.i18n import counted, t
 from bot.text.rummikub import LOG_LINE
 from rules.rummikub import State
 from rules.rummikub import restore as restore_state
-from tests.e2e.deckhand_tables import leave_game, to_play
+from tests.e2e.deckhand_tables import answered_in_private, leave_game, to_play
 from tests.e2e.rummikub_play import (
     ANSI,
     BLOCK,
@@ -208,11 +208,13 @@ async def test_a_rearrangement_splits_a_run_and_reuses_a_joker_by_commands(
     # alice leaves: her rack goes back to the pool and 민준, the last seat, wins.
     pool = len(state.pool)
     left = await leave_game(fake, alice, fake.channel, "rummikub")
-    assert not left.ephemeral, left.text
+    # The Leave button of a private question answers in it; the table goes to the channel.
+    told = await answered_in_private(fake, left)
+    assert left.text == t("answer.on_table", "en"), left.text  # no seat, no hand any more
     said = counted("rummikub.log.left", 1, "en", name="alice", count=1)
-    assert said in left.text  # in public: who left and that the rack went back
+    assert said in told.text  # in public: who left and that the rack went back
     assert "alice left the game: 1 tile goes back" in said
-    assert t("rummikub.log.won", "en", name="민준") in left.text  # one winner line
+    assert t("rummikub.log.won", "en", name="민준") in told.text  # one winner line
     finished = bot.sessions.finished.get(fake.channel.id)
     assert finished is not None and isinstance(finished.state, State)
     assert finished.state.result is not None and finished.state.result.ranking[0] == 1
@@ -254,8 +256,9 @@ async def test_the_same_rearrangement_through_the_arrange_box_and_a_refused_done
     theirs = await fake.click(minjun, table, t("button.hand", "en"))
     assert theirs.ephemeral and "O9" not in theirs.text and "K1" not in ANSI.sub("", theirs.text)
     done = await fake.click(alice, preview.message, t("button.rummikub.done", "en"))
-    assert not done.ephemeral and done.message is not None, done.text
-    check_public(fake, done.message, game_state(bot, fake.channel.id))
+    # Done on the preview answers in it; the table goes to the channel.
+    posted = await answered_in_private(fake, done, preview.message)
+    check_public(fake, posted, game_state(bot, fake.channel.id))
     # A table tile left out of the box is refused, and nothing changes.
     table = await to_play(fake, bot, fake.channel)
     session = bot.sessions.get(fake.channel.id)
@@ -439,9 +442,10 @@ async def test_a_staged_turn_is_one_private_message(
     assert t("rummikub.hand.ready", "en") in mine.content
     assert len(mine.button_labels) == 5  # the same five buttons, at the new version
     done = await fake.click(alice, mine, t("button.rummikub.done", "en"))
-    assert not done.ephemeral and done.message is not None, done.text
+    # Done answers in the same message too (its fourth edit); the table goes to the channel.
+    await answered_in_private(fake, done, mine)
     received = fake.ephemeral_messages(alice, fake.channel)[before:]
-    assert received == [mine] and mine.edits == 3
+    assert received == [mine] and mine.edits == 4
     # A slash command has no message to edit: it answers with a new one, whose buttons then
     # edit it in turn.
     await to_play(fake, bot, fake.channel)

@@ -31,6 +31,9 @@ from rules.uno import (
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
 from tests.e2e.deckhand_tables import (
+    answered_in_private,
+    answered_table,
+    answered_with_private,
     leave_game,
     menu_of,
     settled,
@@ -143,9 +146,10 @@ async def test_a_bluffed_wild_draw_four_is_caught_and_its_hand_shown_to_the_chal
     assert "Challenge" in table.button_labels
     assert "Penalty waiting: draw 4" in ANSI.sub("", table.text)
     answer = await fake.click(minjun, table, "Challenge")
-    assert not answer.ephemeral, answer.text
-    (revealed,) = await answer.wait_followup()
-    assert revealed.visible_to == minjun.id
+    # Answered with alice's hand, to 민준 alone; the table goes to the channel.
+    await answered_with_private(fake, answer)
+    revealed = answer.message
+    assert revealed is not None and revealed.visible_to == minjun.id
     assert "alice" in revealed.text and "Red 3" not in revealed.text  # in Korean for 민준
     assert "빨강 3" in ANSI.sub("", revealed.text)
     assert not [m for m in fake.ephemeral_messages(carol, fake.channel) if "빨강 3" in m.text]
@@ -169,7 +173,8 @@ async def test_an_honest_wild_draw_four_costs_the_challenger_six(
     )
     await make_move(fake, bot, alice, Play(1, colour=1), 1)  # /uno play card colour
     table = await settled(fake, bot, fake.channel)
-    await fake.click(minjun, table, "Challenge")
+    challenged = await fake.click(minjun, table, "Challenge")
+    await answered_table(fake, challenged)  # the table is in the channel
     assert "민준 challenged: alice was honest, 민준 draws 6" in log_text(fake)
     assert len(state.hands[1]) == 2 + 6 and state.turn == 2  # and is skipped
 
@@ -240,11 +245,14 @@ async def test_uno_pressed_in_the_hand_then_the_card_picked_from_the_hand_it_ans
     hand = await fake.click(alice, table, "Hand")
     assert hand.message is not None and "UNO!" in hand.message.button_labels
     said = await fake.click(alice, hand.message, "UNO!")
-    # The table again, and to alice alone a fresh hand, its menu of the new version.
-    [fresh] = await said.wait_followup()
+    # The table goes to the channel, and alice's hand, updated in place, is a fresh hand,
+    # its menu of the new version.
+    await answered_in_private(fake, said, hand.message)
+    fresh = said.message
+    assert fresh is not None
     assert fresh.ephemeral and t("uno.said_early", "en") in fresh.content, fresh.content
     played = await fake.select(alice, fresh, menu_of(fresh)["custom_id"], ["red_3"])
-    assert not played.ephemeral, played.text
+    await answered_in_private(fake, played, fresh)
     await settled(fake, bot, fake.channel)
     assert "alice called UNO!" in log_text(fake)
     refused = await fake.slash(carol, fake.channel, "uno catch")
@@ -450,12 +458,15 @@ async def test_leaving_forfeits_the_cards_go_under_the_pile_and_the_last_member_
         fake, bot, members, [["red_3", "blue_4"], ["green_1", "green_2"], ["blue_9"]], "red_7"
     )
     left = await leave_game(fake, alice, fake.channel, "uno")
-    assert not left.ephemeral, left.text
-    assert "alice left the game: 2 cards go under the draw pile" in log_text(fake)
+    # The Leave button of a private question answers in it; the table goes to the channel.
+    told = await answered_in_private(fake, left)
+    assert left.text == t("answer.on_table", "en"), left.text  # no seat, no hand any more
+    assert "alice left the game: 2 cards go under the draw pile" in told.text
     table = await settled(fake, bot, fake.channel)
     assert " 1 alice            0 left" in ANSI.sub("", table.text)
     assert state.turn == 1
-    await leave_game(fake, minjun, fake.channel, "uno")
+    left = await leave_game(fake, minjun, fake.channel, "uno")
+    await answered_in_private(fake, left)
     final = await final_table(fake)
     assert "carol wins the round" in final.text
     stats = await bot.store.member_stats(fake.guild.id, carol.id)
@@ -508,13 +519,16 @@ async def test_after_a_draw_the_drawn_card_comes_privately_with_play_it_and_pass
     state.pile.append(red_nine)  # the card drawn next, playable on the red 7
     state._unshuffled = 0
     drew = await fake.click(alice, await settled(fake, bot, fake.channel), "Draw")
-    assert not drew.ephemeral and "alice draws 1" in drew.text
-    assert "Red 9" not in ANSI.sub("", drew.text)
-    (private,) = await drew.wait_followup()
+    # Answered with the drawn card, to alice alone; the table goes to the channel.
+    posted = await answered_with_private(fake, drew)
+    assert "alice draws 1" in posted.text
+    assert "Red 9" not in ANSI.sub("", posted.text)
+    private = drew.message
+    assert private is not None
     assert private.visible_to == alice.id and "You drew Red 9." in private.text
     assert private.button_labels == ["Play it", "Pass"]
     played = await fake.click(alice, private, "Play it")
-    assert not played.ephemeral, played.text
+    await answered_in_private(fake, played, private)  # answered in the drawn card's message
     assert "alice played Red 9" in log_text(fake)
     assert [len(hand) for hand in state.hands] == [1, 1, 1] and state.turn == 1
 

@@ -25,6 +25,8 @@ from rules.uno import (
 from rules.uno.ai import choose_action
 from rules.uno.cards import CARD_CODES, COLOUR_NAMES
 from tests.e2e.deckhand_tables import (
+    answered_in_private,
+    answered_with_private,
     live_tables,
     open_hand,
     pick_in_menus,
@@ -101,7 +103,22 @@ async def by_hand_menu(
 async def make_move(
     fake: FakeDiscord, bot: DeckhandBot, member: FakeMember, action: Action, turn: int
 ) -> Any:
-    """``action`` as a member makes it: the Hand select, buttons, or commands, in turn."""
+    """``action`` as a member makes it: the Hand select, buttons, or commands, in turn; the
+    answer once the move's table is in the channel. A pick in the hand's menu is answered in
+    the hand (type 7), a command or a table's button with the table, or, with something
+    for the member alone (the drawn card, a hand revealed), with that, privately."""
+    result = await _make_move(fake, bot, member, action, turn)
+    from_hand = isinstance(action, ChooseColour) or (isinstance(action, Play) and not turn % 2)
+    if from_hand:
+        await answered_in_private(fake, result)
+    elif result.ephemeral:
+        await answered_with_private(fake, result)
+    return result
+
+
+async def _make_move(
+    fake: FakeDiscord, bot: DeckhandBot, member: FakeMember, action: Action, turn: int
+) -> Any:
     state = state_of(bot, fake.channel.id)
     seat = state.turn
     view = state.view(seat)
@@ -162,7 +179,8 @@ async def play_round(fake: FakeDiscord, bot: DeckhandBot, members: list[FakeMemb
         action = choose_action(state.view(state.turn))
         answer = await make_move(fake, bot, by_id[member_id], action, turn)
         if answer.ephemeral:
-            # A private follow-up (the drawn card, a revealed hand) is fine; a refusal is not.
+            # A private answer (the drawn card, a revealed hand, the hand after a pick in its
+            # menu) is fine, its table posted (make_move waited for it); a refusal is not.
             assert state_of(bot, fake.channel.id).log, answer.text
     raise AssertionError("the round did not end")
 

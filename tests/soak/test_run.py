@@ -13,17 +13,26 @@ from soak.run import Soak
 def test_a_game_gone_from_the_store_is_excused_only_by_an_end_the_kill_cut_off() -> None:
     """Nothing stored for a shown game is a lost move, unless the kill caught in flight an
     interaction that may have ended it (here, or naming this channel), written but never
-    announced."""
+    announced. One answered in private counts as cut off: its table was to follow."""
 
-    def interaction(channel: int, created: float, *, answered: bool, payload: Any = None) -> Any:
+    def interaction(
+        channel: int,
+        created: float,
+        *,
+        answered: bool,
+        payload: Any = None,
+        privately: bool = False,
+    ) -> Any:
         done = asyncio.Event()
         if answered:
             done.set()
+        original = SimpleNamespace(ephemeral=privately) if answered else None
         return SimpleNamespace(
             created=created,
             completed=done,
             channel=SimpleNamespace(id=channel),
             payload=payload or {},
+            original=original,
         )
 
     def soak(*interactions: Any) -> Any:
@@ -34,6 +43,14 @@ def test_a_game_gone_from_the_store_is_excused_only_by_an_end_the_kill_cut_off()
     cases = {
         "an end here, cut off": (soak(interaction(5, 99.0, answered=False)), True),
         "an end here, answered": (soak(interaction(5, 99.0, answered=True)), False),
+        "an end here, answered in private": (
+            soak(interaction(5, 99.0, answered=True, privately=True)),
+            True,
+        ),
+        "another channel's, answered in private": (
+            soak(interaction(9, 99.0, answered=True, privately=True)),
+            False,
+        ),
         "an End button naming it": (
             soak(interaction(9, 99.5, answered=False, payload={"custom_id": "dh:list:5:3"})),
             True,
