@@ -280,7 +280,8 @@ class DeckhandBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction's token posts in its channel: the channel's limit on webhook
         messages counts what goes through it (:mod:`bot.webhooks`)."""
-        self.webhooks.bind(interaction.token, interaction.channel_id)
+        if interaction.type is not discord.InteractionType.autocomplete:  # no webhook of its own
+            self.webhooks.bind(interaction.token, interaction.channel_id)
 
     def describe_shards(self) -> str:
         """Which shards this process serves, for logs."""

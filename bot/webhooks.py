@@ -18,7 +18,9 @@ interaction route is raised at once as :class:`WebhookRefused`, never slept on: 
 posts through another voice or with the bot's token, and the refused token (or channel) is
 left alone until its Retry-After has passed. A 404 with code 10015 (Unknown Webhook) marks
 the token dead: "If a webhook returns a 404 status you should not attempt to use it again"
-(rate-limits.mdx). Each refusal is logged once, at WARNING, with its route.
+(rate-limits.mdx). Each refusal is logged once, at WARNING, with its route. While the bot
+posts by itself (:func:`posting`), a 5xx there is raised at once too: the post goes another
+way instead of waiting out discord.py's retries on the token's lock.
 
 Tokens are secrets: they are kept in memory only, and a route in a log line masks them.
 """
@@ -29,7 +31,9 @@ import logging
 import re
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Final
@@ -43,6 +47,7 @@ __all__ = [
     "UNKNOWN_WEBHOOK",
     "WebhookLimits",
     "WebhookRefused",
+    "posting",
     "watch_webhooks",
 ]
 
@@ -56,14 +61,32 @@ UNKNOWN_WEBHOOK: Final = 10015  # Discord's error code for a webhook (a token) i
 # below these, so discord.py never sees a bucket's Remaining reach 0 (it would sleep on it).
 _TOKEN_ROOM: Final = 3
 _CHANNEL_ROOM: Final = 24
+# An edit (retiring a table) may take the token one request further, never to its last.
+_EDIT_ROOM: Final = TOKEN_REQUESTS[0] - 1
 _CALLBACK_WAIT: Final = 1.0  # the longest 429 on an interaction's answer discord.py may wait
 _TOKEN_SECONDS: Final = 15 * 60.0  # an interaction's token lives 15 minutes (then forgotten)
-_PRUNE_AT: Final = 4096  # tokens kept before the dead and expired ones are swept out
+_PRUNE_EVERY: Final = 60.0  # seconds between sweeps of the expired tokens and quiet channels
 
 # /api/v10/webhooks/<application>/<token>[/messages/<id>] and an interaction's callback.
 _WEBHOOK_ROUTE = re.compile(r"/api/v\d+/webhooks/\d+/(?P<token>[^/]+)(?P<rest>/.*)?$")
 _CALLBACK_ROUTE = re.compile(r"/api/v\d+/interactions/\d+/(?P<token>[^/]+)/callback$")
 _TOKEN_IN_PATH = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?]+")
+
+# Set while the bot posts or edits a table by itself (:func:`posting`): a 5xx on a webhook
+# is then raised at once too, since discord.py would retry it for 16 s holding the token's
+# lock, and the post has other ways to go. A member's own answer keeps discord.py's retries.
+_POSTING: ContextVar[bool] = ContextVar("deckhand_posting", default=False)
+
+
+@contextmanager
+def posting() -> Iterator[None]:
+    """Within it, a request through an interaction's token that Discord fails (5xx) is
+    raised at once as :class:`discord.DiscordServerError` instead of retried."""
+    reset = _POSTING.set(True)
+    try:
+        yield
+    finally:
+        _POSTING.reset(reset)
 
 
 class WebhookRefused(discord.HTTPException):
@@ -98,14 +121,16 @@ class WebhookLimits:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
+        # In the order first seen, so the expired ones are at the front.
         self._tokens: dict[str, _Token] = {}
         self._channels: dict[int, _Channel] = {}
+        self._next_prune = clock() + _PRUNE_EVERY
         self.refused = 0  # 429s on interaction routes
         self.unknown = 0  # tokens Discord no longer knew (10015) inside their 15 minutes
 
     def bind(self, token: str, channel_id: int | None) -> None:
         """An interaction arrived: its webhook posts in ``channel_id``."""
-        if len(self._tokens) >= _PRUNE_AT:
+        if self.clock() >= self._next_prune:
             self._prune()
         known = self._tokens.get(token)
         if known is None:
@@ -135,6 +160,17 @@ class WebhookLimits:
         if _count(entry.requests, now, TOKEN_REQUESTS[1]) >= _TOKEN_ROOM:
             return False
         return entry.channel_id is None or self.channel_room(entry.channel_id)
+
+    def edit_room(self, token: str) -> bool:
+        """Whether the bot may edit a message through ``token`` now: usable, and the edit
+        leaves the token's bucket a request (so discord.py never sees it empty)."""
+        entry = self._tokens.get(token)
+        if entry is None:
+            return True
+        now = self.clock()
+        if entry.dead or now < entry.blocked_until:
+            return False
+        return _count(entry.requests, now, TOKEN_REQUESTS[1]) < _EDIT_ROOM
 
     def channel_room(self, channel_id: int) -> bool:
         """Whether the bot may make one more webhook message in ``channel_id`` now."""
@@ -197,7 +233,14 @@ class WebhookLimits:
 
     def _prune(self) -> None:
         now = self.clock()
-        self._tokens = {t: e for t, e in self._tokens.items() if now - e.seen < _TOKEN_SECONDS}
+        self._next_prune = now + _PRUNE_EVERY
+        expired = []
+        for token, entry in self._tokens.items():
+            if now - entry.seen < _TOKEN_SECONDS:
+                break
+            expired.append(token)
+        for token in expired:
+            del self._tokens[token]
         quiet = now - CHANNEL_MESSAGES[1]
         self._channels = {
             c: ch
@@ -249,7 +292,7 @@ def watch_webhooks(trace: aiohttp.TraceConfig, limits: WebhookLimits) -> aiohttp
         params: aiohttp.TraceRequestEndParams,
     ) -> None:
         status = params.response.status
-        if status not in (404, 429):
+        if status not in (404, 429) and not (status >= 500 and _POSTING.get()):
             return
         path = params.url.path
         found = _WEBHOOK_ROUTE.search(path)
@@ -272,6 +315,9 @@ def watch_webhooks(trace: aiohttp.TraceConfig, limits: WebhookLimits) -> aiohttp
                     raise refused
             return
         assert found is not None
+        if status >= 500:
+            log.info("%s: HTTP %d; posting another way", route, status)
+            raise discord.DiscordServerError(params.response, data)
         if status == 429:
             refused = WebhookRefused(params.response, data)
             if limits.limited(found["token"], refused.retry_after, shared=refused.shared):

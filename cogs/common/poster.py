@@ -16,7 +16,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.sessions import Post
-from bot.webhooks import UNKNOWN_WEBHOOK, WebhookLimits, WebhookRefused
+from bot.webhooks import UNKNOWN_WEBHOOK, WebhookLimits, WebhookRefused, posting
 from cogs.common.buttons import NO_PINGS, GameButton, MoveMenu, build_view, mentions
 from cogs.common.respond import Deckhand, refused
 from cogs.common.voices import Voice, Voices
@@ -97,9 +97,10 @@ class DiscordPoster:
         try:
             view = build_view(post)
             extra: dict[str, Any] = {} if view is None else {"view": view}
-            message = await voice.webhook.send(
-                post.content, allowed_mentions=mentions(post.mention), wait=True, **extra
-            )
+            with posting():
+                message = await voice.webhook.send(
+                    post.content, allowed_mentions=mentions(post.mention), wait=True, **extra
+                )
         except (discord.HTTPException, aiohttp.ClientError, ValueError) as error:
             self._refused_voice(voice, error, f"channel {post.channel_id}: could not post")
             return None
@@ -109,11 +110,16 @@ class DiscordPoster:
 
     def _refused_voice(self, voice: Voice, error: Exception, what: str) -> None:
         """A voice Discord would not take: a 429 rests it (:mod:`bot.webhooks` logged it and
-        knows until when); anything else silences it for good."""
-        if isinstance(error, WebhookRefused):
+        knows until when), Discord's own failure (5xx) leaves it for the next post; anything
+        else silences it for good."""
+        if isinstance(error, (WebhookRefused, discord.DiscordServerError)):
             return
         self.voices.silenced(voice)
-        reason = refused(error) if isinstance(error, discord.HTTPException) else repr(error)
+        # An aiohttp error's text may hold the URL, and so the token: its kind is enough.
+        if isinstance(error, discord.HTTPException):
+            reason = refused(error)
+        else:
+            reason = type(error).__name__
         log.info("%s through an interaction (%s)", what, reason)
 
     async def strip(self, channel_id: int, message_id: int, note: str | None = None) -> None:
@@ -131,16 +137,17 @@ class DiscordPoster:
         author = self.voices.author(message_id)
         if author is not None:
             try:
-                if author.adopted is not None:  # the click's original response is the table
-                    await author.adopted.edit_original_response(**changes)
-                else:
-                    await author.webhook.edit_message(message_id, **changes)
+                with posting():
+                    if author.adopted is not None:  # the click's original is the table
+                        await author.adopted.edit_original_response(**changes)
+                    else:
+                        await author.webhook.edit_message(message_id, **changes)
                 return
             except discord.NotFound as error:
                 if error.code != UNKNOWN_WEBHOOK:
                     return  # the message was deleted
                 self._refused_voice(author, error, f"could not retire message {message_id}")
-            except discord.HTTPException as error:  # the bot's own token may still do it
+            except (discord.HTTPException, aiohttp.ClientError) as error:  # the bot's may do
                 self._refused_voice(author, error, f"could not retire message {message_id}")
         try:
             with handle_message_parameters(**changes) as params:
@@ -164,7 +171,8 @@ class DiscordPoster:
             if not self.voices.limits.room(voice.token):
                 continue
             try:
-                await voice.webhook.send(text, allowed_mentions=mentions(member_id))
+                with posting():
+                    await voice.webhook.send(text, allowed_mentions=mentions(member_id))
                 return
             except (discord.HTTPException, aiohttp.ClientError) as error:
                 self._refused_voice(voice, error, f"channel {channel_id}: could not ping")

@@ -173,11 +173,12 @@ class Voices:
 
     def author(self, message_id: int) -> Voice | None:
         """The live voice that posted ``message_id``, if Discord would take an edit through
-        it now (forgotten: a message is retired once)."""
+        it now with room to spare in its token's bucket (forgotten: a message is retired
+        once)."""
         voice = self._authors.pop(message_id, None)
         if voice is None or not voice.live(self.clock()):
             return None
-        return voice if self.limits.usable(voice.token) else None
+        return voice if self.limits.edit_room(voice.token) else None
 
     def silenced(self, voice: Voice) -> None:
         """Discord refused ``voice`` for good (its token expired early, or was revoked):

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 from aiohttp import web
 
@@ -16,6 +17,7 @@ from bot.webhooks import (
     TOKEN_REQUESTS,
     WebhookLimits,
     WebhookRefused,
+    posting,
     watch_webhooks,
 )
 
@@ -88,14 +90,50 @@ def test_a_token_discord_no_longer_knows_is_never_used_again() -> None:
     assert limits.unknown == 1
 
 
-def test_old_tokens_are_forgotten() -> None:
+def test_old_tokens_are_forgotten_by_a_sweep_a_minute_that_reads_only_the_expired() -> None:
+    """Tokens are kept in the order they arrived: the sweep, once a minute, stops at the
+    first one still alive (sweeping every token on every interaction past a size cost
+    seconds of CPU a minute at a few hundred interactions a second)."""
     clock = Clock()
     limits = WebhookLimits(clock)
-    for i in range(5000):
-        limits.bind(f"t{i}", i % 7)
-        if i == 100:
-            clock.now += 16 * 60  # the first hundred have expired by the time of the sweep
-    assert len(limits._tokens) < 5000 - 100
+    for i in range(100):
+        limits.bind(f"old{i}", i % 7)
+    clock.now += 15 * 60 + 1
+    for i in range(100):
+        limits.bind(f"new{i}", i % 7)  # the first of these swept the hundred expired ones
+    assert set(limits._tokens) == {f"new{i}" for i in range(100)}
+    swept_at = clock.now
+    clock.now += 30
+    limits.bind("later", 1)
+    assert "later" in limits._tokens and limits._next_prune == swept_at + 60
+
+    class Counting(dict[str, Any]):
+        read = 0
+
+        def items(self) -> Any:
+            for item in super().items():
+                Counting.read += 1
+                yield item
+
+    limits._tokens = Counting(limits._tokens)
+    clock.now = swept_at + 61
+    limits.bind("next", 1)  # a sweep: nothing expired, it reads one entry and stops
+    assert Counting.read == 1 and len(limits._tokens) == 102
+
+
+def test_an_edit_may_take_the_token_to_four_of_its_five_never_to_the_last() -> None:
+    clock = Clock()
+    limits = WebhookLimits(clock)
+    limits.bind("tok", 7)
+    for _ in range(3):
+        limits.request("tok", message=True)
+    assert not limits.room("tok") and limits.edit_room("tok")  # no post, but the retire
+    limits.request("tok", message=False)
+    assert not limits.edit_room("tok")
+    clock.now += 2.01
+    assert limits.edit_room("tok")
+    limits.limited("tok", 40.0, shared=False)
+    assert not limits.edit_room("tok")
 
 
 async def _serve(handler: Any) -> tuple[web.AppRunner, str]:
@@ -184,3 +222,32 @@ async def test_a_short_429_on_an_interactions_answer_is_left_to_discord_py() -> 
     finally:
         await runner.cleanup()
     assert calls == 1
+
+
+async def test_a_5xx_on_a_webhook_is_raised_at_once_only_while_the_bot_posts_by_itself() -> None:
+    """discord.py retries a 5xx for 1 + 3 + 5 + 7 s holding the token's lock; a table has
+    other ways to go, so within ``posting()`` it is raised at once. A member's own answer
+    outside it keeps discord.py's retries (the trace leaves the response to it)."""
+    calls = 0
+
+    async def handler(request: web.Request) -> web.Response:
+        nonlocal calls
+        calls += 1
+        return web.Response(status=502, text="<html>bad gateway</html>")
+
+    runner, base = await _serve(handler)
+    trace = watch_webhooks(aiohttp.TraceConfig(), WebhookLimits())
+    url = f"{base}/api/v10/webhooks/1/tok"
+    try:
+        async with aiohttp.ClientSession(trace_configs=[trace]) as session:
+            async with session.post(url) as r:
+                assert r.status == 502  # left to discord.py
+            with posting(), pytest.raises(discord.DiscordServerError) as failed:
+                async with session.post(url):
+                    pass
+            assert failed.value.status == 502
+            async with session.post(url) as r:  # posting() is over
+                assert r.status == 502
+    finally:
+        await runner.cleanup()
+    assert calls == 3
