@@ -180,6 +180,10 @@ class World:
         fresh = table.live is None or message.id > table.live.id
         table.live = message
         table.changed.set()
+        if fresh and table.moving:
+            # A member's move is under way: the table is its own (a move from a private
+            # message is answered there, and its table posted by the bot after the answer).
+            by_bot, table.moving = False, False
         if not (fresh and by_bot and self.measuring):
             return
         kind = "computer" if table.kind == "computer" else "timeout"
@@ -250,6 +254,7 @@ class Table:
         self.live: FakeMessage | None = None
         self.changed = asyncio.Event()
         self.answered: float | None = None  # when the last member move's table came
+        self.moving = False  # a member's move is under way: its table is not the bot's own
         self.skip: dict[int, bool] = {}  # timeout tables: whose next turn runs out
         self.moves = self.bot_made = 0  # member moves, bot's own tables while measured
 
@@ -371,6 +376,13 @@ class Table:
         live = self.live
         if live is None:
             return
+        self.moving = True
+        try:
+            await self._move(member, live)
+        finally:
+            self.moving = False
+
+    async def _move(self, member: FakeMember, live: FakeMessage) -> None:
         actions = actions_of(live)
         if "again" in actions:
             await self.moved(await self.fake.click(member, live, actions["again"]))

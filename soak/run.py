@@ -169,17 +169,15 @@ class Soak:
     def end_cut_by_kill(self, channel_id: int, killed_at: float) -> bool:
         """Whether the kill caught in flight an interaction that may have ended this channel's
         game (a /game end here, a list's End naming it, a host's leave, a last move): written,
-        then never announced, as no bot can help. That includes one answered in private just
-        before the kill: its table is the bot's post after that answer. A lost move shows as
-        an older version stored; only an end leaves nothing, so nothing else is excused by
-        this."""
+        then never announced, as no bot can help. That includes an end answered in private
+        just before the kill, whose table is the bot's post after that answer (a move from a
+        private message, a moderator's end); a look at a hand or a refusal is no excuse. A
+        lost move shows as an older version stored; only an end leaves nothing, so nothing
+        else is excused by this."""
         since = killed_at - self.fake.deadline - 1
         return any(
             since <= inter.created <= killed_at
-            and (
-                not inter.completed.is_set()
-                or (inter.original is not None and inter.original.ephemeral)
-            )
+            and (not inter.completed.is_set() or _answered_before_its_table(inter))
             and (inter.channel.id == channel_id or str(channel_id) in json.dumps(inter.payload))
             for inter in self.fake.interactions.values()
         )
@@ -264,3 +262,22 @@ async def run_soak(options: Options) -> dict[str, Any]:
     finally:
         if schema is not None and server_url:
             await drop_schema(server_url, schema)
+
+
+# What a member or moderator may end a game with, answered in private before the table.
+_ENDING_COMMANDS = ("game",)  # /game end, /game kick
+_ENDING_ACTIONS = ("end_listed", "leave", "cancel")
+
+
+def _answered_before_its_table(inter: Any) -> bool:
+    """Whether ``inter`` was an end answered in private first, its table posted after: a
+    move from a private message (answered by editing it), or an ending command or click
+    answered ephemerally."""
+    original = inter.original
+    if original is None or not original.ephemeral:
+        return False
+    if inter.response_type == 7:
+        return True
+    data = inter.payload.get("data", {})
+    action = str(data.get("custom_id", "")).rsplit(":", 1)[-1]
+    return data.get("name") in _ENDING_COMMANDS or action in _ENDING_ACTIONS

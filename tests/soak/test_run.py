@@ -22,6 +22,7 @@ def test_a_game_gone_from_the_store_is_excused_only_by_an_end_the_kill_cut_off()
         answered: bool,
         payload: Any = None,
         privately: bool = False,
+        response_type: int | None = None,
     ) -> Any:
         done = asyncio.Event()
         if answered:
@@ -33,6 +34,7 @@ def test_a_game_gone_from_the_store_is_excused_only_by_an_end_the_kill_cut_off()
             channel=SimpleNamespace(id=channel),
             payload=payload or {},
             original=original,
+            response_type=response_type,
         )
 
     def soak(*interactions: Any) -> Any:
@@ -43,12 +45,24 @@ def test_a_game_gone_from_the_store_is_excused_only_by_an_end_the_kill_cut_off()
     cases = {
         "an end here, cut off": (soak(interaction(5, 99.0, answered=False)), True),
         "an end here, answered": (soak(interaction(5, 99.0, answered=True)), False),
-        "an end here, answered in private": (
-            soak(interaction(5, 99.0, answered=True, privately=True)),
+        "a move from a private message, answered there": (
+            soak(interaction(5, 99.0, answered=True, privately=True, response_type=7)),
             True,
         ),
-        "another channel's, answered in private": (
-            soak(interaction(9, 99.0, answered=True, privately=True)),
+        "a moderator's /game end, answered in private": (
+            soak(
+                interaction(
+                    5, 99.0, answered=True, privately=True, payload={"data": {"name": "game"}}
+                )
+            ),
+            True,
+        ),
+        "a look at a hand, answered in private": (
+            soak(interaction(5, 99.0, answered=True, privately=True, response_type=4)),
+            False,
+        ),
+        "another channel's move, answered in private": (
+            soak(interaction(9, 99.0, answered=True, privately=True, response_type=7)),
             False,
         ),
         "an End button naming it": (
