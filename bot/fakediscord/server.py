@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -281,6 +282,18 @@ class FakeDiscord:
         """Hand the recorded violations to a test that provoked them on purpose, and forget them."""
         taken, self.violations = self.violations, []
         return taken
+
+    def take_webhook_429s(self) -> Counter[str]:
+        """Hand the webhook 429s the fake answered (by kind: ``token``, ``channel``) to a test
+        that provoked them on purpose, and forget them."""
+        taken = Counter(self.limits.webhook_429)
+        self.limits.webhook_429.clear()
+        return taken
+
+    def assert_no_webhook_429s(self) -> None:
+        """The bot never asked past an interaction webhook's limits (a 429 there is no
+        refusal of a bad request, but a bot that meets one waits, or is wrong about them)."""
+        assert not self.limits.webhook_429, f"webhook 429s: {dict(self.limits.webhook_429)}"
 
     def assert_no_violations(self) -> None:
         self._check_unanswered()

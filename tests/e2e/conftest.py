@@ -1,8 +1,10 @@
 """End-to-end fixtures: a fake Discord on 127.0.0.1 and bots connected to it.
 
 ``fake_discord`` fails the test at teardown if Discord would have refused anything the bot
-sent (a limit exceeded, a second or late interaction response, an unanswered interaction).
-A test that provokes a refusal on purpose takes it with ``fake_discord.take_violations()``.
+sent (a limit exceeded, a second or late interaction response, an unanswered interaction,
+a public post drawn as a reply to a hidden message), or if the bot met a webhook 429 (it
+must never ask past those limits). A test that provokes either on purpose takes it with
+``fake_discord.take_violations()`` or ``fake_discord.take_webhook_429s()``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord() as fake:
         yield fake
         fake.assert_no_violations()
+        fake.assert_no_webhook_429s()
         for message in fake.messages.values():
             if not message.ephemeral and message.author.id == fake.bot_user.id:
                 assert_tables_fit_phone(message.content)

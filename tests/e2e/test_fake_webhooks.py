@@ -39,7 +39,9 @@ class Clock:
     """The rate limits' clock, moved by hand (windows of a minute and ten minutes)."""
 
     def __init__(self, fake: FakeDiscord) -> None:
-        self.now = fake.loop_time()
+        # A whole second: a window's edge, reached by adding 60 or 600, is then exactly
+        # where it is reached (the loop's time plus 60 minus 60 is not always itself).
+        self.now = float(round(fake.loop_time()))
         fake.limits.clock = self
 
     def __call__(self) -> float:
@@ -155,6 +157,7 @@ async def test_the_sixth_request_on_a_token_within_two_seconds_is_a_user_429(
     assert fresh.status == 200 and fresh.headers["X-RateLimit-Remaining"] == "4"
     assert fake.limits.webhook_429 == {"token": 1}
     assert fake.limits.report()["webhook 429s (token)"] == 1
+    assert fake.take_webhook_429s() == {"token": 1} and fake.limits.webhook_429 == {}
 
 
 async def test_discord_py_waits_out_a_token_bucket_it_was_told_is_empty(
@@ -220,6 +223,7 @@ async def test_the_31st_webhook_message_in_a_channel_within_a_minute_is_a_shared
     clock.now = started + WEBHOOK_CHANNEL_LIMIT[1]
     assert [(await follow(http, fake, again, n)).status for n in range(5)] == [200] * 4 + [429]
     assert fake.limits.report()["webhook 429s (channel)"] == 3
+    assert fake.take_webhook_429s() == {"channel": 3}
 
 
 async def test_webhook_limits_off_lifts_both(
