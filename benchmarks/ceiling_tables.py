@@ -228,6 +228,15 @@ class World:
 PRIVATE_TABLE_WAIT = 5.0
 
 
+def _still_choosing(private: FakeMessage, live: FakeMessage) -> bool:
+    """Whether a private message updated in place still asks for the rest of the move (a
+    suit or colour to name): live choices of the version the member moved on, which a move
+    made would have left behind."""
+    offered = [c for c in private.items() if c.get("type") in (2, 3) and not c.get("disabled")]
+    version = version_of(offered)
+    return version is not None and version == version_of(live.items())
+
+
 def _versioned(message: FakeMessage) -> bool:
     """Whether the message's buttons carry a game version (a table's, not a notice's)."""
     return version_of(message.buttons) is not None
@@ -395,8 +404,10 @@ class Table:
                 return
             result = await self.fake.click(member, live, self.rng.choice(moves))
         for _ in range(3):
-            if not result.ephemeral or result.message is None or result.response_type == 7:
-                break  # public, or a move made from the private message, answered there
+            if not result.ephemeral or result.message is None:
+                break  # public
+            if result.response_type == 7 and not _still_choosing(result.message, live):
+                break  # a move made from the private message, answered there
             picked = await self.pick(member, result.message)
             if picked is None:
                 return
