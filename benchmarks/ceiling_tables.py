@@ -184,17 +184,20 @@ class World:
             # A member's move is under way: the table is its own (a move from a private
             # message is answered there, and its table posted by the bot after the answer).
             by_bot, table.moving = False, False
-        if not (fresh and by_bot and self.measuring):
+        if not (fresh and by_bot):
+            return
+        # The computers' first table after a member's move answers it, measured or not (a
+        # move left answered in the warm-up made a later table look seconds late).
+        answered, table.answered = table.answered, None
+        if not self.measuring:
             return
         kind = "computer" if table.kind == "computer" else "timeout"
         self.tally.bot_tables[kind] += 1
         table.bot_made += 1
-        if table.answered is not None:
-            lag = self.fake.loop_time() - table.answered - self.computer_delay
-            if kind == "computer":
-                self.tally.computer_lag.append(max(0.0, lag))
-                self.tally.lag_by_game.setdefault(table.game, []).append(max(0.0, lag))
-            table.answered = None
+        if answered is not None and kind == "computer":
+            lag = max(0.0, self.fake.loop_time() - answered - self.computer_delay)
+            self.tally.computer_lag.append(lag)
+            self.tally.lag_by_game.setdefault(table.game, []).append(lag)
 
     async def configure(self) -> None:
         """The slow guilds' owner sets their turn time."""
