@@ -198,6 +198,17 @@ class InteractionRoutes:
             # created, and the loading message will be edited instead. The ephemeral flag will
             # be ignored" (interactions/receiving-and-responding.mdx:479): the "thinking"
             # message keeps its flags, and no message is added to the channel's count.
+            if original.ephemeral and not int(body.get("flags") or 0) & EPHEMERAL:
+                # Meant for the channel, it lands in the member's private "thinking" message:
+                # nobody else sees it (a bot's table or another member's mention lost there).
+                self.discord.violation(
+                    "hidden-post",
+                    f"a public follow-up filled ephemeral deferral {original.id}: only its"
+                    " member sees it (the ephemeral flag is ignored, receiving-and-responding"
+                    ".mdx:479)",
+                    route=route,
+                    interaction=inter,
+                )
             self.discord.edit(original, body)
             original.flags &= ~LOADING
             inter.completed.set()

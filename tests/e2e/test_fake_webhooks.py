@@ -190,6 +190,8 @@ async def test_the_31st_webhook_message_in_a_channel_within_a_minute_is_a_shared
     filled = await follow(http, fake, deferred, flags=0)
     assert filled.status == 200 and deferred.original is not None
     assert deferred.original.ephemeral and not deferred.original.loading  # its flag was ignored
+    (hidden,) = fake.take_violations()  # meant for the channel, seen by alice alone
+    assert hidden.kind == "hidden-post" and hidden.interaction_id == deferred.id
     # Edits of a webhook's messages are not new messages either.
     for _ in range(4):
         url = f"{hook(fake, deferred)}/messages/@original"
@@ -446,6 +448,7 @@ async def test_public_follow_ups_of_a_public_answer_hide_nothing_until_it_is_del
     deferred = await answer(fake, http, alice, {"type": 5, "data": {"flags": EPHEMERAL}})
     assert (await follow(http, fake, deferred)).status == 200
     assert fake.hidden_replies == []
+    assert [v.kind for v in fake.take_violations()] == ["hidden-post"]  # its member's alone
     # ... so the next public follow-up replies to a message only alice can see.
     assert (await follow(http, fake, deferred)).status == 200
     assert [v.kind for v in fake.take_violations()] == ["hidden-reply"]
