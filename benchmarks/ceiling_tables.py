@@ -388,7 +388,9 @@ class Table:
         live = self.live
         if live is None:
             return
-        self.moving = True
+        # The member moves again: whatever the computers answered the move before is over
+        # (a move that left the turn with its member has no computers' table to wait for).
+        self.moving, self.answered = True, None
         try:
             await self._move(member, live)
         finally:
