@@ -73,7 +73,7 @@ _CALLBACK_ROUTE = re.compile(r"/api/v\d+/interactions/\d+/(?P<token>[^/]+)/callb
 _TOKEN_IN_PATH = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/?]+")
 
 # Set while the bot posts or edits a table by itself (:func:`posting`): a 5xx on a webhook
-# is then raised at once too, since discord.py would retry it for 16 s holding the token's
+# is then raised at once too, since discord.py would retry it for 25 s holding the token's
 # lock, and the post has other ways to go. A member's own answer keeps discord.py's retries.
 _POSTING: ContextVar[bool] = ContextVar("deckhand_posting", default=False)
 

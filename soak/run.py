@@ -265,7 +265,7 @@ async def run_soak(options: Options) -> dict[str, Any]:
 
 
 # What a member or moderator may end a game with, answered in private before the table.
-_ENDING_COMMANDS = ("game",)  # /game end, /game kick
+_ENDING_COMMANDS = {"game": ("end", "kick")}
 _ENDING_ACTIONS = ("end_listed", "leave", "cancel")
 
 
@@ -280,4 +280,6 @@ def _answered_before_its_table(inter: Any) -> bool:
         return True
     data = inter.payload.get("data", {})
     action = str(data.get("custom_id", "")).rsplit(":", 1)[-1]
-    return data.get("name") in _ENDING_COMMANDS or action in _ENDING_ACTIONS
+    options = data.get("options") or [{}]
+    ending = _ENDING_COMMANDS.get(str(data.get("name")), ())
+    return options[0].get("name") in ending or action in _ENDING_ACTIONS

@@ -20,6 +20,7 @@ import discord
 from bot.games import MAX_OPTIONS, Menu
 from bot.i18n import t
 from bot.sessions import Post, Reply, SessionError, SessionRegistry
+from bot.webhooks import posting
 from cogs.common.ids import BUTTON_TEMPLATE, MENU_TEMPLATE, button_id, menu_id
 from cogs.common.respond import (
     deckhand,
@@ -482,7 +483,10 @@ async def answer_post(
         post = Post(interaction.channel_id or 0, 0, notice or "", (), locale_of(interaction))
         try:
             if interaction.response.is_done():  # acknowledged already (an adopted table)
-                await interaction.followup.send(post.content, allowed_mentions=NO_PINGS)
+                # A voice now: a 5xx retried on its token would hold the bot's posts behind it;
+                # the notice goes out with the bot's token instead (below).
+                with posting():
+                    await interaction.followup.send(post.content, allowed_mentions=NO_PINGS)
             else:
                 await interaction.response.send_message(post.content, allowed_mentions=NO_PINGS)
             _spoke(interaction)
@@ -522,9 +526,10 @@ async def _send_table(interaction: discord.Interaction[Any], post: Post) -> int:
     pings = mentions(post.mention)
     if interaction.response.is_done():  # acknowledged already (an adopted table)
         extra: dict[str, Any] = {} if view is None else {"view": view}
-        followup = await interaction.followup.send(
-            post.content, allowed_mentions=pings, wait=True, **extra
-        )
+        with posting():  # as above: the table is posted with the bot's token instead
+            followup = await interaction.followup.send(
+                post.content, allowed_mentions=pings, wait=True, **extra
+            )
         return followup.id
     if view is None:
         sent = await interaction.response.send_message(post.content, allowed_mentions=pings)

@@ -110,9 +110,17 @@ class DiscordPoster:
 
     def _refused_voice(self, voice: Voice, error: Exception, what: str) -> None:
         """A voice Discord would not take: a 429 rests it (:mod:`bot.webhooks` logged it and
-        knows until when), Discord's own failure (5xx) leaves it for the next post; anything
-        else silences it for good."""
-        if isinstance(error, (WebhookRefused, discord.DiscordServerError)):
+        knows until when), Discord's own failure (5xx) or a lost connection leaves it for the
+        next post; anything else silences it for good."""
+        if isinstance(
+            error,
+            (
+                WebhookRefused,
+                discord.DiscordServerError,
+                aiohttp.ClientConnectionError,
+                TimeoutError,
+            ),
+        ):
             return
         self.voices.silenced(voice)
         # An aiohttp error's text may hold the URL, and so the token: its kind is enough.

@@ -225,7 +225,7 @@ async def test_a_short_429_on_an_interactions_answer_is_left_to_discord_py() -> 
 
 
 async def test_a_5xx_on_a_webhook_is_raised_at_once_only_while_the_bot_posts_by_itself() -> None:
-    """discord.py retries a 5xx for 1 + 3 + 5 + 7 s holding the token's lock; a table has
+    """discord.py retries a 5xx for 1 + 3 + 5 + 7 + 9 s holding the token's lock; a table has
     other ways to go, so within ``posting()`` it is raised at once. A member's own answer
     outside it keeps discord.py's retries (the trace leaves the response to it)."""
     calls = 0

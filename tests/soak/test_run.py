@@ -9,6 +9,9 @@ from typing import Any
 
 from soak.run import Soak
 
+GAME_END = {"name": "game", "options": [{"name": "end", "type": 1}]}
+GAME_STATUS = {"name": "game", "options": [{"name": "status", "type": 1}]}
+
 
 def test_a_game_gone_from_the_store_is_excused_only_by_an_end_the_kill_cut_off() -> None:
     """Nothing stored for a shown game is a lost move, unless the kill caught in flight an
@@ -50,12 +53,14 @@ def test_a_game_gone_from_the_store_is_excused_only_by_an_end_the_kill_cut_off()
             True,
         ),
         "a moderator's /game end, answered in private": (
-            soak(
-                interaction(
-                    5, 99.0, answered=True, privately=True, payload={"data": {"name": "game"}}
-                )
-            ),
+            soak(interaction(5, 99.0, answered=True, privately=True, payload={"data": GAME_END})),
             True,
+        ),
+        "a /game status, answered in private": (
+            soak(
+                interaction(5, 99.0, answered=True, privately=True, payload={"data": GAME_STATUS})
+            ),
+            False,
         ),
         "a look at a hand, answered in private": (
             soak(interaction(5, 99.0, answered=True, privately=True, response_type=4)),
