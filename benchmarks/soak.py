@@ -59,7 +59,8 @@ def main() -> int:
     for kind, count in summary["faults"].items():
         report.add(case, f"fault {kind}", count, "faults")
     for name, count in summary["requests"].items():
-        report.add(case, name, count, "requests" if name.startswith("requests") else "429s")
+        unit = "429s" if "429" in name else "requests"
+        report.add(case, name, count, unit)
     for name in COUNTS:
         report.add(case, name, summary[name], "count (must be 0)")
     report.note("no peer runs a soak: ratios are empty")
