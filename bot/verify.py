@@ -30,6 +30,8 @@ __all__ = [
 ]
 
 SEED_MAX = 2**63 - 1
+_SEED_DIGITS = len(str(SEED_MAX))
+_OPTION_DIGITS = 9  # an option's number (a score to reach, a count of decks) is far smaller
 
 
 class VerifyError(ValueError):
@@ -110,6 +112,8 @@ def parse_options(text: str | None) -> dict[str, Any]:
         if not has_value:
             parsed[key] = True
         elif value.isascii() and value.lstrip("-").isdigit():
+            if len(value) > _OPTION_DIGITS:  # no option counts this high; int() may refuse
+                raise VerifyError("the options are as the final table showed them", "bad_options")
             parsed[key] = int(value)
         else:
             parsed[key] = values.get(value.casefold(), value)
@@ -142,7 +146,12 @@ def verify_command(
 def parse_seed(text: str) -> int:
     """A revealed seed: a whole number from 0 to 2**63 - 1."""
     cleaned = text.strip()
-    if not cleaned.isascii() or not cleaned.isdigit() or int(cleaned) > SEED_MAX:
+    # By its length before ``int()``: past 4,300 digits Python refuses to convert at all.
+    if not cleaned.isascii() or not cleaned.isdigit() or len(cleaned) > _SEED_DIGITS:
+        raise VerifyError(
+            f"the seed is a whole number from 0 to {SEED_MAX}", "bad_seed", most=SEED_MAX
+        )
+    if int(cleaned) > SEED_MAX:
         raise VerifyError(
             f"the seed is a whole number from 0 to {SEED_MAX}", "bad_seed", most=SEED_MAX
         )

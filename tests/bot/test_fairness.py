@@ -8,6 +8,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rules.onecard as oc
 from bot.cli import USAGE_ERROR, main
@@ -153,3 +155,56 @@ def test_the_revealed_options_code_deals_the_same_table_again(
     with pytest.raises(VerifyError) as refused:
         parse_seed("4x")
     assert refused.value.key == "bad_seed"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["verify", "onecard", "9" * 4301, "abc"],  # past Python's 4,300 digits for int()
+        ["verify", "onecard", "0" * 5000 + "1", "abc"],
+        ["verify", "uno", "1", "abc", "--options", "bonus_cards=" + "9" * 5000],
+        ["verify", "uno", "1", "abc", "--players", "9" * 5000],
+    ],
+)
+def test_verify_refuses_an_enormous_number_in_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Refused by its length before it is converted: no traceback, one line, exit 2 (for
+    ``--players``, argparse's own refusal, which exits)."""
+    try:
+        code = main(argv)
+    except SystemExit as exited:
+        code = exited.code
+    assert code == USAGE_ERROR
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and captured.out == ""
+    assert captured.err.count("\n") == 1, captured.err
+
+
+SEED_TEXT = st.one_of(
+    st.text(max_size=40),
+    st.text(alphabet="0123456789", min_size=1, max_size=6000),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+)
+OPTIONS_TEXT = st.one_of(
+    st.text(max_size=60),
+    st.builds(
+        lambda name, digits: f"{name}={digits}",
+        st.sampled_from(["bonus_cards", "stacking", "x"]),
+        st.text(alphabet="-0123456789", min_size=1, max_size=6000),
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=SEED_TEXT, options=OPTIONS_TEXT, salt=st.text(min_size=1, max_size=40))
+def test_verify_over_random_and_enormous_input_refuses_or_deals_never_a_traceback(
+    seed: str, options: str, salt: str
+) -> None:
+    """What ``deckhand verify`` and ``/game verify`` both parse: a deal, or VerifyError."""
+    try:
+        dealt = parse_seed(seed)
+        replay("onecard", dealt, salt, 2, options=parse_options(options))
+    except VerifyError:
+        return
+    assert 0 <= dealt < 2**63
