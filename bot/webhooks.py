@@ -151,26 +151,28 @@ class WebhookLimits:
         """Whether the bot may post or edit through ``token`` now: known alive, not refused
         within its Retry-After, below its share of the token's bucket and, where it posts,
         of its channel's webhook messages."""
+        spent = self._spent(token)
+        if spent is None or spent >= _TOKEN_ROOM:
+            return False
         entry = self._tokens.get(token)
-        if entry is None:
-            return True
-        now = self.clock()
-        if entry.dead or now < entry.blocked_until:
-            return False
-        if _count(entry.requests, now, TOKEN_REQUESTS[1]) >= _TOKEN_ROOM:
-            return False
-        return entry.channel_id is None or self.channel_room(entry.channel_id)
+        return entry is None or entry.channel_id is None or self.channel_room(entry.channel_id)
 
     def edit_room(self, token: str) -> bool:
         """Whether the bot may edit a message through ``token`` now: usable, and the edit
         leaves the token's bucket a request (so discord.py never sees it empty)."""
+        spent = self._spent(token)
+        return spent is not None and spent < _EDIT_ROOM
+
+    def _spent(self, token: str) -> int | None:
+        """Requests through ``token`` in the bucket's last 2 s; ``None`` when it may not be
+        used at all now (gone, or inside a Retry-After)."""
         entry = self._tokens.get(token)
         if entry is None:
-            return True
+            return 0
         now = self.clock()
         if entry.dead or now < entry.blocked_until:
-            return False
-        return _count(entry.requests, now, TOKEN_REQUESTS[1]) < _EDIT_ROOM
+            return None
+        return _count(entry.requests, now, TOKEN_REQUESTS[1])
 
     def channel_room(self, channel_id: int) -> bool:
         """Whether the bot may make one more webhook message in ``channel_id`` now."""
@@ -189,8 +191,7 @@ class WebhookLimits:
 
     def usable(self, token: str) -> bool:
         """Whether ``token`` may be tried at all (alive, not inside a Retry-After)."""
-        entry = self._tokens.get(token)
-        return entry is None or not (entry.dead or self.clock() < entry.blocked_until)
+        return self._spent(token) is not None
 
     def limited(self, token: str, retry_after: float, *, shared: bool) -> bool:
         """Discord refused ``token`` for ``retry_after`` seconds (``shared``: its whole

@@ -28,6 +28,16 @@ log = logging.getLogger(__name__)
 STALLED_SECONDS = 5.0  # a table slower than this to go out is a stalled table (logged)
 
 
+# What leaves a voice for the next post when it failed: a 429 (it rests until its
+# Retry-After), Discord's own failure (5xx), a lost connection. Anything else silences it.
+_PASSING = (
+    WebhookRefused,
+    discord.DiscordServerError,
+    aiohttp.ClientConnectionError,
+    TimeoutError,
+)
+
+
 class DiscordPoster:
     """:class:`bot.sessions.Poster` on a real client; needs no channel cache."""
 
@@ -112,15 +122,7 @@ class DiscordPoster:
         """A voice Discord would not take: a 429 rests it (:mod:`bot.webhooks` logged it and
         knows until when), Discord's own failure (5xx) or a lost connection leaves it for the
         next post; anything else silences it for good."""
-        if isinstance(
-            error,
-            (
-                WebhookRefused,
-                discord.DiscordServerError,
-                aiohttp.ClientConnectionError,
-                TimeoutError,
-            ),
-        ):
+        if isinstance(error, _PASSING):
             return
         self.voices.silenced(voice)
         # An aiohttp error's text may hold the URL, and so the token: its kind is enough.
@@ -155,7 +157,8 @@ class DiscordPoster:
                 if error.code != UNKNOWN_WEBHOOK:
                     return  # the message was deleted
                 self._refused_voice(author, error, f"could not retire message {message_id}")
-            except (discord.HTTPException, aiohttp.ClientError) as error:  # the bot's may do
+            except (discord.HTTPException, aiohttp.ClientError) as error:
+                # The bot's own token may still do it (below).
                 self._refused_voice(author, error, f"could not retire message {message_id}")
         try:
             with handle_message_parameters(**changes) as params:
